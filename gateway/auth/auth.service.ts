@@ -1,0 +1,105 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { Mailer } from '../email/mailer';
+import { resetPasswordEmail } from '../email/reset-password.email';
+import { ApiError, inactiveUser, invalidCredentials, notAuthenticated } from '../errors';
+import { DeletedUser, User } from '../users/user.entity';
+import { requireSuperuser, type UserService } from '../users/user.service';
+import type { LoginForm, NewPassword } from '../users/user.schemas';
+import type { PasswordHasher } from './passwords';
+import type { RateLimits } from './rate-limits';
+import type { TokenIssuer } from './tokens';
+
+/** Who is calling, for the per-address limits on public operations. */
+export interface Caller {
+  ip: string;
+}
+
+export const RECOVERY_MESSAGE = 'If that email is registered, we sent a password recovery link';
+const PROJECT_NAME = 'Sistema de Integração';
+
+export class AuthService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly config: Config,
+    private readonly tokens: TokenIssuer,
+    private readonly passwords: PasswordHasher,
+    private readonly users: UserService,
+    private readonly limits: RateLimits,
+    private readonly mailer: Mailer,
+    private readonly log: Logger,
+  ) {}
+
+  /** The user behind an `Authorization` header, with the contract's statuses for every way it can fail. */
+  async authenticate(authorization: string | undefined): Promise<User> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) throw notAuthenticated();
+    const claims = this.tokens.readAccess(match[1]);
+    const em = this.orm.em.fork();
+    const user = await em.findOne(User, { id: claims.sub });
+    if (!user) {
+      if (await em.count(DeletedUser, { id: claims.sub })) throw invalidCredentials();
+      throw new ApiError(404, 'User not found');
+    }
+    if (user.tokenVersion !== claims.ver) throw invalidCredentials();
+    if (!user.isActive) throw inactiveUser();
+    return user;
+  }
+
+  async login(form: LoginForm, caller: Caller): Promise<{ access_token: string; token_type: 'bearer' }> {
+    const email = form.username.trim().toLowerCase();
+    await this.limits.consume('login', caller.ip);
+    await this.limits.consume('loginEmail', email);
+    const user = await this.orm.em.fork().findOne(User, { email });
+    const valid = user
+      ? await this.passwords.verify(form.password, user.hashedPassword)
+      : await this.passwords.verifyNobody(form.password);
+    if (!user || !valid) throw new ApiError(400, 'Incorrect email or password');
+    if (!user.isActive) throw inactiveUser();
+    return { access_token: this.tokens.issueAccess(user), token_type: 'bearer' };
+  }
+
+  async recoverPassword(email: string, caller: Caller): Promise<string> {
+    await this.limits.consume('recovery', caller.ip);
+    const user = await this.orm.em.fork().findOne(User, { email });
+    if (user?.isActive) {
+      try {
+        await this.mailer.send(this.recoveryEmail(user));
+      } catch (error) {
+        // The answer must not tell registered addresses apart, so a mail failure is logged, not returned.
+        this.log.error({ err: error }, 'password recovery email could not be sent');
+      }
+    }
+    return RECOVERY_MESSAGE;
+  }
+
+  async resetPassword(input: NewPassword, caller: Caller): Promise<string> {
+    await this.limits.consume('reset', caller.ip);
+    const claims = this.tokens.read(input.token, 'reset');
+    const user = claims && (await this.orm.em.fork().findOne(User, { id: claims.sub }));
+    // A used token is refused too: the password change raised the user's token version.
+    if (!claims || !user || user.tokenVersion !== claims.ver) throw new ApiError(400, 'Invalid token');
+    if (!user.isActive) throw inactiveUser();
+    await this.users.setPassword(user.id, input.new_password);
+    return 'Password updated successfully';
+  }
+
+  async recoveryHtml(caller: User, email: string): Promise<string> {
+    requireSuperuser(caller);
+    const user = await this.orm.em.fork().findOne(User, { email });
+    if (!user) throw new ApiError(404, 'The user with this username does not exist in the system.');
+    return this.recoveryEmail(user).html;
+  }
+
+  private recoveryEmail(user: User) {
+    const link = new URL('/reset-password', this.config.FRONTEND_HOST);
+    link.searchParams.set('token', this.tokens.issueReset(user));
+    return resetPasswordEmail({
+      projectName: PROJECT_NAME,
+      email: user.email,
+      link: link.toString(),
+      validHours: this.config.RESET_TOKEN_EXPIRE_HOURS,
+    });
+  }
+}

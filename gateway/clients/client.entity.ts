@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { BigIntType, Entity, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { EncryptedText } from '../database/token-cipher';
+
+@Entity({ tableName: 'clients' })
+@Index({ name: 'clients_created_at_id_index', properties: ['createdAt', 'id'] })
+@Index({
+  name: 'clients_nuvemshop_store_id_unique',
+  expression:
+    'create unique index "clients_nuvemshop_store_id_unique" on "clients" ("nuvemshop_store_id") where "nuvemshop_store_id" <> 0',
+})
+export class Client {
+  [OptionalProps]?:
+    | 'hiperToken'
+    | 'nuvemshopToken'
+    | 'nuvemshopStoreId'
+    | 'hiperSyncUpdateImage'
+    | 'hiperSyncUpdateDimensions'
+    | 'createdAt'
+    | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'string', length: 255 })
+  url!: string;
+
+  @Property({ type: EncryptedText, nullable: true })
+  hiperToken?: string | null;
+
+  @Property({ type: EncryptedText, nullable: true })
+  nuvemshopToken?: string | null;
+
+  @Property({ type: new BigIntType('number'), default: 0 })
+  nuvemshopStoreId: number = 0;
+
+  @Property({ type: 'boolean', default: true })
+  hiperSyncUpdateImage: boolean = true;
+
+  @Property({ type: 'boolean', default: true })
+  hiperSyncUpdateDimensions: boolean = true;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', defaultRaw: 'now()', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

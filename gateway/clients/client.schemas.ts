@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { RequiredText } from '../validation';
+import type { Client } from './client.entity';
+
+export const MAX_STORE_ID = Number.MAX_SAFE_INTEGER;
+
+/** A store id: a non-negative integer, given as a number or as a numeric string (the screens send text). */
+export const StoreId = z
+  .preprocess((v) => (typeof v === 'string' && /^\s*\d{1,16}\s*$/.test(v) ? Number(v) : v), z.number().int().min(0).max(MAX_STORE_ID))
+  .meta({ description: 'Nuvemshop store id; 0 when not linked', example: 1234567 });
+
+export const ClientPublic = z
+  .object({
+    id: z.guid(),
+    url: z.string(),
+    hiper_token: z.string().nullable(),
+    nuvemshop_token: z.string().nullable(),
+    nuvemshop_store_id: z.number().int(),
+    hiper_sync_update_image: z.boolean(),
+    hiper_sync_update_dimensions: z.boolean(),
+  })
+  .meta({ id: 'ClientPublic' });
+export type ClientPublic = z.output<typeof ClientPublic>;
+
+export const toClientPublic = (c: Client): ClientPublic => ({
+  id: c.id,
+  url: c.url,
+  hiper_token: c.hiperToken ?? null,
+  nuvemshop_token: c.nuvemshopToken ?? null,
+  nuvemshop_store_id: c.nuvemshopStoreId,
+  hiper_sync_update_image: c.hiperSyncUpdateImage,
+  hiper_sync_update_dimensions: c.hiperSyncUpdateDimensions,
+});
+
+const Token = z.string().max(4096).nullable().optional();
+
+export const ClientCreate = z
+  .object({
+    url: RequiredText,
+    hiper_token: Token,
+    nuvemshop_token: Token,
+    nuvemshop_store_id: StoreId.default(0),
+    hiper_sync_update_image: z.boolean().default(true),
+    hiper_sync_update_dimensions: z.boolean().default(true),
+  })
+  .meta({ id: 'ClientCreate' });
+
+/** PUT takes the same fields, each optional: what is not sent is left as it is. */
+export const ClientUpdate = z
+  .object({
+    url: RequiredText.optional(),
+    hiper_token: Token,
+    nuvemshop_token: Token,
+    nuvemshop_store_id: StoreId.optional(),
+    hiper_sync_update_image: z.boolean().optional(),
+    hiper_sync_update_dimensions: z.boolean().optional(),
+  })
+  .meta({ id: 'ClientUpdate' });
+
+export type ClientCreate = z.output<typeof ClientCreate>;
+export type ClientUpdate = z.output<typeof ClientUpdate>;

@@ -1,0 +1,92 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApiError } from '../errors';
+import { escapeLike, findPage, type ListOptions } from '../database/pagination';
+import type { User } from '../users/user.entity';
+import { Client } from './client.entity';
+import { toClientPublic, type ClientCreate, type ClientPublic, type ClientUpdate } from './client.schemas';
+
+const SORTABLE = { url: 'url', nuvemshop_store_id: 'nuvemshopStoreId', created_at: 'createdAt' };
+const notFound = () => new ApiError(404, 'Client not found');
+const storeTaken = () => new ApiError(409, 'A client with this nuvemshop_store_id already exists');
+
+type Em = ReturnType<MikroORM['em']['fork']>;
+
+/** Store connections. Every signed-in user manages them (the `caller` proves someone is signed in). */
+export class ClientService {
+  constructor(private readonly orm: MikroORM) {}
+
+  async list(_caller: User, options: ListOptions): Promise<{ data: ClientPublic[]; count: number }> {
+    const where = options.q ? { url: { $ilike: `%${escapeLike(options.q)}%` } } : {};
+    const { rows, count } = await findPage(this.orm.em.fork(), Client, where, options, SORTABLE);
+    return { data: rows.map(toClientPublic), count };
+  }
+
+  async create(_caller: User, input: ClientCreate): Promise<ClientPublic> {
+    const em = this.orm.em.fork();
+    const client = em.create(Client, {
+      url: input.url,
+      hiperToken: input.hiper_token ?? null,
+      nuvemshopToken: input.nuvemshop_token ?? null,
+      nuvemshopStoreId: input.nuvemshop_store_id,
+      hiperSyncUpdateImage: input.hiper_sync_update_image,
+      hiperSyncUpdateDimensions: input.hiper_sync_update_dimensions,
+    });
+    await flush(em);
+    return toClientPublic(client);
+  }
+
+  async get(_caller: User, id: string): Promise<ClientPublic> {
+    const client = await this.orm.em.fork().findOne(Client, { id });
+    if (!client) throw notFound();
+    return toClientPublic(client);
+  }
+
+  /** Only the fields sent change, so two editors of different fields do not undo each other. */
+  async update(_caller: User, id: string, input: ClientUpdate): Promise<ClientPublic> {
+    const em = this.orm.em.fork();
+    const client = await em.findOne(Client, { id });
+    if (!client) throw notFound();
+    if (input.url !== undefined) client.url = input.url;
+    if (input.hiper_token !== undefined) client.hiperToken = input.hiper_token;
+    if (input.nuvemshop_token !== undefined) client.nuvemshopToken = input.nuvemshop_token;
+    if (input.nuvemshop_store_id !== undefined) client.nuvemshopStoreId = input.nuvemshop_store_id;
+    if (input.hiper_sync_update_image !== undefined) client.hiperSyncUpdateImage = input.hiper_sync_update_image;
+    if (input.hiper_sync_update_dimensions !== undefined) {
+      client.hiperSyncUpdateDimensions = input.hiper_sync_update_dimensions;
+    }
+    await flush(em);
+    return toClientPublic(client);
+  }
+
+  async delete(_caller: User, id: string): Promise<ClientPublic> {
+    const em = this.orm.em.fork();
+    const client = await em.findOne(Client, { id });
+    if (!client) throw notFound();
+    const deleted = toClientPublic(client);
+    await em.remove(client).flush();
+    return deleted;
+  }
+
+  /** Save a store's token from an app install: update the client of that store, or create one. */
+  async saveStoreToken(em: Em, storeId: number, token: string): Promise<Client> {
+    const existing = await em.findOne(Client, { nuvemshopStoreId: storeId });
+    if (existing) {
+      existing.nuvemshopToken = token;
+      await em.flush();
+      return existing;
+    }
+    const client = em.create(Client, { url: `nuvemshop://${storeId}`, nuvemshopStoreId: storeId, nuvemshopToken: token });
+    await flush(em);
+    return client;
+  }
+}
+
+async function flush(em: Em): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw storeTaken();
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the gateway reads, parsed and validated once at start.
+ * Development defaults let `npm start` work on a bare machine; production refuses them.
+ */
+const DEV_SECRET_KEY = 'development-secret-key-change-me';
+const DEV_SUPERUSER_PASSWORD = 'changethis';
+// 32 bytes, base64: only for development and tests.
+const DEV_TOKEN_ENCRYPTION_KEY = 'ZGV2ZWxvcG1lbnQtb25seS10b2tlbi1rZXktMzJieXQ=';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const list = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(0, 65535).default(8000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+
+  DATABASE_URL: optionalText,
+  DATABASE_POOL_MAX: int(1, 200).default(10),
+  EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
+  EMBEDDED_PG_PORT: int(1, 65535).default(54329),
+
+  SECRET_KEY: z.string().min(16).default(DEV_SECRET_KEY),
+  ACCESS_TOKEN_EXPIRE_MINUTES: int(1).default(60 * 24 * 8),
+  RESET_TOKEN_EXPIRE_HOURS: int(1).default(48),
+  BCRYPT_COST: int(4, 31).default(12),
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .default(DEV_TOKEN_ENCRYPTION_KEY)
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded in base64'),
+
+  FIRST_SUPERUSER: z.email().default('admin@example.com'),
+  FIRST_SUPERUSER_PASSWORD: z.string().min(8).max(128).default(DEV_SUPERUSER_PASSWORD),
+
+  SMTP_HOST: optionalText,
+  SMTP_PORT: int(1, 65535).default(587),
+  SMTP_USER: optionalText,
+  SMTP_PASSWORD: optionalText,
+  SMTP_TLS: bool.default(true),
+  SMTP_SSL: bool.default(false),
+  EMAILS_FROM_EMAIL: z.email().default('noreply@example.com'),
+  EMAILS_FROM_NAME: z.string().default('Sistema de Integração'),
+  FRONTEND_HOST: z.url().default('http://localhost:8000'),
+
+  NUVEMSHOP_CLIENT_ID: z.string().default(''),
+  NUVEMSHOP_CLIENT_SECRET: z.string().default(''),
+  NUVEMSHOP_TOKEN_URL: z.url().default('https://www.tiendanube.com/apps/authorize/token'),
+  NUVEMSHOP_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  CHECKOUT_URL: z.url().default('http://localhost:8000/'),
+
+  BODY_LIMIT: z.string().default('100kb'),
+  REQUEST_TIMEOUT_MS: int(1000).default(30_000),
+  CORS_ORIGINS: list,
+
+  RATE_LIMIT_WINDOW_SECONDS: int(1).default(60),
+  RATE_LIMIT_LOGIN: int(1).default(20),
+  RATE_LIMIT_LOGIN_EMAIL: int(1).default(10),
+  RATE_LIMIT_SIGNUP: int(1).default(10),
+  RATE_LIMIT_RECOVERY: int(1).default(5),
+  RATE_LIMIT_RESET: int(1).default(10),
+  RATE_LIMIT_CALLBACK: int(1).default(30),
+
+  GRAPHQL_MAX_DEPTH: int(1).default(8),
+  GRAPHQL_MAX_ALIASES: int(0).default(15),
+  GRAPHQL_MAX_COST: int(1).default(5000),
+  GRAPHQL_MAX_TOKENS: int(1).default(2000),
+  GRAPHQL_MAX_BATCH: int(1).default(10),
+});
+
+export type Config = z.infer<typeof schema>;
+
+/** Settings whose development default must never reach production. */
+const PRODUCTION_SECRETS: [keyof Config, string][] = [
+  ['SECRET_KEY', DEV_SECRET_KEY],
+  ['FIRST_SUPERUSER_PASSWORD', DEV_SUPERUSER_PASSWORD],
+  ['TOKEN_ENCRYPTION_KEY', DEV_TOKEN_ENCRYPTION_KEY],
+];
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.NODE_ENV === 'production') {
+    for (const [key, devDefault] of PRODUCTION_SECRETS) {
+      if (config[key] === devDefault) {
+        throw new ConfigError(`${key} keeps its development default; set it before running with NODE_ENV=production`);
+      }
+    }
+  }
+  return config;
+}
+
+/** The defaults a developer needs to know about, printed at start outside production. */
+export function developmentNotice(config: Config): string[] {
+  const notes: string[] = [];
+  if (config.FIRST_SUPERUSER_PASSWORD === DEV_SUPERUSER_PASSWORD) {
+    notes.push(`first superuser: ${config.FIRST_SUPERUSER} / ${DEV_SUPERUSER_PASSWORD} (development default)`);
+  }
+  if (config.SECRET_KEY === DEV_SECRET_KEY) notes.push('SECRET_KEY uses its development default');
+  if (config.TOKEN_ENCRYPTION_KEY === DEV_TOKEN_ENCRYPTION_KEY) {
+    notes.push('TOKEN_ENCRYPTION_KEY uses its development default');
+  }
+  if (!config.SMTP_HOST) notes.push('SMTP_HOST is not set: password recovery links are written to the log');
+  return notes;
+}

@@ -1,0 +1,60 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Type } from '@mikro-orm/core';
+
+/**
+ * AES-256-GCM for store credentials at rest. Stored form: `v1:` + base64(iv | tag | ciphertext),
+ * so a `SELECT` shows no token in clear and a tampered value fails to decrypt.
+ */
+const VERSION = 'v1:';
+let key: Buffer | undefined;
+
+export function setTokenEncryptionKey(base64Key: string): void {
+  const bytes = Buffer.from(base64Key, 'base64');
+  if (bytes.length !== 32) throw new Error('TOKEN_ENCRYPTION_KEY must be 32 bytes encoded in base64');
+  key = bytes;
+}
+
+function currentKey(): Buffer {
+  if (!key) throw new Error('The token encryption key was not set before the database was used');
+  return key;
+}
+
+export function encryptToken(plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', currentKey(), iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return VERSION + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+}
+
+export function decryptToken(stored: string): string {
+  if (!stored.startsWith(VERSION)) throw new Error('Stored token is not in the expected encrypted form');
+  const raw = Buffer.from(stored.slice(VERSION.length), 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', currentKey(), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+/** A text column whose values are encrypted on the way in and decrypted on the way out. */
+export class EncryptedText extends Type<string | null | undefined, string | null | undefined> {
+  convertToDatabaseValue(value: string | null | undefined): string | null | undefined {
+    return value == null ? value : encryptToken(value);
+  }
+
+  convertToJSValue(value: string | null | undefined): string | null | undefined {
+    return value == null ? value : decryptToken(value);
+  }
+
+  // Each encryption uses a fresh IV, so two stored forms of one token differ: compare plaintexts.
+  compareValues(a: string | null | undefined, b: string | null | undefined): boolean {
+    if (a == null || b == null) return a === b;
+    return a === b || decryptToken(a) === decryptToken(b);
+  }
+
+  ensureComparable(): boolean {
+    return false;
+  }
+
+  getColumnType(): string {
+    return 'text';
+  }
+}

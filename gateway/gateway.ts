@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pino, { type Logger } from 'pino';
+import { createApp } from './app';
+import type { Config } from './config';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
+import { migrate, openDatabase } from './database/orm';
+import { setTokenEncryptionKey } from './database/token-cipher';
+import { createApolloServer } from './graphql/server';
+import { createServices, type Services } from './services';
+
+export interface Gateway {
+  url: string;
+  orm: MikroORM;
+  services: Services;
+  log: Logger;
+  /** Stops accepting, lets in-flight requests finish, closes connections and the embedded database. */
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level: config.LOG_LEVEL,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
+    },
+    destination,
+  );
+}
+
+export async function startGateway(config: Config, log: Logger = createLogger(config)): Promise<Gateway> {
+  setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
+    databaseUrl = embedded.url;
+  }
+  let orm: MikroORM | undefined;
+  try {
+    orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX);
+    const applied = await migrate(orm);
+    if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+    const services = createServices(orm, config, log);
+    if (await services.users.ensureSuperuser(config.FIRST_SUPERUSER, config.FIRST_SUPERUSER_PASSWORD)) {
+      log.info({ email: config.FIRST_SUPERUSER }, 'first superuser created');
+    }
+    const apollo = createApolloServer(config, log);
+    await apollo.start();
+    const server = http.createServer({ requestTimeout: config.REQUEST_TIMEOUT_MS }, createApp({ config, services, apollo, log }));
+    server.keepAliveTimeout = 5000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST, resolve);
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://localhost:${port}`;
+    log.info({ url }, 'gateway listening');
+    const db = orm;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      orm: db,
+      services,
+      log,
+      close: () =>
+        (closing ??= (async () => {
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          const force = setTimeout(() => server.closeAllConnections(), 10_000);
+          await closed;
+          clearTimeout(force);
+          await apollo.stop();
+          services.mailer.close();
+          await db.close(true);
+          await embedded?.stop();
+          log.info('gateway stopped');
+        })()),
+    };
+  } catch (error) {
+    await orm?.close(true);
+    await embedded?.stop();
+    throw error;
+  }
+}

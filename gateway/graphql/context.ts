@@ -1,0 +1,34 @@
+import type { Request } from 'express';
+import type { AuthChecker } from 'type-graphql';
+import type { Caller } from '../auth/auth.service';
+import type { Services } from '../services';
+import type { User } from '../users/user.entity';
+
+export interface Context {
+  services: Services;
+  caller: Caller;
+  /** The signed-in user, authenticated once per request with the REST statuses (as GraphQL codes). */
+  user(): Promise<User>;
+  /** Shares one result between fields of one request (a list and its `_allXMeta` read the same page). */
+  once<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
+
+export function buildContext(req: Request, services: Services): Context {
+  let user: Promise<User> | undefined;
+  const results = new Map<string, Promise<unknown>>();
+  return {
+    services,
+    caller: { ip: req.ip ?? 'unknown' },
+    user: () => (user ??= services.auth.authenticate(req.headers.authorization)),
+    once: <T>(key: string, load: () => Promise<T>) => {
+      if (!results.has(key)) results.set(key, load());
+      return results.get(key) as Promise<T>;
+    },
+  };
+}
+
+/** `@Authorized()` means signed in; finer rules (superuser, ownership) live in the services. */
+export const authChecker: AuthChecker<Context> = async ({ context }) => {
+  await context.user();
+  return true;
+};

@@ -1,0 +1,78 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { ApiError, codeForStatus, ValidationFailed } from '../errors';
+import { isDatabaseUnavailable } from '../database/unavailable';
+import type { Context } from './context';
+import { graphqlSchema } from './schema';
+
+/** Errors carry the REST `detail` as their message and a code (and the HTTP status) in `extensions`. */
+function formatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    const base = { locations: formatted.locations, path: formatted.path };
+    if (original instanceof ApiError) {
+      return {
+        ...base,
+        message: original.detail,
+        extensions: { code: codeForStatus(original.status), status: original.status, ...retryAfter(original) },
+      };
+    }
+    if (original instanceof ValidationFailed) {
+      return { ...base, message: original.message, extensions: { code: 'BAD_USER_INPUT', status: 422, detail: original.issues } };
+    }
+    if (isDatabaseUnavailable(original)) {
+      return { ...base, message: 'Service temporarily unavailable, try again shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } };
+    }
+    const code = formatted.extensions?.code;
+    if (code && code !== 'INTERNAL_SERVER_ERROR') {
+      // Parse, validation and variable errors from GraphQL itself: keep their text, drop any stack trace.
+      return { ...base, message: formatted.message, extensions: { code } };
+    }
+    log.error({ err: original }, 'unhandled GraphQL error');
+    return { ...base, message: 'Internal Server Error', extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } };
+  };
+}
+
+function retryAfter(error: ApiError): Record<string, number> {
+  const seconds = Number(error.headers['Retry-After']);
+  return Number.isFinite(seconds) ? { retryAfter: seconds } : {};
+}
+
+/** A rate-limited GraphQL call carries the same Retry-After header as its REST twin. */
+const retryAfterPlugin: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors }) {
+        if (response.body.kind !== 'single' || !errors?.length) return;
+        const retry = errors
+          .map((e) => (e.originalError instanceof ApiError ? e.originalError.headers['Retry-After'] : undefined))
+          .find(Boolean);
+        if (retry) response.http.headers.set('Retry-After', retry);
+      },
+    };
+  },
+};
+
+export function createApolloServer(config: Config, log: Logger): ApolloServer<Context> {
+  return new ApolloServer<Context>({
+    schema: graphqlSchema(),
+    introspection: config.NODE_ENV !== 'production',
+    includeStacktraceInErrorResponses: false,
+    allowBatchedHttpRequests: false,
+    csrfPrevention: true,
+    formatError: formatError(log),
+    validationRules: [
+      maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true }),
+      maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true }),
+      costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true }),
+    ],
+    // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN.
+    plugins: [ApolloServerPluginLandingPageDisabled(), retryAfterPlugin],
+  });
+}

@@ -1,0 +1,123 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'The count behind a list, for pagination' })
+export class ListMetadata {
+  @Field(() => Int)
+  count!: number;
+}
+
+@ObjectType()
+export class Message {
+  @Field()
+  message!: string;
+}
+
+@InputType({ description: 'List filter: `q` searches the main text field, `ids` picks records' })
+export class ListFilter {
+  @Field(() => String, { nullable: true })
+  q?: string;
+
+  @Field(() => [ID], { nullable: true })
+  ids?: string[];
+}
+
+/** react-admin's list arguments: `page` counts from 0. */
+@ArgsType()
+export class ListArgs {
+  @Field(() => Int, { nullable: true })
+  page?: number;
+
+  @Field(() => Int, { nullable: true })
+  perPage?: number;
+
+  @Field(() => String, { nullable: true })
+  sortField?: string;
+
+  @Field(() => String, { nullable: true })
+  sortOrder?: string;
+
+  @Field(() => ListFilter, { nullable: true })
+  filter?: ListFilter;
+}
+
+@ArgsType()
+export class IdArgs {
+  @Field(() => ID)
+  id!: string;
+}
+
+@ObjectType('User')
+export class UserType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  email!: string;
+
+  @Field(() => String, { nullable: true })
+  full_name!: string | null;
+
+  @Field()
+  is_active!: boolean;
+
+  @Field()
+  is_superuser!: boolean;
+}
+
+@ObjectType('Item')
+export class ItemType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  title!: string;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+
+  @Field(() => ID)
+  owner_id!: string;
+}
+
+@ObjectType('Client')
+export class ClientType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  url!: string;
+
+  @Field(() => String, { nullable: true })
+  hiper_token!: string | null;
+
+  @Field(() => String, { nullable: true })
+  nuvemshop_token!: string | null;
+
+  @Field(() => SafeIntResolver)
+  nuvemshop_store_id!: number;
+
+  @Field()
+  hiper_sync_update_image!: boolean;
+
+  @Field()
+  hiper_sync_update_dimensions!: boolean;
+}
+
+@ObjectType()
+export class Token {
+  @Field()
+  access_token!: string;
+
+  @Field()
+  token_type!: string;
+}
+
+@ObjectType()
+export class CallbackAnswer {
+  @Field()
+  message!: string;
+
+  @Field()
+  checkout_url!: string;
+}

@@ -1,0 +1,55 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApiError } from '../errors';
+import { escapeLike, findPage, type ListOptions } from '../database/pagination';
+import type { User } from '../users/user.entity';
+import { Item } from './item.entity';
+import { toItemPublic, type ItemCreate, type ItemPublic, type ItemUpdate } from './item.schemas';
+
+const SORTABLE = { title: 'title', description: 'description', created_at: 'createdAt' };
+
+export class ItemService {
+  constructor(private readonly orm: MikroORM) {}
+
+  /** A superuser sees every item; anyone else their own, and the count is scoped the same way. */
+  async list(caller: User, options: ListOptions): Promise<{ data: ItemPublic[]; count: number }> {
+    const where: Record<string, unknown> = caller.isSuperuser ? {} : { owner: caller.id };
+    if (options.q) where.title = { $ilike: `%${escapeLike(options.q)}%` };
+    const { rows, count } = await findPage(this.orm.em.fork(), Item, where, options, SORTABLE);
+    return { data: rows.map(toItemPublic), count };
+  }
+
+  async create(caller: User, input: ItemCreate): Promise<ItemPublic> {
+    const em = this.orm.em.fork();
+    const item = em.create(Item, { title: input.title, description: input.description ?? null, owner: caller.id });
+    await em.flush();
+    return toItemPublic(item);
+  }
+
+  async get(caller: User, id: string): Promise<ItemPublic> {
+    return toItemPublic(await this.findOwned(this.orm.em.fork(), caller, id));
+  }
+
+  async update(caller: User, id: string, input: ItemUpdate): Promise<ItemPublic> {
+    const em = this.orm.em.fork();
+    const item = await this.findOwned(em, caller, id);
+    if (input.title !== undefined) item.title = input.title;
+    if (input.description !== undefined) item.description = input.description;
+    await em.flush();
+    return toItemPublic(item);
+  }
+
+  async delete(caller: User, id: string): Promise<ItemPublic> {
+    const em = this.orm.em.fork();
+    const item = await this.findOwned(em, caller, id);
+    const deleted = toItemPublic(item);
+    await em.remove(item).flush();
+    return deleted;
+  }
+
+  private async findOwned(em: ReturnType<MikroORM['em']['fork']>, caller: User, id: string): Promise<Item> {
+    const item = await em.findOne(Item, { id });
+    if (!item) throw new ApiError(404, 'Item not found');
+    if (!caller.isSuperuser && item.owner.id !== caller.id) throw new ApiError(403, 'Not enough permissions');
+    return item;
+  }
+}

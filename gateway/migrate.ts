@@ -1,0 +1,26 @@
+import { loadConfig } from './config';
+import { startEmbeddedPostgres } from './database/embedded-postgres';
+import { migrate, openDatabase } from './database/orm';
+import { setTokenEncryptionKey } from './database/token-cipher';
+import { createLogger } from './gateway';
+
+/** `npm run migrate`: applies the committed migrations to DATABASE_URL, or to the embedded database. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
+  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
+  const orm = await openDatabase(config.DATABASE_URL ?? embedded!.url);
+  try {
+    const applied = await migrate(orm);
+    log.info({ migrations: applied }, applied.length ? 'migrations applied' : 'the database is up to date');
+  } finally {
+    await orm.close(true);
+    await embedded?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

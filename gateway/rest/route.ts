@@ -1,0 +1,114 @@
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Request, RequestHandler, Response } from 'express';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AuthService, Caller } from '../auth/auth.service';
+import type { User } from '../users/user.entity';
+import { validate } from '../validation';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<B, Q, P, A extends boolean> {
+  body: Out<B>;
+  query: Out<Q>;
+  params: Out<P>;
+  user: A extends true ? User : undefined;
+  caller: Caller;
+}
+
+export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean = boolean> {
+  method: Method;
+  /** Express path below /api/v1, e.g. `/users/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** Needs a bearer token. Superuser and ownership rules live in the services. */
+  auth: A;
+  body?: B;
+  /** Login takes a form, every other body is JSON. */
+  form?: boolean;
+  query?: Q;
+  params?: P;
+  /** The 200 answer: a schema, or 'html' for a text/html page. */
+  response: Schema | 'html';
+  /** Documented failures beyond authentication and validation. */
+  errors?: Record<number, string>;
+  handler: (input: RouteInput<B, Q, P, A>) => Promise<unknown>;
+}
+
+/** Infers a route's types from its schemas; keeps route tables readable. */
+export const route = <B extends Schema | undefined, Q extends Schema | undefined, P extends Schema | undefined, A extends boolean>(
+  r: Route<B, Q, P, A>,
+): Route => r as unknown as Route;
+
+const ErrorDetail = z.object({ detail: z.string() }).meta({ id: 'HTTPError' });
+const ValidationDetail = z
+  .object({
+    detail: z.array(
+      z.object({ type: z.string(), loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), input: z.unknown().optional() }),
+    ),
+  })
+  .meta({ id: 'HTTPValidationError' });
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+function document(registry: OpenAPIRegistry, r: Route): void {
+  const json = (schema: Schema) => ({ 'application/json': { schema } });
+  const responses: Record<string, { description: string; content?: object }> = {
+    200: {
+      description: 'Successful Response',
+      content: r.response === 'html' ? { 'text/html': { schema: z.string() } } : json(r.response),
+    },
+  };
+  if (r.body || r.query || r.params) responses[422] = { description: 'Validation Error', content: json(ValidationDetail) };
+  if (r.auth) {
+    responses[401] = { description: 'Not authenticated', content: json(ErrorDetail) };
+    responses[403] = { description: 'Could not validate credentials, or not enough privileges', content: json(ErrorDetail) };
+  }
+  for (const [status, description] of Object.entries(r.errors ?? {})) {
+    responses[status] = { description, content: json(ErrorDetail) };
+  }
+  registry.registerPath({
+    method: r.method,
+    path: `/api/v1${openApiPath(r.path)}`,
+    summary: r.summary,
+    tags: [r.tag],
+    security: r.auth ? [{ OAuth2PasswordBearer: [] }] : undefined,
+    request: {
+      params: r.params as z.ZodObject | undefined,
+      query: r.query as z.ZodObject | undefined,
+      body: r.body
+        ? {
+            required: true,
+            content: { [r.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: r.body as Schema } },
+          }
+        : undefined,
+    },
+    responses,
+  });
+}
+
+/** Mounts every route on a router (validating with the same schemas the OpenAPI document is made of). */
+export function mountRoutes(routes: Route[], auth: AuthService, registry: OpenAPIRegistry): Router {
+  const router = Router();
+  for (const r of routes) {
+    document(registry, r);
+    const handler: RequestHandler = async (req: Request, res: Response) => {
+      const user = r.auth ? await auth.authenticate(req.headers.authorization) : undefined;
+      const input = {
+        params: r.params ? validate(r.params as Schema, req.params, 'path') : undefined,
+        query: r.query ? validate(r.query as Schema, req.query, 'query') : undefined,
+        body: r.body ? validate(r.body as Schema, req.body, 'body') : undefined,
+        user,
+        caller: { ip: req.ip ?? 'unknown' },
+      };
+      const result = await r.handler(input as never);
+      if (r.response === 'html') res.type('html').send(result);
+      else res.json(result);
+    };
+    router[r.method](r.path, handler);
+  }
+  return router;
+}

@@ -1,0 +1,39 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { AuthService } from './auth/auth.service';
+import { PasswordHasher } from './auth/passwords';
+import { RateLimits } from './auth/rate-limits';
+import { TokenIssuer } from './auth/tokens';
+import { CallbackService } from './callback/callback.service';
+import { ClientService } from './clients/client.service';
+import { Mailer } from './email/mailer';
+import { ItemService } from './items/item.service';
+import { UserService } from './users/user.service';
+
+/** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
+export interface Services {
+  auth: AuthService;
+  users: UserService;
+  items: ItemService;
+  clients: ClientService;
+  callback: CallbackService;
+  mailer: Mailer;
+}
+
+export function createServices(orm: MikroORM, config: Config, log: Logger): Services {
+  const passwords = new PasswordHasher(config.BCRYPT_COST);
+  const tokens = new TokenIssuer(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES, config.RESET_TOKEN_EXPIRE_HOURS);
+  const limits = new RateLimits(orm.em, config);
+  const mailer = new Mailer(config, log);
+  const users = new UserService(orm, passwords, limits);
+  const clients = new ClientService(orm);
+  return {
+    auth: new AuthService(orm, config, tokens, passwords, users, limits, mailer, log),
+    users,
+    items: new ItemService(orm),
+    clients,
+    callback: new CallbackService(orm, config, clients, limits),
+    mailer,
+  };
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+
+@Entity({ tableName: 'users' })
+@Index({ name: 'users_created_at_id_index', properties: ['createdAt', 'id'] })
+export class User {
+  [OptionalProps]?: 'isActive' | 'isSuperuser' | 'tokenVersion' | 'createdAt' | 'updatedAt' | 'fullName';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  /** Stored lower-cased, so uniqueness holds regardless of letter case. */
+  @Property({ type: 'string', length: 255, unique: 'users_email_unique' })
+  email!: string;
+
+  @Property({ type: 'string', length: 255, nullable: true })
+  fullName?: string | null;
+
+  @Property({ type: 'string', length: 255, hidden: true, lazy: false })
+  hashedPassword!: string;
+
+  @Property({ type: 'boolean', default: true })
+  isActive: boolean = true;
+
+  @Property({ type: 'boolean', default: false })
+  isSuperuser: boolean = false;
+
+  /** Raised on every password change and deactivation: tokens carrying an older value are refused. */
+  @Property({ type: 'integer', default: 0 })
+  tokenVersion: number = 0;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', defaultRaw: 'now()', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}
+
+/** Ids of deleted users, so their earlier tokens are told apart from forged ones and refused with 403. */
+@Entity({ tableName: 'deleted_users' })
+export class DeletedUser {
+  @PrimaryKey({ type: 'uuid' })
+  id!: string;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  deletedAt: Date = new Date();
+}

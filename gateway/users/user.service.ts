@@ -1,0 +1,189 @@
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApiError, notEnoughPrivileges } from '../errors';
+import type { Caller } from '../auth/auth.service';
+import type { PasswordHasher } from '../auth/passwords';
+import type { RateLimits } from '../auth/rate-limits';
+import { escapeLike, findPage, type ListOptions } from '../database/pagination';
+import { DeletedUser, User } from './user.entity';
+import {
+  toUserPublic,
+  type UpdatePassword,
+  type UserCreate,
+  type UserPublic,
+  type UserRegister,
+  type UserUpdate,
+  type UserUpdateMe,
+} from './user.schemas';
+
+const SORTABLE = {
+  email: 'email',
+  full_name: 'fullName',
+  is_active: 'isActive',
+  is_superuser: 'isSuperuser',
+  created_at: 'createdAt',
+};
+
+export function requireSuperuser(caller: User): void {
+  if (!caller.isSuperuser) throw notEnoughPrivileges();
+}
+
+const userNotFound = () => new ApiError(404, 'User not found');
+const emailTakenOnUpdate = () => new ApiError(409, 'User with this email already exists');
+
+export class UserService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly passwords: PasswordHasher,
+    private readonly limits: RateLimits,
+  ) {}
+
+  async list(caller: User, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
+    requireSuperuser(caller);
+    const where = options.q
+      ? { $or: [{ email: { $ilike: `%${escapeLike(options.q)}%` } }, { fullName: { $ilike: `%${escapeLike(options.q)}%` } }] }
+      : {};
+    const { rows, count } = await findPage(this.orm.em.fork(), User, where, options, SORTABLE);
+    return { data: rows.map(toUserPublic), count };
+  }
+
+  /** A superuser creates an account (POST /users/). */
+  async create(caller: User, input: UserCreate): Promise<UserPublic> {
+    requireSuperuser(caller);
+    return this.insert(input, 'The user with this email already exists in the system.');
+  }
+
+  /** Anyone opens an ordinary, active account (POST /users/signup). */
+  async signup(input: UserRegister, caller: Caller): Promise<UserPublic> {
+    await this.limits.consume('signup', caller.ip);
+    return this.insert(
+      { ...input, is_active: true, is_superuser: false },
+      'The user with this email already exists in the system',
+    );
+  }
+
+  async get(caller: User, id: string): Promise<UserPublic> {
+    if (id === caller.id) return toUserPublic(caller);
+    requireSuperuser(caller);
+    const user = await this.orm.em.fork().findOne(User, { id });
+    if (!user) throw userNotFound();
+    return toUserPublic(user);
+  }
+
+  async update(caller: User, id: string, input: UserUpdate): Promise<UserPublic> {
+    requireSuperuser(caller);
+    const em = this.orm.em.fork();
+    const user = await em.findOne(User, { id });
+    if (!user) throw new ApiError(404, 'The user with this id does not exist in the system');
+    if (input.email !== undefined && input.email !== user.email) {
+      if (await em.count(User, { email: input.email })) throw emailTakenOnUpdate();
+      user.email = input.email;
+    }
+    if (input.full_name !== undefined) user.fullName = input.full_name;
+    if (input.is_superuser !== undefined) user.isSuperuser = input.is_superuser;
+    if (input.password !== undefined) {
+      user.hashedPassword = await this.passwords.hash(input.password);
+      user.tokenVersion += 1;
+    }
+    if (input.is_active !== undefined && input.is_active !== user.isActive) {
+      user.isActive = input.is_active;
+      if (!input.is_active) user.tokenVersion += 1;
+    }
+    await this.flushUnique(em, emailTakenOnUpdate);
+    return toUserPublic(user);
+  }
+
+  async delete(caller: User, id: string): Promise<UserPublic> {
+    requireSuperuser(caller);
+    const em = this.orm.em.fork();
+    const user = await em.findOne(User, { id });
+    if (!user) throw userNotFound();
+    if (user.id === caller.id) throw new ApiError(403, 'Super users are not allowed to delete themselves');
+    await this.remove(em, user);
+    return toUserPublic(user);
+  }
+
+  async updateMe(caller: User, input: UserUpdateMe): Promise<UserPublic> {
+    const em = this.orm.em.fork();
+    const user = await em.findOneOrFail(User, { id: caller.id });
+    if (input.email !== undefined && input.email !== user.email) {
+      if (await em.count(User, { email: input.email })) throw emailTakenOnUpdate();
+      user.email = input.email;
+    }
+    if (input.full_name !== undefined) user.fullName = input.full_name;
+    await this.flushUnique(em, emailTakenOnUpdate);
+    return toUserPublic(user);
+  }
+
+  async updatePassword(caller: User, input: UpdatePassword): Promise<void> {
+    if (!(await this.passwords.verify(input.current_password, caller.hashedPassword))) {
+      throw new ApiError(400, 'Incorrect password');
+    }
+    if (input.current_password === input.new_password) {
+      throw new ApiError(400, 'New password cannot be the same as the current one');
+    }
+    await this.setPassword(caller.id, input.new_password);
+  }
+
+  async deleteMe(caller: User): Promise<void> {
+    if (caller.isSuperuser) throw new ApiError(403, 'Super users are not allowed to delete themselves');
+    const em = this.orm.em.fork();
+    await this.remove(em, em.getReference(User, caller.id));
+  }
+
+  /** Set a new password and revoke every token issued before it. */
+  async setPassword(userId: string, password: string): Promise<void> {
+    const hashed = await this.passwords.hash(password);
+    await this.orm.em
+      .fork()
+      .createQueryBuilder(User)
+      .update({ hashedPassword: hashed, tokenVersion: raw('token_version + 1'), updatedAt: new Date() })
+      .where({ id: userId })
+      .execute();
+  }
+
+  /** Creates the first superuser when no account has its email; changes nothing otherwise. */
+  async ensureSuperuser(email: string, password: string): Promise<boolean> {
+    const em = this.orm.em.fork();
+    if (await em.count(User, { email: email.toLowerCase() })) return false;
+    try {
+      await this.insert({ email: email.toLowerCase(), password, full_name: null, is_active: true, is_superuser: true }, '');
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError) return false; // another process created it first
+      throw error;
+    }
+  }
+
+  private async insert(input: UserCreate, takenDetail: string): Promise<UserPublic> {
+    const em = this.orm.em.fork();
+    if (await em.count(User, { email: input.email })) throw new ApiError(400, takenDetail);
+    const user = em.create(User, {
+      email: input.email,
+      fullName: input.full_name ?? null,
+      hashedPassword: await this.passwords.hash(input.password),
+      isActive: input.is_active,
+      isSuperuser: input.is_superuser,
+    });
+    // Two signups with one email at the same moment: the unique index decides, the loser gets the same 400.
+    await this.flushUnique(em, () => new ApiError(400, takenDetail));
+    return toUserPublic(user);
+  }
+
+  private async remove(em: ReturnType<MikroORM['em']['fork']>, user: User): Promise<void> {
+    await em.transactional(async (tx) => {
+      // Items go with their owner through the foreign key's ON DELETE CASCADE.
+      await tx.nativeDelete(User, { id: user.id });
+      await tx.upsert(DeletedUser, { id: user.id, deletedAt: new Date() });
+    });
+  }
+
+  private async flushUnique(em: ReturnType<MikroORM['em']['fork']>, onConflict: () => ApiError): Promise<void> {
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw onConflict();
+      throw error;
+    }
+  }
+}

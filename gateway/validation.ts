@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { ValidationFailed, type ValidationIssue } from './errors';
+
+export type Location = 'body' | 'query' | 'path';
+
+/** Fields whose values are never echoed back in a validation error. */
+const SECRET_FIELDS = new Set(['password', 'new_password', 'current_password', 'token', 'code', 'hiper_token', 'nuvemshop_token']);
+const MAX_ECHO = 200;
+
+function echo(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  // Objects and arrays are echoed only when small, so a hostile body is not reflected whole.
+  const text = JSON.stringify(value);
+  return text.length > MAX_ECHO ? undefined : value;
+}
+
+function characters(n: number): string {
+  return n === 1 ? '1 character' : `${n} characters`;
+}
+
+/** Speak the FastAPI/pydantic dialect existing clients expect: `type` and `msg` as pydantic writes them. */
+function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): ValidationIssue {
+  const loc = [root, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+  const field = issue.path[issue.path.length - 1];
+  const input = 'input' in issue ? issue.input : undefined;
+  const base = { loc, input: typeof field === 'string' && SECRET_FIELDS.has(field) ? undefined : echo(input) };
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (input === undefined) return { type: 'missing', msg: 'Field required', ...base, input: echo(data) };
+      const expected = issue.expected;
+      if (expected === 'string') return { type: 'string_type', msg: 'Input should be a valid string', ...base };
+      if (expected === 'number' || expected === 'int' || expected === 'bigint') {
+        return { type: 'int_parsing', msg: 'Input should be a valid integer', ...base };
+      }
+      if (expected === 'boolean') return { type: 'bool_type', msg: 'Input should be a valid boolean', ...base };
+      if (expected === 'object') {
+        return { type: 'model_attributes_type', msg: 'Input should be a valid dictionary or object to extract fields from', ...base };
+      }
+      return { type: `${expected}_type`, msg: `Input should be a valid ${expected}`, ...base };
+    }
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return { type: 'string_too_short', msg: `String should have at least ${characters(Number(issue.minimum))}`, ...base, ctx: { min_length: Number(issue.minimum) } };
+      }
+      return { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${issue.minimum}`, ...base, ctx: { ge: Number(issue.minimum) } };
+    case 'too_big':
+      if (issue.origin === 'string') {
+        return { type: 'string_too_long', msg: `String should have at most ${characters(Number(issue.maximum))}`, ...base, ctx: { max_length: Number(issue.maximum) } };
+      }
+      return { type: 'less_than_equal', msg: `Input should be less than or equal to ${issue.maximum}`, ...base, ctx: { le: Number(issue.maximum) } };
+    case 'invalid_format':
+      if (issue.format === 'email') return { type: 'value_error', msg: 'value is not a valid email address', ...base };
+      if (issue.format === 'guid' || issue.format === 'uuid') {
+        return { type: 'uuid_parsing', msg: 'Input should be a valid UUID', ...base };
+      }
+      return { type: 'string_pattern_mismatch', msg: issue.message, ...base };
+    default:
+      return { type: 'value_error', msg: issue.message, ...base };
+  }
+}
+
+export function issuesOf(error: z.ZodError, root: Location, data: unknown): ValidationIssue[] {
+  return error.issues.map((i) => toIssue(i, root, data));
+}
+
+/** Parse `data` with `schema`, or throw a 422 listing every problem under `root`. */
+export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Location): z.output<S> {
+  const result = schema.safeParse(data, { reportInput: true });
+  if (!result.success) throw new ValidationFailed(issuesOf(result.error, root, data));
+  return result.data;
+}
+
+// Shared field rules: every bound in REST-CONTRACT.md "Limits", written once.
+export const Email = z.email().max(255).transform((v) => v.toLowerCase());
+export const Password = z.string().min(8).max(128);
+export const ShortText = z.string().max(255);
+export const RequiredText = z.string().trim().min(1).max(255);
+export const Id = z.guid();
+export const MAX_LIMIT = 1000;
+
+export const ListQuery = z.object({
+  skip: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+  limit: z.coerce.number().int().min(0).max(MAX_LIMIT).default(100),
+});
+export type ListQuery = z.output<typeof ListQuery>;
+export const IdParams = z.object({ id: Id });
+
+export const Message = z.object({ message: z.string() }).meta({ id: 'Message' });
+export const listOf = <T extends z.ZodType>(item: T, id: string) =>
+  z.object({ data: z.array(item), count: z.number().int() }).meta({ id });
