@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { compiled, projectRoot } from '../paths';
+import { migrationsList } from '../../migrations';
 import { entities } from './entities';
 
 // Compiled runs read dist/migrations/*.js; TypeScript runs (tests, the CLI) read migrations/*.ts.
@@ -20,7 +21,8 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
       tableName: 'mikro_orm_migrations',
       path: path.join(root, compiled ? 'dist/migrations' : 'migrations'),
       pathTs: path.join(root, 'migrations'),
-      glob: compiled ? '!(*.d).js' : '*.ts',
+      glob: compiled ? '!(*.d|index).js' : '!(index).ts',
+      migrationsList,
       transactional: true,
       allOrNothing: true,
       snapshot: false,
