@@ -11,11 +11,16 @@ const decorators = swc.vite({
   module: { type: 'es6' },
 });
 
+// graphql ships CommonJS and ESM copies; Apollo and type-graphql load the CommonJS one, so our code must too
+// ("Cannot use GraphQLScalarType from another module or realm").
+const graphqlSingleInstance = [{ find: /^graphql$/, replacement: require.resolve('graphql') }];
+
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [decorators],
+        resolve: { alias: graphqlSingleInstance },
         test: {
           name: 'gateway',
           environment: 'node',
@@ -24,6 +29,19 @@ export default defineConfig({
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [decorators],
+        resolve: { alias: graphqlSingleInstance },
+        test: {
+          name: 'reliability',
+          environment: 'node',
+          include: ['tests/reliability/**/*.test.ts'],
+          setupFiles: ['reflect-metadata'],
+          globalSetup: ['tests/support/global-setup.ts', 'tests/reliability/support/run-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
         },
       },
     ],

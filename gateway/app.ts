@@ -83,7 +83,12 @@ export function createApp({ config, services, apollo, log }: AppParts): Express 
     }),
   );
   if (config.CORS_ORIGINS.length) {
-    app.use(cors({ origin: config.CORS_ORIGINS, allowedHeaders: ['Authorization', 'Content-Type', 'Apollo-Require-Preflight'] }));
+    app.use(
+      cors({
+        origin: config.CORS_ORIGINS,
+        allowedHeaders: ['Authorization', 'Content-Type', 'Apollo-Require-Preflight'],
+      }),
+    );
   }
   app.use(requestTimeout(config.REQUEST_TIMEOUT_MS));
 

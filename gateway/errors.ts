@@ -41,7 +41,8 @@ export class TooManyRequests extends ApiError {
   }
 }
 
-export const serviceUnavailable = () => new ApiError(503, 'Service temporarily unavailable: the database cannot be reached');
+export const serviceUnavailable = () =>
+  new ApiError(503, 'Service temporarily unavailable: the database cannot be reached');
 
 const REASONS: Record<number, string> = {
   400: 'BAD_REQUEST',

@@ -24,7 +24,10 @@ export function createLogger(config: Config, destination?: pino.DestinationStrea
   return pino(
     {
       level: config.LOG_LEVEL,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+        censor: '[redacted]',
+      },
     },
     destination,
   );
@@ -49,7 +52,10 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     }
     const apollo = createApolloServer(config, log);
     await apollo.start();
-    const server = http.createServer({ requestTimeout: config.REQUEST_TIMEOUT_MS }, createApp({ config, services, apollo, log }));
+    const server = http.createServer(
+      { requestTimeout: config.REQUEST_TIMEOUT_MS },
+      createApp({ config, services, apollo, log }),
+    );
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

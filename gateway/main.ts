@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { ConfigError, developmentNotice, loadConfig } from './config';
 import { createLogger, startGateway } from './gateway';
 
 async function main(): Promise<void> {
+  // A developer's .env (see .env.example) fills in what the environment does not set.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
     config = loadConfig();

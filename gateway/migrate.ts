@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config);
   setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
-  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
+  const embedded = config.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
   const orm = await openDatabase(config.DATABASE_URL ?? embedded!.url);
   try {
     const applied = await migrate(orm);

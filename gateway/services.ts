@@ -23,7 +23,11 @@ export interface Services {
 
 export function createServices(orm: MikroORM, config: Config, log: Logger): Services {
   const passwords = new PasswordHasher(config.BCRYPT_COST);
-  const tokens = new TokenIssuer(config.SECRET_KEY, config.ACCESS_TOKEN_EXPIRE_MINUTES, config.RESET_TOKEN_EXPIRE_HOURS);
+  const tokens = new TokenIssuer(
+    config.SECRET_KEY,
+    config.ACCESS_TOKEN_EXPIRE_MINUTES,
+    config.RESET_TOKEN_EXPIRE_HOURS,
+  );
   const limits = new RateLimits(orm.em, config);
   const mailer = new Mailer(config, log);
   const users = new UserService(orm, passwords, limits);

@@ -4,7 +4,15 @@ import { ValidationFailed, type ValidationIssue } from './errors';
 export type Location = 'body' | 'query' | 'path';
 
 /** Fields whose values are never echoed back in a validation error. */
-const SECRET_FIELDS = new Set(['password', 'new_password', 'current_password', 'token', 'code', 'hiper_token', 'nuvemshop_token']);
+const SECRET_FIELDS = new Set([
+  'password',
+  'new_password',
+  'current_password',
+  'token',
+  'code',
+  'hiper_token',
+  'nuvemshop_token',
+]);
 const MAX_ECHO = 200;
 
 function echo(value: unknown): unknown {
@@ -35,20 +43,44 @@ function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): Valida
       }
       if (expected === 'boolean') return { type: 'bool_type', msg: 'Input should be a valid boolean', ...base };
       if (expected === 'object') {
-        return { type: 'model_attributes_type', msg: 'Input should be a valid dictionary or object to extract fields from', ...base };
+        return {
+          type: 'model_attributes_type',
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          ...base,
+        };
       }
       return { type: `${expected}_type`, msg: `Input should be a valid ${expected}`, ...base };
     }
     case 'too_small':
       if (issue.origin === 'string') {
-        return { type: 'string_too_short', msg: `String should have at least ${characters(Number(issue.minimum))}`, ...base, ctx: { min_length: Number(issue.minimum) } };
+        return {
+          type: 'string_too_short',
+          msg: `String should have at least ${characters(Number(issue.minimum))}`,
+          ...base,
+          ctx: { min_length: Number(issue.minimum) },
+        };
       }
-      return { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${issue.minimum}`, ...base, ctx: { ge: Number(issue.minimum) } };
+      return {
+        type: 'greater_than_equal',
+        msg: `Input should be greater than or equal to ${issue.minimum}`,
+        ...base,
+        ctx: { ge: Number(issue.minimum) },
+      };
     case 'too_big':
       if (issue.origin === 'string') {
-        return { type: 'string_too_long', msg: `String should have at most ${characters(Number(issue.maximum))}`, ...base, ctx: { max_length: Number(issue.maximum) } };
+        return {
+          type: 'string_too_long',
+          msg: `String should have at most ${characters(Number(issue.maximum))}`,
+          ...base,
+          ctx: { max_length: Number(issue.maximum) },
+        };
       }
-      return { type: 'less_than_equal', msg: `Input should be less than or equal to ${issue.maximum}`, ...base, ctx: { le: Number(issue.maximum) } };
+      return {
+        type: 'less_than_equal',
+        msg: `Input should be less than or equal to ${issue.maximum}`,
+        ...base,
+        ctx: { le: Number(issue.maximum) },
+      };
     case 'invalid_format':
       if (issue.format === 'email') return { type: 'value_error', msg: 'value is not a valid email address', ...base };
       if (issue.format === 'guid' || issue.format === 'uuid') {
@@ -72,7 +104,10 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Lo
 }
 
 // Shared field rules: every bound in REST-CONTRACT.md "Limits", written once.
-export const Email = z.email().max(255).transform((v) => v.toLowerCase());
+export const Email = z
+  .email()
+  .max(255)
+  .transform((v) => v.toLowerCase());
 export const Password = z.string().min(8).max(128);
 export const ShortText = z.string().max(255);
 export const RequiredText = z.string().trim().min(1).max(255);

@@ -5,8 +5,13 @@ import type { CallbackService } from './callback.service';
 export function callbackRoutes(callback: CallbackService) {
   return [
     route({
-      method: 'post', path: '/callback/authorize', tag: 'callback', summary: 'Complete a Nuvemshop app authorization',
-      auth: false, body: AuthorizeCallback, response: CallbackAnswer,
+      method: 'post',
+      path: '/callback/authorize',
+      tag: 'callback',
+      summary: 'Complete a Nuvemshop app authorization',
+      auth: false,
+      body: AuthorizeCallback,
+      response: CallbackAnswer,
       errors: { 400: 'Nuvemshop refused the code', 429: 'Too many requests', 502: 'Nuvemshop could not be reached' },
       handler: ({ body, caller }) => callback.authorize(body, caller),
     }),

@@ -1,8 +1,6 @@
 import { ApiError } from '../errors';
 
-export type Exchange =
-  | { kind: 'granted'; storeId: number; accessToken: string }
-  | { kind: 'refused'; reason: string };
+export type Exchange = { kind: 'granted'; storeId: number; accessToken: string } | { kind: 'refused'; reason: string };
 
 export interface NuvemshopApp {
   tokenUrl: string;
@@ -46,7 +44,13 @@ export async function exchangeCode(app: NuvemshopApp, code: string): Promise<Exc
   }
   const storeId = Number(body?.user_id);
   const accessToken = body?.access_token;
-  if (!response.ok || typeof accessToken !== 'string' || !accessToken || !Number.isSafeInteger(storeId) || storeId <= 0) {
+  if (
+    !response.ok ||
+    typeof accessToken !== 'string' ||
+    !accessToken ||
+    !Number.isSafeInteger(storeId) ||
+    storeId <= 0
+  ) {
     throw new ApiError(502, `Nuvemshop answered with an unexpected response (HTTP ${response.status})`);
   }
   return { kind: 'granted', storeId, accessToken };

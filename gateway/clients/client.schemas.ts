@@ -6,7 +6,10 @@ export const MAX_STORE_ID = Number.MAX_SAFE_INTEGER;
 
 /** A store id: a non-negative integer, given as a number or as a numeric string (the screens send text). */
 export const StoreId = z
-  .preprocess((v) => (typeof v === 'string' && /^\s*\d{1,16}\s*$/.test(v) ? Number(v) : v), z.number().int().min(0).max(MAX_STORE_ID))
+  .preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d{1,16}\s*$/.test(v) ? Number(v) : v),
+    z.number().int().min(0).max(MAX_STORE_ID),
+  )
   .meta({ description: 'Nuvemshop store id; 0 when not linked', example: 1234567 });
 
 export const ClientPublic = z

@@ -76,7 +76,11 @@ export class ClientService {
       await em.flush();
       return existing;
     }
-    const client = em.create(Client, { url: `nuvemshop://${storeId}`, nuvemshopStoreId: storeId, nuvemshopToken: token });
+    const client = em.create(Client, {
+      url: `nuvemshop://${storeId}`,
+      nuvemshopStoreId: storeId,
+      nuvemshopToken: token,
+    });
     await flush(em);
     return client;
   }

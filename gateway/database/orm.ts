@@ -28,6 +28,7 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
       snapshot: false,
       emit: 'ts',
       fileName: (timestamp: string) => `Migration${timestamp}`,
+      silent: true,
     },
     allowGlobalContext: false,
     forceUtcTimezone: true,

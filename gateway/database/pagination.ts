@@ -20,9 +20,7 @@ export const PageArgs = z.object({
     .transform((v) => v.toUpperCase())
     .pipe(z.enum(['ASC', 'DESC']))
     .optional(),
-  filter: z
-    .object({ q: z.string().max(255).optional(), ids: z.array(Id).max(MAX_LIMIT).optional() })
-    .optional(),
+  filter: z.object({ q: z.string().max(255).optional(), ids: z.array(Id).max(MAX_LIMIT).optional() }).optional(),
 });
 
 export function pageToList(args: z.output<typeof PageArgs>): ListOptions {
@@ -51,9 +49,7 @@ export async function findPage<T extends object>(
 ): Promise<{ rows: T[]; count: number }> {
   const property = options.sortField ? sortable[options.sortField] : undefined;
   const direction = options.sortOrder === 'ASC' ? 'asc' : 'desc';
-  const orderBy = property
-    ? { [property]: direction, id: direction }
-    : { createdAt: 'desc', id: 'desc' };
+  const orderBy = property ? { [property]: direction, id: direction } : { createdAt: 'desc', id: 'desc' };
   const filter = options.ids ? { $and: [where, { id: { $in: options.ids } }] } : where;
   const [rows, count] = await em.findAndCount(entity, filter as FilterQuery<T>, {
     limit: options.limit,

@@ -4,7 +4,12 @@ const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The password recovery message: the body POST /password-recovery-html-content shows is this `html`. */
-export function resetPasswordEmail(opts: { projectName: string; email: string; link: string; validHours: number }): Mail {
+export function resetPasswordEmail(opts: {
+  projectName: string;
+  email: string;
+  link: string;
+  validHours: number;
+}): Mail {
   const { projectName, email, link, validHours } = opts;
   const subject = `${projectName} - Password recovery for user ${email}`;
   const html = `<!doctype html>

@@ -3,7 +3,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, ValidationFailed } from '../errors';
@@ -11,10 +11,19 @@ import { isDatabaseUnavailable } from '../database/unavailable';
 import type { Context } from './context';
 import { graphqlSchema } from './schema';
 
+/** The error a resolver threw, under the GraphQLError wrappers graphql-js and Apollo put around it. */
+function rootCause(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error && 'originalError' in current && current.originalError; depth++) {
+    current = current.originalError;
+  }
+  return current;
+}
+
 /** Errors carry the REST `detail` as their message and a code (and the HTTP status) in `extensions`. */
 function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    const original = rootCause(error);
     const base = { locations: formatted.locations, path: formatted.path };
     if (original instanceof ApiError) {
       return {
@@ -24,10 +33,18 @@ function formatError(log: Logger) {
       };
     }
     if (original instanceof ValidationFailed) {
-      return { ...base, message: original.message, extensions: { code: 'BAD_USER_INPUT', status: 422, detail: original.issues } };
+      return {
+        ...base,
+        message: original.message,
+        extensions: { code: 'BAD_USER_INPUT', status: 422, detail: original.issues },
+      };
     }
     if (isDatabaseUnavailable(original)) {
-      return { ...base, message: 'Service temporarily unavailable, try again shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } };
+      return {
+        ...base,
+        message: 'Service temporarily unavailable, try again shortly',
+        extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 },
+      };
     }
     const code = formatted.extensions?.code;
     if (code && code !== 'INTERNAL_SERVER_ERROR') {
@@ -51,7 +68,8 @@ const retryAfterPlugin: ApolloServerPlugin<Context> = {
       async willSendResponse({ response, errors }) {
         if (response.body.kind !== 'single' || !errors?.length) return;
         const retry = errors
-          .map((e) => (e.originalError instanceof ApiError ? e.originalError.headers['Retry-After'] : undefined))
+          .map(rootCause)
+          .map((e) => (e instanceof ApiError ? e.headers['Retry-After'] : undefined))
           .find(Boolean);
         if (retry) response.http.headers.set('Retry-After', retry);
       },

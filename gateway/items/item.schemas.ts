@@ -14,7 +14,9 @@ export const toItemPublic = (i: Item): ItemPublic => ({
   owner_id: i.owner.id,
 });
 
-export const ItemCreate = z.object({ title: RequiredText, description: ShortText.nullable().optional() }).meta({ id: 'ItemCreate' });
+export const ItemCreate = z
+  .object({ title: RequiredText, description: ShortText.nullable().optional() })
+  .meta({ id: 'ItemCreate' });
 export const ItemUpdate = z
   .object({ title: RequiredText.optional(), description: ShortText.nullable().optional() })
   .meta({ id: 'ItemUpdate' });

@@ -33,7 +33,9 @@ export function restApi(services: Services, config: Config): Router {
     path: '/api/v1/utils/health-check/',
     summary: 'Health check',
     tags: ['utils'],
-    responses: { 200: { description: 'Successful Response', content: { 'application/json': { schema: { type: 'boolean' } } } } },
+    responses: {
+      200: { description: 'Successful Response', content: { 'application/json': { schema: { type: 'boolean' } } } },
+    },
   });
   api.get('/utils/health-check/', (_req, res) => {
     res.json(true);
@@ -45,7 +47,8 @@ export function restApi(services: Services, config: Config): Router {
     info: {
       title: 'Sistema de Integração',
       version: '1.0.0',
-      description: 'REST API of the Sistema de Integração gateway. The same operations are served as GraphQL at /graphql.',
+      description:
+        'REST API of the Sistema de Integração gateway. The same operations are served as GraphQL at /graphql.',
     },
     servers: [{ url: '/' }],
   });

@@ -21,7 +21,9 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   switch (parser.type) {
     case 'entity.parse.failed':
       return send(422, {
-        detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid JSON' } }],
+        detail: [
+          { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid JSON' } },
+        ],
       });
     case 'entity.too.large':
       return send(413, { detail: 'Request body is too large' });

@@ -39,7 +39,12 @@ export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean 
 }
 
 /** Infers a route's types from its schemas; keeps route tables readable. */
-export const route = <B extends Schema | undefined, Q extends Schema | undefined, P extends Schema | undefined, A extends boolean>(
+export const route = <
+  B extends Schema | undefined,
+  Q extends Schema | undefined,
+  P extends Schema | undefined,
+  A extends boolean,
+>(
   r: Route<B, Q, P, A>,
 ): Route => r as unknown as Route;
 
@@ -47,7 +52,12 @@ const ErrorDetail = z.object({ detail: z.string() }).meta({ id: 'HTTPError' });
 const ValidationDetail = z
   .object({
     detail: z.array(
-      z.object({ type: z.string(), loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), input: z.unknown().optional() }),
+      z.object({
+        type: z.string(),
+        loc: z.array(z.union([z.string(), z.number()])),
+        msg: z.string(),
+        input: z.unknown().optional(),
+      }),
     ),
   })
   .meta({ id: 'HTTPValidationError' });
@@ -62,10 +72,14 @@ function document(registry: OpenAPIRegistry, r: Route): void {
       content: r.response === 'html' ? { 'text/html': { schema: z.string() } } : json(r.response),
     },
   };
-  if (r.body || r.query || r.params) responses[422] = { description: 'Validation Error', content: json(ValidationDetail) };
+  if (r.body || r.query || r.params)
+    responses[422] = { description: 'Validation Error', content: json(ValidationDetail) };
   if (r.auth) {
     responses[401] = { description: 'Not authenticated', content: json(ErrorDetail) };
-    responses[403] = { description: 'Could not validate credentials, or not enough privileges', content: json(ErrorDetail) };
+    responses[403] = {
+      description: 'Could not validate credentials, or not enough privileges',
+      content: json(ErrorDetail),
+    };
   }
   for (const [status, description] of Object.entries(r.errors ?? {})) {
     responses[status] = { description, content: json(ErrorDetail) };
@@ -82,7 +96,9 @@ function document(registry: OpenAPIRegistry, r: Route): void {
       body: r.body
         ? {
             required: true,
-            content: { [r.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: r.body as Schema } },
+            content: {
+              [r.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: r.body as Schema },
+            },
           }
         : undefined,
     },

@@ -3,7 +3,17 @@ import type { Context } from '../graphql/context';
 import { countOf, listPage } from '../graphql/list';
 import { IdArgs, ListArgs, ListMetadata, Message, Token, UserType } from '../graphql/types';
 import { IdParams, validate } from '../validation';
-import { EmailParams, LoginForm, NewPassword, toUserPublic, UpdatePassword, UserCreate, UserRegister, UserUpdate, UserUpdateMe } from './user.schemas';
+import {
+  EmailParams,
+  LoginForm,
+  NewPassword,
+  toUserPublic,
+  UpdatePassword,
+  UserCreate,
+  UserRegister,
+  UserUpdate,
+  UserUpdateMe,
+} from './user.schemas';
 
 @ArgsType()
 class CreateUserArgs {

@@ -53,7 +53,9 @@ export const UpdatePassword = z
   .object({ current_password: z.string().min(1).max(128), new_password: Password })
   .meta({ id: 'UpdatePassword' });
 
-export const NewPassword = z.object({ token: z.string().min(1).max(2048), new_password: Password }).meta({ id: 'NewPassword' });
+export const NewPassword = z
+  .object({ token: z.string().min(1).max(2048), new_password: Password })
+  .meta({ id: 'NewPassword' });
 
 export const LoginForm = z
   .object({ username: z.string().min(1).max(255), password: z.string().min(1).max(128) })

@@ -41,7 +41,12 @@ export class UserService {
   async list(caller: User, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
     requireSuperuser(caller);
     const where = options.q
-      ? { $or: [{ email: { $ilike: `%${escapeLike(options.q)}%` } }, { fullName: { $ilike: `%${escapeLike(options.q)}%` } }] }
+      ? {
+          $or: [
+            { email: { $ilike: `%${escapeLike(options.q)}%` } },
+            { fullName: { $ilike: `%${escapeLike(options.q)}%` } },
+          ],
+        }
       : {};
     const { rows, count } = await findPage(this.orm.em.fork(), User, where, options, SORTABLE);
     return { data: rows.map(toUserPublic), count };
@@ -147,7 +152,10 @@ export class UserService {
     const em = this.orm.em.fork();
     if (await em.count(User, { email: email.toLowerCase() })) return false;
     try {
-      await this.insert({ email: email.toLowerCase(), password, full_name: null, is_active: true, is_superuser: true }, '');
+      await this.insert(
+        { email: email.toLowerCase(), password, full_name: null, is_active: true, is_superuser: true },
+        '',
+      );
       return true;
     } catch (error) {
       if (error instanceof ApiError) return false; // another process created it first

@@ -22,7 +22,11 @@ export async function createTestDatabase(serverUrl: string): Promise<{ url: stri
 }
 
 /** Runs SQL on a test database directly, to see what is stored. */
-export async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(
+  databaseUrl: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {

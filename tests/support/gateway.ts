@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from '../../gateway/config';
 import { startGateway, type Gateway } from '../../gateway/gateway';
 import { createTestDatabase, sql } from './database';
@@ -29,11 +29,18 @@ export interface TestGateway {
   gateway: Gateway;
   databaseUrl: string;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Answer<T>>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<Answer<{ data?: T; errors?: any[] }>>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<Answer<{ data?: T; errors?: any[] }>>;
   login(email: string, password: string): Promise<string>;
   superuserToken(): Promise<string>;
   /** Signs up an ordinary user and returns their token and id. */
-  createUser(email?: string, password?: string): Promise<{ token: string; id: string; email: string; password: string }>;
+  createUser(
+    email?: string,
+    password?: string,
+  ): Promise<{ token: string; id: string; email: string; password: string }>;
   sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -41,7 +48,7 @@ export interface TestGateway {
 let counter = 0;
 
 /** A real gateway on a fresh database of its own, on a free port. */
-export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+export async function startTestGateway(env: Record<string, string> = {}, log?: Logger): Promise<TestGateway> {
   const database = await createTestDatabase(inject('postgresUrl'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -62,7 +69,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     ...env,
     DATABASE_URL: database.url,
   });
-  const gateway = await startGateway(config, pino({ level: env.LOG_LEVEL ?? 'silent' }));
+  const gateway = await startGateway(config, log ?? pino({ level: env.LOG_LEVEL ?? 'silent' }));
   const url = gateway.url.replace('localhost', '127.0.0.1');
 
   const request = async (method: string, path: string, options: RequestOptions = {}) => {
@@ -102,12 +109,13 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     gateway,
     databaseUrl: database.url,
     request,
-    graphql: (query, variables, token) =>
-      request('POST', '/graphql', { json: { query, variables }, token }),
+    graphql: (query, variables, token) => request('POST', '/graphql', { json: { query, variables }, token }),
     login,
     superuserToken: () => login(SUPERUSER.email, SUPERUSER.password),
     createUser: async (email = `user${++counter}-${Date.now()}@example.com`, password = 'a-good-password') => {
-      const created = await request('POST', '/api/v1/users/signup', { json: { email, password, full_name: 'Test User' } });
+      const created = await request('POST', '/api/v1/users/signup', {
+        json: { email, password, full_name: 'Test User' },
+      });
       if (created.status !== 200) throw new Error(`signup failed: ${created.status} ${created.text}`);
       return { token: await login(email, password), id: created.body.id, email: created.body.email, password };
     },

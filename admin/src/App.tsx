@@ -1,0 +1,60 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { PublicOnly } from './auth/PublicOnly';
+import { authProvider } from './authProvider';
+import { dataProvider } from './dataProvider';
+import { i18nProvider } from './i18n';
+import { BottomRightNotification } from './layout/Toast';
+import { Layout } from './layout/Layout';
+import NotFound from './layout/NotFound';
+import { store } from './store';
+import { darkTheme, lightTheme } from './themes';
+import items from './items';
+import clients from './clients';
+import users from './users';
+
+const Dashboard = lazy(() => import('./dashboard/Dashboard'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+const LoginPage = lazy(() => import('./auth/LoginPage'));
+const SignupPage = lazy(() => import('./auth/SignupPage'));
+const RecoverPasswordPage = lazy(() => import('./auth/RecoverPasswordPage'));
+const ResetPasswordPage = lazy(() => import('./auth/ResetPasswordPage'));
+const CallbackPage = lazy(() => import('./auth/CallbackPage'));
+
+const page = (element: ReactNode) => <Suspense fallback={null}>{element}</Suspense>;
+
+export function App() {
+  return (
+    <Admin
+      title="Sistema de Integração"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      store={store}
+      theme={lightTheme}
+      darkTheme={darkTheme}
+      defaultTheme="light"
+      layout={Layout}
+      dashboard={Dashboard}
+      loginPage={false}
+      catchAll={NotFound}
+      notification={BottomRightNotification}
+      disableTelemetry
+    >
+      <Resource name="items" {...items} />
+      <Resource name="clientes" {...clients} />
+      <Resource name="admin" {...users} />
+      <CustomRoutes>
+        <Route path="/config" element={<SettingsPage />} />
+      </CustomRoutes>
+      <CustomRoutes noLayout>
+        <Route path="/login" element={page(<PublicOnly><LoginPage /></PublicOnly>)} />
+        <Route path="/signup" element={page(<PublicOnly><SignupPage /></PublicOnly>)} />
+        <Route path="/recover-password" element={page(<PublicOnly><RecoverPasswordPage /></PublicOnly>)} />
+        <Route path="/reset-password" element={page(<PublicOnly><ResetPasswordPage /></PublicOnly>)} />
+        <Route path="/callback" element={page(<CallbackPage />)} />
+      </CustomRoutes>
+    </Admin>
+  );
+}

@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import { Layout as RaLayout } from 'react-admin';
+import { Navigate, useLocation } from 'react-router-dom';
+import { getToken } from '../api';
+import { AppBar } from './AppBar';
+import { ErrorFallback } from './ErrorFallback';
+import { Menu } from './Menu';
+import NotFound from './NotFound';
+
+/** The screens inside the signed-in layout; any other path is a 404 for everyone. */
+export const LAYOUT_PATHS = ['/', '/items', '/clientes', '/admin', '/config'];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (!LAYOUT_PATHS.includes(path)) return <NotFound />;
+  if (!getToken()) return <Navigate to="/login" replace />;
+  return (
+    <RaLayout appBar={AppBar} menu={Menu} error={ErrorFallback}>
+      {children}
+    </RaLayout>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../gateway/config';
+
+const productionSecrets = {
+  NODE_ENV: 'production',
+  SECRET_KEY: 'a-production-secret-key-of-some-length',
+  FIRST_SUPERUSER_PASSWORD: 'a-production-password',
+  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
+
+describe('configuration', () => {
+  it('has working development defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ PORT: 8000, BCRYPT_COST: 12, ACCESS_TOKEN_EXPIRE_MINUTES: 60 * 24 * 8 });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it.each(['SECRET_KEY', 'FIRST_SUPERUSER_PASSWORD', 'TOKEN_ENCRYPTION_KEY'])(
+    'refuses production while %s keeps its development default, naming it',
+    (name) => {
+      const env: Record<string, string> = { ...productionSecrets };
+      delete env[name];
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(name);
+    },
+  );
+
+  it('starts in production with every secret set', () => {
+    expect(loadConfig(productionSecrets).NODE_ENV).toBe('production');
+  });
+
+  it('names each invalid variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', TOKEN_ENCRYPTION_KEY: 'short' })).toThrow(/PORT[\s\S]*TOKEN_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ SMTP_TLS: 'maybe' })).toThrow('SMTP_TLS');
+  });
+
+  it('documents every variable in .env.example', async () => {
+    const { readFileSync } = await import('node:fs');
+    const example = readFileSync('.env.example', 'utf8');
+    const source = readFileSync('gateway/config.ts', 'utf8');
+    const names = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+    expect(names.length).toBeGreaterThan(30);
+    for (const name of names) expect(example, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+  });
+});

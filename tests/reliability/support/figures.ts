@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+
+export type Figures = Record<string, string | number>;
+
+/** The figures the summary shows, in this order, with their labels. */
+const LABELS: [string, string][] = [
+  ['matrixCells', 'authorization matrix cells checked'],
+  ['matrixOperations', 'operations in the matrix (REST routes + GraphQL operations)'],
+  ['fuzzCases', 'fuzz cases run'],
+  ['fuzzSeed', 'fuzz seed (replay with FUZZ_SEED=<seed>)'],
+  ['fuzzRefused', 'fuzz requests refused (4xx), tables unchanged'],
+  ['rateLimitBudget', 'shared rate-limit budget (2 processes)'],
+  ['rateLimitAllowed', 'requests allowed across both processes'],
+  ['outageFirst503Ms', 'outage: first 503 after PostgreSQL stopped (ms)'],
+  ['outageSlowestAnswerMs', 'outage: slowest answer while PostgreSQL was down (ms)'],
+  ['outageRecoveryMs', 'outage: recovery time after PostgreSQL restarted (ms)'],
+  ['writesAcknowledged', 'writes acknowledged'],
+  ['writesFound', 'writes found after recovery'],
+  ['writesHalfApplied', 'writes half-applied'],
+  ['raceSignups', 'parallel signups with one email -> users created'],
+  ['raceCallbackExchanges', 'parallel callback posts with one code -> exchanges'],
+  ['raceCallbackClients', 'parallel callback posts with one code -> clients'],
+  ['raceLostFields', 'parallel client updates -> fields lost'],
+  ['logLines', 'log lines captured'],
+  ['logSecretsFound', 'secrets found in logs'],
+];
+
+/** Records figures of this test file for the summary printed at the end of the run. */
+export function recordFigures(name: string, figures: Figures): void {
+  writeFileSync(path.join(inject('figuresDir'), `${name}.json`), JSON.stringify(figures));
+}
+
+export function formatSummary(figures: Figures): string {
+  const known = new Set(LABELS.map(([key]) => key));
+  const rows = [
+    ...LABELS.map(([key, label]) => [label, key in figures ? String(figures[key]) : 'not measured']),
+    ...Object.entries(figures)
+      .filter(([key]) => !known.has(key))
+      .map(([key, value]) => [key, String(value)]),
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
+  return ['', 'Reliability summary', ...lines, ''].join('\n');
+}
