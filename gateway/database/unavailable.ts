@@ -19,8 +19,9 @@ const CONNECTION_CODES = new Set([
   '08006',
   '53300',
 ]);
+// 'Transaction query already complete': the connection died inside a transaction, which knex then rolled back.
 const CONNECTION_MESSAGES =
-  /Knex: Timeout acquiring a connection|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|timeout exceeded when trying to connect/i;
+  /Knex: Timeout acquiring a connection|Connection terminated|connection is closed|Client has encountered a connection error|terminating connection|the database system is (starting up|shutting down)|timeout exceeded when trying to connect|Transaction query already complete/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {

@@ -77,8 +77,8 @@ interface BuiltQuery {
 
 /** Keeps only the values the mutation takes as arguments, as the schema declares them. */
 function argumentsOf(introspection: IntrospectionResult, mutation: string, values: Record<string, unknown>) {
-  const field = introspection.queries.find((q) => q.name === mutation);
-  const names = new Set(field?.args.map((arg) => arg.name) ?? Object.keys(values));
+  const field = introspection.queries.find((q) => q.name === mutation) as { args?: { name: string }[] } | undefined;
+  const names = new Set(field?.args?.map((arg) => arg.name) ?? Object.keys(values));
   return Object.fromEntries(Object.entries(values).filter(([name, value]) => names.has(name) && value !== undefined));
 }
 

@@ -1,0 +1,44 @@
+import { Box, Link, Typography } from '@mui/material';
+import { Form, PasswordInput, SaveButton, TextInput, useLogin } from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { ApiError } from '../api';
+import { emailShape, required } from '../validation';
+import { AuthCard } from './AuthCard';
+
+const emailRules = [required('Email é obrigatório'), emailShape];
+const passwordRules = [required('Password is required')];
+
+/** /login */
+export default function LoginPage() {
+  const login = useLogin();
+
+  const submit = async (values: Record<string, unknown>) => {
+    try {
+      await login({ username: String(values.username).trim(), password: String(values.password) }, '/');
+    } catch (error) {
+      const detail = error instanceof ApiError ? error.detail : undefined;
+      return { password: typeof detail === 'string' ? detail : 'Something went wrong' };
+    }
+  };
+
+  return (
+    <AuthCard title="Login">
+      <Form onSubmit={submit} mode="onBlur" reValidateMode="onBlur" record={{ username: '', password: '' }}>
+        <TextInput source="username" label="Email" type="email" autoComplete="username" validate={emailRules} autoFocus />
+        <PasswordInput source="password" label="Password" autoComplete="current-password" validate={passwordRules} />
+        <Box sx={{ textAlign: 'right', mb: 1 }}>
+          <Link component={RouterLink} to="/recover-password">
+            Forgot password?
+          </Link>
+        </Box>
+        <SaveButton label="Logar" icon={<></>} alwaysEnable fullWidth />
+      </Form>
+      <Typography align="center" sx={{ mt: 1 }}>
+        Don&apos;t have an account?{' '}
+        <Link component={RouterLink} to="/signup">
+          Sign Up
+        </Link>
+      </Typography>
+    </AuthCard>
+  );
+}

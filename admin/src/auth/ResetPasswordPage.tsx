@@ -1,0 +1,39 @@
+import { Typography } from '@mui/material';
+import { Form, PasswordInput, SaveButton } from 'react-admin';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { errorText, rest } from '../api';
+import { useToast } from '../layout/Toast';
+import { matches, newPasswordRules, required } from '../validation';
+import { AuthCard } from './AuthCard';
+
+const confirmRules = [required('Password confirmation is required'), matches('new_password')];
+
+/** /reset-password?token=… */
+export default function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const toast = useToast();
+
+  const submit = async (values: Record<string, unknown>) => {
+    try {
+      await rest('POST', '/reset-password/', { new_password: values.new_password, token: params.get('token') ?? '' });
+      toast('Success!', 'Password updated successfully.');
+      navigate('/login');
+    } catch (error) {
+      toast('Error', errorText(error), 'error');
+    }
+  };
+
+  return (
+    <AuthCard title="Reset Password">
+      <Typography align="center" sx={{ mb: 1 }}>
+        Please enter your new password and confirm it to reset your password.
+      </Typography>
+      <Form onSubmit={submit} mode="onBlur" reValidateMode="onBlur" record={{ new_password: '', confirm_password: '' }}>
+        <PasswordInput source="new_password" label="New Password" autoComplete="new-password" validate={newPasswordRules} autoFocus />
+        <PasswordInput source="confirm_password" label="Confirm Password" autoComplete="new-password" validate={confirmRules} />
+        <SaveButton label="Reset Password" icon={<></>} alwaysEnable fullWidth />
+      </Form>
+    </AuthCard>
+  );
+}
