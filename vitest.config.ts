@@ -44,6 +44,30 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        test: {
+          name: 'admin',
+          environment: 'jsdom',
+          include: ['admin/**/*.test.tsx'],
+          setupFiles: ['admin/vitest.setup.ts'],
+          server: { deps: { inline: ['ra-data-graphql', '@apollo/client'] } },
+          testTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [decorators],
+        resolve: { alias: graphqlSingleInstance },
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          setupFiles: ['reflect-metadata'],
+          globalSetup: ['tests/support/global-setup.ts', 'tests/e2e/support/build-admin.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

@@ -11,7 +11,9 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { projectRoot } from './paths';
 import { buildContext, type Context } from './graphql/context';
+import { graphqlBodyErrors } from './graphql/server';
 import { restApi } from './rest/api';
+import { errorHandler } from './rest/error-handler';
 import { docsPage } from './rest/docs';
 import type { Services } from './services';
 
@@ -104,6 +106,7 @@ export function createApp({ config, services, apollo, log }: AppParts): Express 
     '/graphql',
     express.json({ limit: config.BODY_LIMIT }),
     expressMiddleware(apollo, { context: async ({ req }) => buildContext(req, services) }),
+    graphqlBodyErrors,
   );
 
   app.use('/docs', docsPage());
@@ -118,5 +121,7 @@ export function createApp({ config, services, apollo, log }: AppParts): Express 
   app.use((_req, res) => {
     res.status(404).json({ detail: 'Not Found' });
   });
+  // Whatever reaches here would otherwise get Express's default page, which shows the stack trace.
+  app.use(errorHandler);
   return app;
 }

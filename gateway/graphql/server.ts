@@ -3,7 +3,8 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { GraphQLFormattedError } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError, ValidationContext } from 'graphql';
+import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, ValidationFailed } from '../errors';
@@ -14,7 +15,11 @@ import { graphqlSchema } from './schema';
 /** The error a resolver threw, under the GraphQLError wrappers graphql-js and Apollo put around it. */
 function rootCause(error: unknown): unknown {
   let current = error;
-  for (let depth = 0; depth < 5 && current instanceof Error && 'originalError' in current && current.originalError; depth++) {
+  for (
+    let depth = 0;
+    depth < 5 && current instanceof Error && 'originalError' in current && current.originalError;
+    depth++
+  ) {
     current = current.originalError;
   }
   return current;
@@ -77,6 +82,15 @@ const retryAfterPlugin: ApolloServerPlugin<Context> = {
   },
 };
 
+/**
+ * The limit rules throw by default, which Apollo answers as a 500. Reported as validation errors instead, a query
+ * past a limit is refused with a 400 and its message before any resolver runs.
+ */
+const reportRejection = {
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+};
+
 export function createApolloServer(config: Config, log: Logger): ApolloServer<Context> {
   return new ApolloServer<Context>({
     schema: graphqlSchema(),
@@ -86,11 +100,22 @@ export function createApolloServer(config: Config, log: Logger): ApolloServer<Co
     csrfPrevention: true,
     formatError: formatError(log),
     validationRules: [
-      maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true }),
-      maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true }),
-      costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true }),
+      maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true, ...reportRejection }),
+      maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true, ...reportRejection }),
+      costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true, ...reportRejection }),
     ],
     // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN.
     plugins: [ApolloServerPluginLandingPageDisabled(), retryAfterPlugin],
   });
 }
+
+/** A body the JSON parser refused is answered the GraphQL way, never by Express's HTML page with a stack trace. */
+export const graphqlBodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
+  const { type } = error as { type?: string };
+  const refuse = (status: number, message: string, code: string) =>
+    res.status(status).json({ errors: [{ message, extensions: { code, status } }] });
+  if (res.headersSent) return next(error);
+  if (type === 'entity.too.large') return refuse(413, 'Request body is too large', 'PAYLOAD_TOO_LARGE');
+  if (type === 'entity.parse.failed') return refuse(400, 'Malformed JSON in the request body', 'BAD_REQUEST');
+  return next(error);
+};

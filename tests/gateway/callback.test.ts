@@ -35,9 +35,10 @@ beforeEach(() => {
 
 const authorize = (code: unknown) => t.request('POST', '/api/v1/callback/authorize', { json: { code } });
 const clientsOfStore = (storeId: number) =>
-  t.sql<{ id: string; nuvemshop_token: string }>('select id, nuvemshop_token from clients where nuvemshop_store_id = $1', [
-    storeId,
-  ]);
+  t.sql<{ id: string; nuvemshop_token: string }>(
+    'select id, nuvemshop_token from clients where nuvemshop_store_id = $1',
+    [storeId],
+  );
 
 describe('store authorization callback', () => {
   it('exchanges the code, creates the store’s client and answers the checkout address', async () => {
@@ -129,9 +130,14 @@ describe('store authorization callback', () => {
     platform.answer = () => granted(777005, 'graphql-token');
     const mutation = 'mutation($c: String!) { authorizeCallback(code: $c) { message checkout_url } }';
     const ok = await t.graphql(mutation, { c: 'graphql-code' });
-    expect(ok.body).toEqual({ data: { authorizeCallback: { message: 'Store authorized successfully', checkout_url: CHECKOUT } } });
+    expect(ok.body).toEqual({
+      data: { authorizeCallback: { message: 'Store authorized successfully', checkout_url: CHECKOUT } },
+    });
     platform.answer = () => ({ status: 400, body: { error: 'invalid_grant', error_description: 'Bad code' } });
     const refused = await t.graphql(mutation, { c: 'graphql-bad-code' });
-    expect(refused.body.errors[0]).toMatchObject({ message: 'Bad code', extensions: { code: 'BAD_USER_INPUT', status: 400 } });
+    expect(refused.body.errors[0]).toMatchObject({
+      message: 'Bad code',
+      extensions: { code: 'BAD_USER_INPUT', status: 400 },
+    });
   });
 });

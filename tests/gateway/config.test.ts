@@ -30,7 +30,9 @@ describe('configuration', () => {
   });
 
   it('names each invalid variable', () => {
-    expect(() => loadConfig({ PORT: 'eighty', TOKEN_ENCRYPTION_KEY: 'short' })).toThrow(/PORT[\s\S]*TOKEN_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ PORT: 'eighty', TOKEN_ENCRYPTION_KEY: 'short' })).toThrow(
+      /PORT[\s\S]*TOKEN_ENCRYPTION_KEY/,
+    );
     expect(() => loadConfig({ SMTP_TLS: 'maybe' })).toThrow('SMTP_TLS');
   });
 

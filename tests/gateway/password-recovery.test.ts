@@ -44,7 +44,9 @@ describe('password recovery by email', () => {
     const token = link.searchParams.get('token')!;
     expect(mail.text).toContain(link.toString());
 
-    const reset = await t.request('POST', '/api/v1/reset-password/', { json: { token, new_password: 'new-password-2' } });
+    const reset = await t.request('POST', '/api/v1/reset-password/', {
+      json: { token, new_password: 'new-password-2' },
+    });
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ message: 'Password updated successfully' });
 
@@ -55,7 +57,9 @@ describe('password recovery by email', () => {
     expect(await t.login(user.email, 'new-password-2')).toMatch(/^ey/);
 
     // The link works once: the password change revoked it, and earlier access tokens too.
-    const again = await t.request('POST', '/api/v1/reset-password/', { json: { token, new_password: 'third-password' } });
+    const again = await t.request('POST', '/api/v1/reset-password/', {
+      json: { token, new_password: 'third-password' },
+    });
     expect(again).toMatchObject({ status: 400, body: { detail: 'Invalid token' } });
     const stale = await t.request('GET', '/api/v1/users/me', { token: user.token });
     expect(stale).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
@@ -72,13 +76,18 @@ describe('password recovery by email', () => {
   it('works through GraphQL too, with the same answer', async () => {
     const user = await t.createUser('graphql.recover@example.com', 'old-password-1');
     const arriving = smtp.next(user.email);
-    const answer = await t.graphql('mutation($e: String!) { recoverPassword(email: $e) { message } }', { e: user.email });
+    const answer = await t.graphql('mutation($e: String!) { recoverPassword(email: $e) { message } }', {
+      e: user.email,
+    });
     expect(answer.body).toEqual({ data: { recoverPassword: { message: RECOVERY } } });
     const token = resetLink(String((await arriving).html)).searchParams.get('token')!;
-    const reset = await t.graphql('mutation($t: String!, $p: String!) { resetPassword(token: $t, new_password: $p) { message } }', {
-      t: token,
-      p: 'graphql-new-password',
-    });
+    const reset = await t.graphql(
+      'mutation($t: String!, $p: String!) { resetPassword(token: $t, new_password: $p) { message } }',
+      {
+        t: token,
+        p: 'graphql-new-password',
+      },
+    );
     expect(reset.body).toEqual({ data: { resetPassword: { message: 'Password updated successfully' } } });
     expect(await t.login(user.email, 'graphql-new-password')).toMatch(/^ey/);
   });
@@ -104,7 +113,9 @@ describe('password recovery without SMTP', () => {
       const entry = lines.map((l) => JSON.parse(l)).find((l) => l.msg?.includes('SMTP is not configured'));
       expect(entry?.text).toMatch(/http:\/\/frontend\.test\/reset-password\?token=\S+/);
       const token = /token=(\S+)/.exec(entry.text)![1];
-      const reset = await bare.request('POST', '/api/v1/reset-password/', { json: { token, new_password: 'fresh-password' } });
+      const reset = await bare.request('POST', '/api/v1/reset-password/', {
+        json: { token, new_password: 'fresh-password' },
+      });
       expect(reset.status).toBe(200);
     } finally {
       await bare.close();

@@ -115,7 +115,7 @@ describe('authentication of every protected route', () => {
     expect(await me(user.token)).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
   });
 
-  it("answers 403 for the token of a user a superuser deleted", async () => {
+  it('answers 403 for the token of a user a superuser deleted', async () => {
     const user = await t.createUser();
     expect((await t.request('DELETE', `/api/v1/users/${user.id}`, { token: su })).status).toBe(200);
     expect(await me(user.token)).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });

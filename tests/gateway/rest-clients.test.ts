@@ -127,9 +127,9 @@ describe('POST /clients/', () => {
       [client.id],
     );
     expect(row).toEqual({ id: String(big), type: 'bigint' });
-    expect((await t.request('GET', `/api/v1/clients/${client.id}`, { token: user.token })).body.nuvemshop_store_id).toBe(
-      big,
-    );
+    expect(
+      (await t.request('GET', `/api/v1/clients/${client.id}`, { token: user.token })).body.nuvemshop_store_id,
+    ).toBe(big);
   });
 
   it('lets many clients keep store id 0, but answers 409 for a non-zero store id already taken', async () => {
@@ -209,7 +209,10 @@ describe('tokens at rest', () => {
     expect(JSON.stringify(all)).not.toMatch(/plain-token/);
 
     const got = await t.request('GET', `/api/v1/clients/${client.id}`, { token: user.token });
-    expect(got.body).toMatchObject({ hiper_token: 'hiper-plain-token-123', nuvemshop_token: 'nuvemshop-plain-token-456' });
+    expect(got.body).toMatchObject({
+      hiper_token: 'hiper-plain-token-123',
+      nuvemshop_token: 'nuvemshop-plain-token-456',
+    });
     const listed = await t.request('GET', '/api/v1/clients/?limit=1000', { token: user.token });
     expect(listed.body.data.find((c: Client) => c.id === client.id)).toMatchObject({
       hiper_token: 'hiper-plain-token-123',
@@ -219,7 +222,9 @@ describe('tokens at rest', () => {
   it('stores one token twice as two different ciphertexts', async () => {
     const a = await createClient({ url: 'https://same-1.example', hiper_token: 'same-token' });
     const b = await createClient({ url: 'https://same-2.example', hiper_token: 'same-token' });
-    const rows = await t.sql<{ hiper_token: string }>('select hiper_token from clients where id = any($1)', [[a.id, b.id]]);
+    const rows = await t.sql<{ hiper_token: string }>('select hiper_token from clients where id = any($1)', [
+      [a.id, b.id],
+    ]);
     expect(rows).toHaveLength(2);
     expect(rows[0].hiper_token).not.toBe(rows[1].hiper_token);
   });

@@ -124,7 +124,9 @@ describe('POST /items/', () => {
       json: { title: 'ok', description: 'd'.repeat(256) },
     });
     expect(long.status).toBe(422);
-    expect(long.body.detail).toEqual([expect.objectContaining({ type: 'string_too_long', loc: ['body', 'description'] })]);
+    expect(long.body.detail).toEqual([
+      expect.objectContaining({ type: 'string_too_long', loc: ['body', 'description'] }),
+    ]);
     expect(await countItems()).toBe(before);
   });
 

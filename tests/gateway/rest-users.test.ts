@@ -89,9 +89,9 @@ describe('POST /users/', () => {
     });
     expect(answer.status).toBe(200);
     expectUser(answer.body, { email, full_name: 'Made By Admin', is_active: true, is_superuser: false });
-    expect((await t.request('GET', '/api/v1/users/me', { token: await t.login(email, 'a-good-password') })).body).toEqual(
-      answer.body,
-    );
+    expect(
+      (await t.request('GET', '/api/v1/users/me', { token: await t.login(email, 'a-good-password') })).body,
+    ).toEqual(answer.body);
   });
 
   it('creates a superuser or an inactive user when asked, with full_name null when not given', async () => {
@@ -135,7 +135,9 @@ describe('POST /users/', () => {
     });
     expect(answer.text).not.toContain('a-secret-password');
     expect(answer.text).not.toMatch(/\$2[aby]\$/);
-    const [row] = await t.sql<{ hashed_password: string }>('select hashed_password from users where email = $1', [email]);
+    const [row] = await t.sql<{ hashed_password: string }>('select hashed_password from users where email = $1', [
+      email,
+    ]);
     expect(row.hashed_password).toMatch(/^\$2[aby]\$\d\d\$/);
     expect(row.hashed_password).not.toContain('a-secret-password');
   });
@@ -153,7 +155,9 @@ describe('POST /users/', () => {
     for (const [json, loc] of cases) {
       const answer = await t.request('POST', '/api/v1/users/', { token: su, json });
       expect(answer.status, JSON.stringify(json).slice(0, 60)).toBe(422);
-      expect(answer.body.detail).toEqual([expect.objectContaining({ loc, type: expect.any(String), msg: expect.any(String) })]);
+      expect(answer.body.detail).toEqual([
+        expect.objectContaining({ loc, type: expect.any(String), msg: expect.any(String) }),
+      ]);
     }
     expect(await t.sql('select id from users')).toHaveLength(before.length);
   });
@@ -176,7 +180,13 @@ describe('GET /users/me', () => {
     const user = await t.createUser();
     const answer = await t.request('GET', '/api/v1/users/me', { token: user.token });
     expect(answer.status).toBe(200);
-    expectUser(answer.body, { id: user.id, email: user.email, full_name: 'Test User', is_active: true, is_superuser: false });
+    expectUser(answer.body, {
+      id: user.id,
+      email: user.email,
+      full_name: 'Test User',
+      is_active: true,
+      is_superuser: false,
+    });
   });
 });
 
@@ -349,7 +359,7 @@ describe('GET /users/{id}', () => {
     expectUser(answer.body, { id: user.id, email: user.email });
   });
 
-  it("answers 403 to an ordinary user asking for someone else, known or not", async () => {
+  it('answers 403 to an ordinary user asking for someone else, known or not', async () => {
     const user = await t.createUser();
     const other = await t.createUser();
     for (const id of [other.id, suId, randomUUID()]) {

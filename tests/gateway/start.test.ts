@@ -71,7 +71,9 @@ describe('npm start without DATABASE_URL', () => {
     const second = await spawnGateway(env);
     try {
       expect(second.lines.some((l) => l.includes('migrations applied'))).toBe(false);
-      const list = await fetch(`${second.url}/api/v1/clients/`, { headers: { Authorization: `Bearer ${await login(second.url)}` } });
+      const list = await fetch(`${second.url}/api/v1/clients/`, {
+        headers: { Authorization: `Bearer ${await login(second.url)}` },
+      });
       const body = (await list.json()) as { data: { url: string }[]; count: number };
       expect(body.data.map((c) => c.url).sort()).toEqual(['https://persisted.example', 'nuvemshop://55']);
       expect(second.lines.some((l) => l.includes('first superuser created'))).toBe(false);

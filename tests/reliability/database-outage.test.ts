@@ -75,7 +75,11 @@ describe('a database outage under load', () => {
     let phase: Phase = 'before';
     let running = true;
     const samples: Sample[] = [];
-    const acknowledged = { items: new Map<string, string>(), clients: new Map<string, string>(), deletions: new Set<string>() };
+    const acknowledged = {
+      items: new Map<string, string>(),
+      clients: new Map<string, string>(),
+      deletions: new Set<string>(),
+    };
     const attempted = { items: new Set<string>(), deletedUsers: new Map<string, string>() };
     let sequence = 0;
 
@@ -84,10 +88,21 @@ describe('a database outage under load', () => {
       const at = phase;
       try {
         const answer = await send();
-        samples.push({ phase: at, kind, startedAt: started, status: answer.status, ms: answer.ms, detail: answer.body?.detail });
+        // GraphQL answers over HTTP 200 and carries the status of an error in its extensions, as REST would.
+        const error = answer.body?.errors?.[0];
+        const status = error ? Number(error.extensions?.status ?? 500) : answer.status;
+        const detail = error ? error.message : answer.body?.detail;
+        samples.push({ phase: at, kind, startedAt: started, status, ms: answer.ms, detail });
         return answer;
       } catch (error) {
-        samples.push({ phase: at, kind, startedAt: started, status: 0, ms: performance.now() - started, error: String(error) });
+        samples.push({
+          phase: at,
+          kind,
+          startedAt: started,
+          status: 0,
+          ms: performance.now() - started,
+          error: String(error),
+        });
         return undefined;
       }
     };
@@ -181,10 +196,7 @@ describe('a database outage under load', () => {
     expect(samples.filter((s) => s.ms > ANSWER_BOUND_MS)).toEqual([]);
     const down = samples.filter((s) => s.phase === 'down' && s.startedAt > stoppedAt + 100);
     expect(down.length).toBeGreaterThan(10);
-    for (const s of down) {
-      expect(s.status).toBe(503);
-      expect(s.detail).toMatch(/temporarily unavailable/);
-    }
+    expect(down.filter((s) => s.status !== 503 || !/temporarily unavailable/.test(String(s.detail)))).toEqual([]);
     const graphqlDown = down.filter((s) => s.kind === 'read graphql');
     expect(graphqlDown.length).toBeGreaterThan(0);
     const first503 = samples.find((s) => s.status === 503 && s.startedAt >= stoppedAt);
@@ -192,8 +204,19 @@ describe('a database outage under load', () => {
 
     // Serving again without a restart: every kind of request succeeded after the restart.
     expect(recoveredAt).toBeDefined();
-    for (const kind of ['write item', 'write client', 'write signup', 'write delete user', 'read items', 'read me', 'read graphql']) {
-      expect(samples.some((s) => s.phase === 'after' && s.kind === kind && s.status === 200), kind).toBe(true);
+    for (const kind of [
+      'write item',
+      'write client',
+      'write signup',
+      'write delete user',
+      'read items',
+      'read me',
+      'read graphql',
+    ]) {
+      expect(
+        samples.some((s) => s.phase === 'after' && s.kind === kind && s.status === 200),
+        kind,
+      ).toBe(true);
     }
 
     // Every acknowledged write is there, whole; nothing is half-applied.
@@ -216,7 +239,11 @@ describe('a database outage under load', () => {
     const clientById = new Map<string, any>(clients.body.data.map((c: any) => [c.id, c]));
     for (const [id, n] of acknowledged.clients) {
       const c = clientById.get(id);
-      if (c?.url === `https://store-${n}.example` && c.hiper_token === `hiper-${n}` && c.nuvemshop_token === `nuvem-${n}`) {
+      if (
+        c?.url === `https://store-${n}.example` &&
+        c.hiper_token === `hiper-${n}` &&
+        c.nuvemshop_token === `nuvem-${n}`
+      ) {
         found++;
       }
     }
@@ -226,7 +253,9 @@ describe('a database outage under load', () => {
       expect(c.nuvemshop_token).toBe(`nuvem-${n}`);
     }
     const users = new Set((await sql<{ id: string }>(postgres.url, 'select id from users')).map((r) => r.id));
-    const tombstones = new Set((await sql<{ id: string }>(postgres.url, 'select id from deleted_users')).map((r) => r.id));
+    const tombstones = new Set(
+      (await sql<{ id: string }>(postgres.url, 'select id from deleted_users')).map((r) => r.id),
+    );
     let halfApplied = 0;
     for (const id of attempted.deletedUsers.keys()) {
       // A deletion is all or nothing: the user is gone and remembered as deleted, or still there and not.

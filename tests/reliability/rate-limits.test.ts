@@ -44,7 +44,12 @@ describe('rate limits shared by two gateway processes on one database', () => {
       const answer = await call(gateway.url, 'POST', '/api/v1/users/signup', {
         json: { email: `shared-budget-${i}@example.com`, password: 'a-good-password' },
       });
-      answers.push({ process: i % 2, status: answer.status, detail: answer.body?.detail, retry: answer.headers.get('retry-after') });
+      answers.push({
+        process: i % 2,
+        status: answer.status,
+        detail: answer.body?.detail,
+        retry: answer.headers.get('retry-after'),
+      });
     }
     const allowed = answers.filter((a) => a.status === 200);
     const limited = answers.filter((a) => a.status === 429);

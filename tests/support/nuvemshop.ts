@@ -24,7 +24,12 @@ export async function startNuvemshopStandIn(): Promise<NuvemshopStandIn> {
     requests: [],
     answer: (code) => ({
       status: 200,
-      body: { access_token: `token-for-${code}`, token_type: 'bearer', scope: 'read_products,write_products', user_id: 4242 },
+      body: {
+        access_token: `token-for-${code}`,
+        token_type: 'bearer',
+        scope: 'read_products,write_products',
+        user_id: 4242,
+      },
     }),
     close: async () => undefined,
   };

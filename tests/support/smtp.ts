@@ -20,7 +20,8 @@ export async function startTestSmtp(auth?: { user: string; pass: string }): Prom
     authOptional: !auth,
     allowInsecureAuth: true,
     onAuth(login, _session, callback) {
-      if (auth && login.username === auth.user && login.password === auth.pass) return callback(null, { user: login.username });
+      if (auth && login.username === auth.user && login.password === auth.pass)
+        return callback(null, { user: login.username });
       callback(new Error('Invalid username or password'));
     },
     onData(stream, _session, callback) {

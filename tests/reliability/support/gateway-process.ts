@@ -14,7 +14,10 @@ export interface GatewayProcess {
 }
 
 /** The production entry (`node dist/gateway/main.js`) on PORT=0; resolves with the URL from its 'gateway listening' log line. */
-export async function startGatewayProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<GatewayProcess> {
+export async function startGatewayProcess(
+  env: Record<string, string>,
+  startTimeoutMs = 60_000,
+): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [path.join(root, 'dist', 'gateway', 'main.js')], {
     cwd: root,
     env: {
@@ -37,7 +40,10 @@ export async function startGatewayProcess(env: Record<string, string>, startTime
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start:\n${output.join('\n')}`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the gateway did not start:\n${output.join('\n')}`)),
+      startTimeoutMs,
+    );
     const onLine = (line: string) => {
       output.push(line);
       if (!line.includes('gateway listening')) return;

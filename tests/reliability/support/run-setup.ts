@@ -29,7 +29,8 @@ export default function setup(project: TestProject) {
   project.provide('figuresDir', dir);
   return () => {
     const figures: Figures = {};
-    for (const file of readdirSync(dir).sort()) Object.assign(figures, JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
+    for (const file of readdirSync(dir).sort())
+      Object.assign(figures, JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
     rmSync(dir, { recursive: true, force: true });
     console.log(formatSummary(figures));
   };

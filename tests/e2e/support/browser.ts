@@ -1,0 +1,57 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's Chromium, headless: no browser is downloaded. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface TrackedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions seen on the page. */
+  errors: string[];
+}
+
+/** A fresh browser profile (its own localStorage) on the gateway's address. */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<TrackedPage> {
+  const context = await browser.newContext({ baseURL, viewport: options.viewport ?? { width: 1280, height: 800 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    // A refused request (a wrong password, a 4xx the screen handles) is logged by the browser itself.
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(text)) return;
+    errors.push(text);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, context, errors };
+}
+
+/** Signs in through the login screen and waits for the dashboard. */
+export async function login(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Logar' }).click();
+  await page.getByText('Bem-vindo de volta, bom ver você de novo!').waitFor();
+}

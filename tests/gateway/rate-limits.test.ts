@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway({
+    RATE_LIMIT_WINDOW_SECONDS: '60',
+    RATE_LIMIT_LOGIN: '6',
+    RATE_LIMIT_LOGIN_EMAIL: '3',
+    RATE_LIMIT_SIGNUP: '2',
+    RATE_LIMIT_RECOVERY: '2',
+    RATE_LIMIT_RESET: '2',
+    RATE_LIMIT_CALLBACK: '2',
+  });
+});
+afterAll(() => t?.close());
+
+function expectLimited(answer: { status: number; body: any; headers: Headers }) {
+  expect(answer.status).toBe(429);
+  expect(answer.body).toEqual({ detail: 'Too many requests' });
+  const retry = Number(answer.headers.get('retry-after'));
+  expect(retry).toBeGreaterThan(0);
+  expect(retry).toBeLessThanOrEqual(60);
+}
+
+const login = (username: string) =>
+  t.request('POST', '/api/v1/login/access-token', { form: { username, password: 'wrong-password' } });
+
+describe('rate limits on public routes', () => {
+  it('limits login per email, then per client address', async () => {
+    for (let i = 0; i < 3; i++) expect((await login('target@example.com')).status).toBe(400);
+    expectLimited(await login('target@example.com'));
+    // Another email from the same address still has budget, until the address runs out.
+    expect((await login('other@example.com')).status).toBe(400);
+    expect((await login('third@example.com')).status).toBe(400);
+    expectLimited(await login('fourth@example.com'));
+  });
+
+  it('limits signup, recovery, reset and the callback per address, in REST and GraphQL alike', async () => {
+    const signup = (n: number) =>
+      t.request('POST', '/api/v1/users/signup', { json: { email: `s${n}@example.com`, password: 'password-1' } });
+    expect((await signup(1)).status).toBe(200);
+    const viaGraphql = await t.graphql('mutation { signup(email: "s2@example.com", password: "password-2") { id } }');
+    expect(viaGraphql.body.data.signup.id).toBeTruthy();
+    expectLimited(await signup(3));
+    const refused = await t.graphql('mutation { signup(email: "s4@example.com", password: "password-4") { id } }');
+    expect(refused.body.errors[0]).toMatchObject({
+      message: 'Too many requests',
+      extensions: { code: 'TOO_MANY_REQUESTS', status: 429 },
+    });
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect(await t.sql("select 1 from users where email in ('s3@example.com', 's4@example.com')")).toHaveLength(0);
+
+    for (const [path, json] of [
+      ['/api/v1/password-recovery/x@example.com', undefined],
+      ['/api/v1/reset-password/', { token: 'not-a-token', new_password: 'password-x' }],
+      ['/api/v1/callback/authorize', { code: '' }],
+    ] as const) {
+      // The callback's empty code is refused by validation before it spends budget; a code spends it.
+      const body = path.includes('callback') ? { code: 'some-code' } : json;
+      const first = await t.request('POST', path, { json: body });
+      const second = await t.request('POST', path, { json: body });
+      expect(first.status, path).not.toBe(429);
+      expect(second.status, path).not.toBe(429);
+      expectLimited(await t.request('POST', path, { json: body }));
+    }
+  });
+});
+
+describe('login timing', () => {
+  it('spends a bcrypt comparison on unknown emails too', async () => {
+    const slow = await startTestGateway({ BCRYPT_COST: '10' });
+    try {
+      await slow.createUser('timed@example.com', 'right-password');
+      const time = async (username: string) => {
+        const started = performance.now();
+        const answer = await slow.request('POST', '/api/v1/login/access-token', {
+          form: { username, password: 'wrong-password' },
+        });
+        expect(answer.body).toEqual({ detail: 'Incorrect email or password' });
+        return performance.now() - started;
+      };
+      const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        known.push(await time('timed@example.com'));
+        unknown.push(await time(`nobody${i}@example.com`));
+      }
+      // Cost 10 makes one comparison tens of milliseconds; without it an unknown email would answer in ~1 ms.
+      expect(median(unknown) / median(known)).toBeGreaterThan(0.5);
+    } finally {
+      await slow.close();
+    }
+  });
+});
