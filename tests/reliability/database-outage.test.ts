@@ -19,7 +19,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const ANSWER_BOUND_MS = 7_000;
 const OUTAGE_MS = 6_000;
 
-type Phase = 'before' | 'down' | 'after';
+type Phase = 'before' | 'down' | 'restarting' | 'after';
 
 interface Sample {
   phase: Phase;
@@ -173,6 +173,7 @@ describe('a database outage under load', () => {
     const health = await call(url, 'GET', '/api/v1/utils/health-check/');
     expect(health.status).toBe(200);
 
+    phase = 'restarting';
     postgres = await startEmbeddedPostgres(path.join(dir, 'data'), port, log);
     const restartedAt = performance.now();
     phase = 'after';

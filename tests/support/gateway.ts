@@ -33,7 +33,7 @@ export interface TestGateway {
     query: string,
     variables?: Record<string, unknown>,
     token?: string,
-  ): Promise<Answer<{ data?: T; errors?: any[] }>>;
+  ): Promise<Answer<{ data?: T; errors?: any }>>;
   login(email: string, password: string): Promise<string>;
   superuserToken(): Promise<string>;
   /** Signs up an ordinary user and returns their token and id. */
