@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(() => t?.close());
+
+const CONTRACT_ROUTES = [
+  'post /api/v1/login/access-token',
+  'post /api/v1/login/test-token',
+  'post /api/v1/password-recovery/{email}',
+  'post /api/v1/reset-password/',
+  'post /api/v1/password-recovery-html-content/{email}',
+  'get /api/v1/users/',
+  'post /api/v1/users/',
+  'get /api/v1/users/me',
+  'patch /api/v1/users/me',
+  'patch /api/v1/users/me/password',
+  'delete /api/v1/users/me',
+  'post /api/v1/users/signup',
+  'get /api/v1/users/{id}',
+  'patch /api/v1/users/{id}',
+  'delete /api/v1/users/{id}',
+  'get /api/v1/items/',
+  'post /api/v1/items/',
+  'get /api/v1/items/{id}',
+  'put /api/v1/items/{id}',
+  'delete /api/v1/items/{id}',
+  'get /api/v1/clients/',
+  'post /api/v1/clients/',
+  'get /api/v1/clients/{id}',
+  'put /api/v1/clients/{id}',
+  'delete /api/v1/clients/{id}',
+  'post /api/v1/callback/authorize',
+  'get /api/v1/utils/health-check/',
+];
+
+/** Every absolute address in a page or script: served offline, there must be none it loads. */
+const externalLoads = (html: string) => [...html.matchAll(/(?:src|href)="(https?:\/\/[^"]+)"/g)].map((m) => m[1]);
+
+describe('OpenAPI document', () => {
+  it('describes every route of the contract with its schemas', async () => {
+    const answer = await t.request('GET', '/api/v1/openapi.json');
+    expect(answer.status).toBe(200);
+    const doc = answer.body;
+    expect(doc.openapi).toMatch(/^3\./);
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    );
+    expect(documented.sort()).toEqual([...CONTRACT_ROUTES].sort());
+    const signup = doc.paths['/api/v1/users/signup'].post;
+    const body = signup.requestBody.content['application/json'].schema;
+    expect(body.$ref ?? body).toBeTruthy();
+    const register = doc.components.schemas.UserRegister;
+    expect(register.properties.password).toMatchObject({ type: 'string', minLength: 8, maxLength: 128 });
+    expect(register.required).toEqual(expect.arrayContaining(['email', 'password']));
+    expect(signup.responses['422']).toBeTruthy();
+    const login = doc.paths['/api/v1/login/access-token'].post.requestBody.content;
+    expect(Object.keys(login)).toEqual(['application/x-www-form-urlencoded']);
+    expect(doc.paths['/api/v1/users/'].get.security).toEqual([{ OAuth2PasswordBearer: [] }]);
+  });
+});
+
+describe('/docs', () => {
+  it('serves the interactive page and its scripts from our own files', async () => {
+    const page = await t.request('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(externalLoads(page.text)).toEqual([]);
+    expect(page.text).not.toMatch(/<script>(?!<\/script>)/);
+    for (const asset of [...page.text.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((m) => m[1])) {
+      const file = await t.request('GET', asset);
+      expect(file.status, asset).toBe(200);
+    }
+    const init = await t.request('GET', '/docs/init.js');
+    expect(init.text).toContain('/api/v1/openapi.json');
+  });
+});
+
+describe('GraphQL explorer', () => {
+  it('answers a browser opening /graphql with the bundled explorer', async () => {
+    expect(existsSync('dist/admin/graphiql/index.html'), 'build the admin first: npm run build').toBe(true);
+    const page = await t.request('GET', '/graphql', { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('GraphQL explorer');
+    expect(externalLoads(page.text)).toEqual([]);
+    const scripts = [...page.text.matchAll(/src="([^"]+\.js)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) expect((await t.request('GET', src)).status, src).toBe(200);
+  });
+
+  it('still answers GraphQL requests on the same path', async () => {
+    const answer = await t.graphql('{ __typename }');
+    expect(answer.body).toEqual({ data: { __typename: 'Query' } });
+  });
+});
