@@ -19,8 +19,20 @@ function echo(value: unknown): unknown {
   if (typeof value === 'string') return value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value;
   if (value === null || typeof value !== 'object') return value;
   // Objects and arrays are echoed only when small, so a hostile body is not reflected whole.
-  const text = JSON.stringify(value);
-  return text.length > MAX_ECHO ? undefined : value;
+  try {
+    const text = JSON.stringify(value);
+    return text.length > MAX_ECHO ? undefined : value;
+  } catch {
+    return undefined; // nested too deeply to print: not echoed either
+  }
+}
+
+/** The value the client sent at `path`. */
+function valueAt(data: unknown, path: PropertyKey[]): unknown {
+  let value = data;
+  for (const key of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
 }
 
 function characters(n: number): string {
@@ -31,7 +43,8 @@ function characters(n: number): string {
 function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): ValidationIssue {
   const loc = [root, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
   const field = issue.path[issue.path.length - 1];
-  const input = 'input' in issue ? issue.input : undefined;
+  // A query parameter coerced to a number arrives as NaN when it is not one: echo what the client sent.
+  const input = 'input' in issue ? (Number.isNaN(issue.input) ? valueAt(data, issue.path) : issue.input) : undefined;
   const base = { loc, input: typeof field === 'string' && SECRET_FIELDS.has(field) ? undefined : echo(input) };
   switch (issue.code) {
     case 'invalid_type': {
@@ -93,9 +106,12 @@ function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): Valida
 }
 
 export function issuesOf(error: z.ZodError, root: Location, data: unknown): ValidationIssue[] {
-  // One entry per problem: zod can report one bound twice (e.g. `.int()`'s safe range and an explicit `.max()`).
+  // One entry per problem, as pydantic reports it: zod can report one bound twice (`.int()`'s safe range and an
+  // explicit `.max()`), and still checks a length after a wrong type, where only the wrong type is the problem.
+  const wrongType = new Set(error.issues.filter((i) => i.code === 'invalid_type').map((i) => JSON.stringify(i.path)));
   const seen = new Set<string>();
   return error.issues
+    .filter((i) => i.code === 'invalid_type' || !wrongType.has(JSON.stringify(i.path)))
     .map((i) => toIssue(i, root, data))
     .filter((issue) => {
       const key = JSON.stringify([issue.type, issue.loc, issue.msg]);

@@ -1,8 +1,12 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261125214744 } from './Migration20261125214744';
+import { Migration20261125221000 } from './Migration20261125221000';
 
 /**
  * Every committed migration, in order. Listed explicitly so compiled runs, ts-node and Vitest load the
  * same classes; a migration created with `npm run migration:create` is added here.
  */
-export const migrationsList: MigrationObject[] = [{ name: 'Migration20261125214744', class: Migration20261125214744 }];
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261125214744', class: Migration20261125214744 },
+  { name: 'Migration20261125221000', class: Migration20261125221000 },
+];

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
-import { Route } from 'react-router-dom';
+import { BrowserRouter, Route } from 'react-router-dom';
 import { PublicOnly } from './auth/PublicOnly';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
@@ -26,35 +26,65 @@ const page = (element: ReactNode) => <Suspense fallback={null}>{element}</Suspen
 
 export function App() {
   return (
-    <Admin
-      title="Sistema de Integração"
-      dataProvider={dataProvider}
-      authProvider={authProvider}
-      i18nProvider={i18nProvider}
-      store={store}
-      theme={lightTheme}
-      darkTheme={darkTheme}
-      defaultTheme="light"
-      layout={Layout}
-      dashboard={Dashboard}
-      loginPage={false}
-      catchAll={NotFound}
-      notification={BottomRightNotification}
-      disableTelemetry
-    >
-      <Resource name="items" {...items} />
-      <Resource name="clientes" {...clients} />
-      <Resource name="admin" {...users} />
-      <CustomRoutes>
-        <Route path="/config" element={<SettingsPage />} />
-      </CustomRoutes>
-      <CustomRoutes noLayout>
-        <Route path="/login" element={page(<PublicOnly><LoginPage /></PublicOnly>)} />
-        <Route path="/signup" element={page(<PublicOnly><SignupPage /></PublicOnly>)} />
-        <Route path="/recover-password" element={page(<PublicOnly><RecoverPasswordPage /></PublicOnly>)} />
-        <Route path="/reset-password" element={page(<PublicOnly><ResetPasswordPage /></PublicOnly>)} />
-        <Route path="/callback" element={page(<CallbackPage />)} />
-      </CustomRoutes>
-    </Admin>
+    <BrowserRouter>
+      <Admin
+        title="Sistema de Integração"
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        i18nProvider={i18nProvider}
+        store={store}
+        theme={lightTheme}
+        darkTheme={darkTheme}
+        defaultTheme="light"
+        layout={Layout}
+        dashboard={Dashboard}
+        loginPage={false}
+        catchAll={NotFound}
+        notification={BottomRightNotification}
+        disableTelemetry
+      >
+        <Resource name="items" {...items} />
+        <Resource name="clientes" {...clients} />
+        <Resource name="admin" {...users} />
+        <CustomRoutes>
+          <Route path="/config" element={<SettingsPage />} />
+        </CustomRoutes>
+        <CustomRoutes noLayout>
+          <Route
+            path="/login"
+            element={page(
+              <PublicOnly>
+                <LoginPage />
+              </PublicOnly>,
+            )}
+          />
+          <Route
+            path="/signup"
+            element={page(
+              <PublicOnly>
+                <SignupPage />
+              </PublicOnly>,
+            )}
+          />
+          <Route
+            path="/recover-password"
+            element={page(
+              <PublicOnly>
+                <RecoverPasswordPage />
+              </PublicOnly>,
+            )}
+          />
+          <Route
+            path="/reset-password"
+            element={page(
+              <PublicOnly>
+                <ResetPasswordPage />
+              </PublicOnly>,
+            )}
+          />
+          <Route path="/callback" element={page(<CallbackPage />)} />
+        </CustomRoutes>
+      </Admin>
+    </BrowserRouter>
   );
 }

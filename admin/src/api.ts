@@ -18,14 +18,17 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: string | ValidationIssue[] | undefined,
   ) {
-    super(typeof detail === 'string' ? detail : Array.isArray(detail) ? (detail[0]?.msg ?? 'Validation Error') : 'Error');
+    super(
+      typeof detail === 'string' ? detail : Array.isArray(detail) ? (detail[0]?.msg ?? 'Validation Error') : 'Error',
+    );
     this.name = 'ApiError';
   }
 }
 
 /** The text to show for a failure: the server's detail, or the first validation message when it is a list. */
 export function errorText(error: unknown, fallback = 'Something went wrong.'): string {
-  const detail = (error as { detail?: unknown; body?: { detail?: unknown } } | undefined)?.detail ??
+  const detail =
+    (error as { detail?: unknown; body?: { detail?: unknown } } | undefined)?.detail ??
     (error as { body?: { detail?: unknown } } | undefined)?.body?.detail;
   if (typeof detail === 'string' && detail) return detail;
   if (Array.isArray(detail) && detail.length && typeof detail[0]?.msg === 'string') return detail[0].msg;

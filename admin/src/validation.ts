@@ -41,5 +41,9 @@ export const minLength =
     return length && length < min ? message : undefined;
   };
 
-export const emailRules = [required('Email is required'), emailShape, maxLength(255, 'Email must be at most 255 characters')];
+export const emailRules = [
+  required('Email is required'),
+  emailShape,
+  maxLength(255, 'Email must be at most 255 characters'),
+];
 export const newPasswordRules = [required('Password is required'), passwordLength];

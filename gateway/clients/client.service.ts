@@ -18,7 +18,7 @@ export class ClientService {
 
   async list(_caller: User, options: ListOptions): Promise<{ data: ClientPublic[]; count: number }> {
     const where = options.q ? { url: { $ilike: `%${escapeLike(options.q)}%` } } : {};
-    const { rows, count } = await findPage(this.orm.em.fork(), Client, where, options, SORTABLE);
+    const { rows, count } = await findPage(this.orm.em.fork(), Client, where, options, SORTABLE, { table: 'clients' });
     return { data: rows.map(toClientPublic), count };
   }
 

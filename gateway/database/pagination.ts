@@ -2,6 +2,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { z } from 'zod';
 import { Id, ListQuery, MAX_LIMIT } from '../validation';
+import { OwnerItemCount, RowCount } from './row-count.entity';
 
 export interface ListOptions extends ListQuery {
   sortField?: string;
@@ -46,15 +47,31 @@ export async function findPage<T extends object>(
   where: FilterQuery<T>,
   options: ListOptions,
   sortable: Record<string, string>,
+  /** The total of the unfiltered list, read from the trigger-kept counters. */
+  total: Total,
 ): Promise<{ rows: T[]; count: number }> {
   const property = options.sortField ? sortable[options.sortField] : undefined;
   const direction = options.sortOrder === 'ASC' ? 'asc' : 'desc';
   const orderBy = property ? { [property]: direction, id: direction } : { createdAt: 'desc', id: 'desc' };
   const filter = options.ids ? { $and: [where, { id: { $in: options.ids } }] } : where;
-  const [rows, count] = await em.findAndCount(entity, filter as FilterQuery<T>, {
-    limit: options.limit,
-    offset: options.skip,
-    orderBy: orderBy as never,
-  });
+  const findOptions = { limit: options.limit, offset: options.skip, orderBy: orderBy as never };
+  if (options.q !== undefined || options.ids !== undefined) {
+    const [rows, count] = await em.findAndCount(entity, filter as FilterQuery<T>, findOptions);
+    return { rows, count };
+  }
+  const [rows, count] = await Promise.all([
+    options.limit === 0 ? [] : em.find(entity, filter as FilterQuery<T>, findOptions),
+    countOf(em, total),
+  ]);
   return { rows, count };
+}
+
+export type Total = { table: 'users' | 'items' | 'clients' } | { itemsOwnedBy: string };
+
+async function countOf(em: EntityManager, total: Total): Promise<number> {
+  const found =
+    'table' in total
+      ? await em.findOne(RowCount, { tableName: total.table })
+      : await em.findOne(OwnerItemCount, { ownerId: total.itemsOwnedBy });
+  return Number(found?.total ?? 0);
 }

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
-import { escapeLike, findPage, type ListOptions } from '../database/pagination';
+import { escapeLike, findPage, type ListOptions, type Total } from '../database/pagination';
 import type { User } from '../users/user.entity';
 import { Item } from './item.entity';
 import { toItemPublic, type ItemCreate, type ItemPublic, type ItemUpdate } from './item.schemas';
@@ -13,8 +13,9 @@ export class ItemService {
   /** A superuser sees every item; anyone else their own, and the count is scoped the same way. */
   async list(caller: User, options: ListOptions): Promise<{ data: ItemPublic[]; count: number }> {
     const where: Record<string, unknown> = caller.isSuperuser ? {} : { owner: caller.id };
+    const total: Total = caller.isSuperuser ? { table: 'items' } : { itemsOwnedBy: caller.id };
     if (options.q) where.title = { $ilike: `%${escapeLike(options.q)}%` };
-    const { rows, count } = await findPage(this.orm.em.fork(), Item, where, options, SORTABLE);
+    const { rows, count } = await findPage(this.orm.em.fork(), Item, where, options, SORTABLE, total);
     return { data: rows.map(toItemPublic), count };
   }
 

@@ -48,7 +48,7 @@ export class UserService {
           ],
         }
       : {};
-    const { rows, count } = await findPage(this.orm.em.fork(), User, where, options, SORTABLE);
+    const { rows, count } = await findPage(this.orm.em.fork(), User, where, options, SORTABLE, { table: 'users' });
     return { data: rows.map(toUserPublic), count };
   }
 

@@ -392,6 +392,14 @@ describe('POST /password-recovery-html-content/{email}', () => {
     expect(answer.text).toMatch(/http:\/\/frontend\.test\/reset-password\?token=[\w-]+\.[\w-]+\.[\w-]+/);
   });
 
+  it('holds a reset token valid for 48 hours, for the email in any letter case', async () => {
+    const user = await t.createUser();
+    const token = await resetTokenFor(user.email.toUpperCase());
+    const { payload } = decode(token);
+    expect(payload.sub).toBe(user.id);
+    expect((payload.exp as number) - (payload.iat as number)).toBe(48 * 60 * 60);
+  });
+
   it('answers 404 for an address nobody has', async () => {
     const answer = await t.request('POST', '/api/v1/password-recovery-html-content/nobody-home@example.com', {
       token: su,

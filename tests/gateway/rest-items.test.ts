@@ -79,6 +79,20 @@ describe('GET /items/', () => {
     expect(none.body).toEqual({ data: [], count: 5 });
   });
 
+  it('answers 100 items by default, with the full count', async () => {
+    const user = await t.createUser();
+    await t.sql(
+      "insert into items (id, title, owner_id) select gen_random_uuid(), 'bulk ' || n, $1 from generate_series(1, 101) n",
+      [user.id],
+    );
+    const answer = await t.request('GET', '/api/v1/items/', { token: user.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toHaveLength(100);
+    expect(answer.body.count).toBe(101);
+    const rest = await t.request('GET', '/api/v1/items/?skip=100', { token: user.token });
+    expect(rest.body.data).toHaveLength(1);
+  });
+
   it('answers an empty list to a user without items', async () => {
     const user = await t.createUser();
     const answer = await t.request('GET', '/api/v1/items/', { token: user.token });

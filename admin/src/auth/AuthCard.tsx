@@ -6,7 +6,14 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
   return (
     <Box
       component="main"
-      sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, bgcolor: 'background.default' }}
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        p: 2,
+        bgcolor: 'background.default',
+      }}
     >
       <Card sx={{ width: '100%', maxWidth: 420 }}>
         <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>

@@ -27,7 +27,10 @@ export default function CallbackPage() {
   }, [code, toast]);
 
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2 }}
+    >
       <Typography variant="h4" component="h1" align="center">
         Autorização bem sucedida!
       </Typography>

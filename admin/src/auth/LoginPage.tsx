@@ -1,5 +1,6 @@
 import { Box, Link, Typography } from '@mui/material';
-import { Form, PasswordInput, SaveButton, TextInput, useLogin } from 'react-admin';
+import { Form, SaveButton, useLogin } from 'react-admin';
+import { PasswordInput, TextInput } from '../inputs/TextInput';
 import { Link as RouterLink } from 'react-router-dom';
 import { ApiError } from '../api';
 import { emailShape, required } from '../validation';
@@ -24,7 +25,14 @@ export default function LoginPage() {
   return (
     <AuthCard title="Login">
       <Form onSubmit={submit} mode="onBlur" reValidateMode="onBlur" record={{ username: '', password: '' }}>
-        <TextInput source="username" label="Email" type="email" autoComplete="username" validate={emailRules} autoFocus />
+        <TextInput
+          source="username"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          validate={emailRules}
+          autoFocus
+        />
         <PasswordInput source="password" label="Password" autoComplete="current-password" validate={passwordRules} />
         <Box sx={{ textAlign: 'right', mb: 1 }}>
           <Link component={RouterLink} to="/recover-password">

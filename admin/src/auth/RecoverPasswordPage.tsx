@@ -1,5 +1,6 @@
 import { Link, Typography } from '@mui/material';
-import { Form, SaveButton, TextInput } from 'react-admin';
+import { Form, SaveButton } from 'react-admin';
+import { TextInput } from '../inputs/TextInput';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorText, rest } from '../api';
 import { useToast } from '../layout/Toast';

@@ -1,5 +1,6 @@
 import { Typography } from '@mui/material';
-import { Form, PasswordInput, SaveButton } from 'react-admin';
+import { Form, SaveButton } from 'react-admin';
+import { PasswordInput } from '../inputs/TextInput';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { errorText, rest } from '../api';
 import { useToast } from '../layout/Toast';
@@ -30,8 +31,19 @@ export default function ResetPasswordPage() {
         Please enter your new password and confirm it to reset your password.
       </Typography>
       <Form onSubmit={submit} mode="onBlur" reValidateMode="onBlur" record={{ new_password: '', confirm_password: '' }}>
-        <PasswordInput source="new_password" label="New Password" autoComplete="new-password" validate={newPasswordRules} autoFocus />
-        <PasswordInput source="confirm_password" label="Confirm Password" autoComplete="new-password" validate={confirmRules} />
+        <PasswordInput
+          source="new_password"
+          label="New Password"
+          autoComplete="new-password"
+          validate={newPasswordRules}
+          autoFocus
+        />
+        <PasswordInput
+          source="confirm_password"
+          label="Confirm Password"
+          autoComplete="new-password"
+          validate={confirmRules}
+        />
         <SaveButton label="Reset Password" icon={<></>} alwaysEnable fullWidth />
       </Form>
     </AuthCard>

@@ -1,5 +1,6 @@
 import { Link, Typography } from '@mui/material';
-import { Form, PasswordInput, SaveButton, TextInput } from 'react-admin';
+import { Form, SaveButton } from 'react-admin';
+import { PasswordInput, TextInput } from '../inputs/TextInput';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { errorText, rest } from '../api';
 import { useToast } from '../layout/Toast';
@@ -44,7 +45,12 @@ export default function SignupPage() {
         <TextInput source="full_name" label="Full Name" autoComplete="name" validate={fullNameRules} autoFocus />
         <TextInput source="email" label="Email" type="email" autoComplete="email" validate={emailRules} />
         <PasswordInput source="password" label="Password" autoComplete="new-password" validate={newPasswordRules} />
-        <PasswordInput source="confirm_password" label="Confirm Password" autoComplete="new-password" validate={confirmRules} />
+        <PasswordInput
+          source="confirm_password"
+          label="Confirm Password"
+          autoComplete="new-password"
+          validate={confirmRules}
+        />
         <SaveButton label="Sign Up" icon={<></>} alwaysEnable fullWidth />
       </Form>
       <Typography align="center" sx={{ mt: 1 }}>

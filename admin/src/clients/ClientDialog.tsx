@@ -1,4 +1,6 @@
-import { BooleanInput, TextInput, useDataProvider } from 'react-admin';
+import { useDataProvider } from 'react-admin';
+import { BooleanInput } from '../inputs/BooleanInput';
+import { TextInput } from '../inputs/TextInput';
 import type { ClientFieldsFragment as Client } from '../../../schema/generated/graphql';
 import { errorText } from '../api';
 import { useToast } from '../layout/Toast';

@@ -1,4 +1,5 @@
-import { TextInput, useDataProvider } from 'react-admin';
+import { useDataProvider } from 'react-admin';
+import { TextInput } from '../inputs/TextInput';
 import type { ItemFieldsFragment as Item } from '../../../schema/generated/graphql';
 import { errorText } from '../api';
 import { useToast } from '../layout/Toast';

@@ -24,7 +24,11 @@ export function AppBar() {
         )
       }
     >
-      <Typography variant="h6" component="span" sx={{ flex: 1, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+      <Typography
+        variant="h6"
+        component="span"
+        sx={{ flex: 1, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+      >
         Sistema de Integração
       </Typography>
     </RaAppBar>

@@ -6,7 +6,15 @@ export default function NotFound() {
   return (
     <Box
       component="main"
-      sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2, p: 2 }}
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 2,
+        p: 2,
+      }}
     >
       <Typography variant="h1" component="h1" color="primary" sx={{ fontWeight: 700 }}>
         404

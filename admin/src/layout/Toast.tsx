@@ -34,4 +34,6 @@ export function useToast() {
   );
 }
 
-export const BottomRightNotification = () => <Notification anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} />;
+export const BottomRightNotification = () => (
+  <Notification anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} />
+);

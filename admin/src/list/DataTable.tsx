@@ -34,7 +34,14 @@ interface Props<T extends { id: string | number }> {
 }
 
 /** The table of a list screen: 4 placeholder rows while loading, stale rows dimmed. */
-export function DataTable<T extends { id: string | number }>({ columns, data, isPending, isStale, label, empty }: Props<T>) {
+export function DataTable<T extends { id: string | number }>({
+  columns,
+  data,
+  isPending,
+  isStale,
+  label,
+  empty,
+}: Props<T>) {
   return (
     <TableContainer component={Paper} variant="outlined">
       <Table size="small" aria-label={label} aria-busy={isPending || isStale}>

@@ -15,7 +15,16 @@ interface Props {
 }
 
 /** A modal add or edit form: fields validated on blur, Save enabled once a field has changed. */
-export function FormDialog({ open, title, record, onClose, onSubmit, children, saveLabel = 'Save', cancelLabel = 'Cancel' }: Props) {
+export function FormDialog({
+  open,
+  title,
+  record,
+  onClose,
+  onSubmit,
+  children,
+  saveLabel = 'Save',
+  cancelLabel = 'Cancel',
+}: Props) {
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="form-dialog-title">
       {open && (

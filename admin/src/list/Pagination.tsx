@@ -7,7 +7,11 @@ export interface PaginationLabels {
 }
 
 export const englishPagination: PaginationLabels = { previous: 'Previous', page: (n) => `Page ${n}`, next: 'Next' };
-export const portuguesePagination: PaginationLabels = { previous: 'Anterior', page: (n) => `Página ${n}`, next: 'Próximo' };
+export const portuguesePagination: PaginationLabels = {
+  previous: 'Anterior',
+  page: (n) => `Página ${n}`,
+  next: 'Próximo',
+};
 
 interface Props {
   page: number;
@@ -20,7 +24,11 @@ interface Props {
 /** Previous, the page number and Next, under a list. */
 export function Pagination({ page, hasPrevious, hasNext, onChange, labels }: Props) {
   return (
-    <Box component="nav" aria-label="pagination" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, mt: 2 }}>
+    <Box
+      component="nav"
+      aria-label="pagination"
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, mt: 2 }}
+    >
       <Button variant="outlined" size="small" disabled={!hasPrevious} onClick={() => onChange(page - 1)}>
         {labels.previous}
       </Button>

@@ -13,7 +13,13 @@ export function RowMenu({ label, actions, disabled }: { label: string; actions: 
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <IconButton aria-label={label} aria-haspopup="menu" disabled={disabled} onClick={(e) => setAnchor(e.currentTarget)} size="small">
+      <IconButton
+        aria-label={label}
+        aria-haspopup="menu"
+        disabled={disabled}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        size="small"
+      >
         <MoreVertIcon />
       </IconButton>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>

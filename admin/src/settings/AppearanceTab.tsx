@@ -12,7 +12,11 @@ export function AppearanceTab() {
           Aparência
         </Typography>
       </FormLabel>
-      <RadioGroup aria-labelledby="appearance-label" value={mode} onChange={(event) => setTheme(event.target.value as 'light' | 'dark')}>
+      <RadioGroup
+        aria-labelledby="appearance-label"
+        value={mode}
+        onChange={(event) => setTheme(event.target.value as 'light' | 'dark')}
+      >
         <FormControlLabel value="light" control={<Radio />} label="Modo claro (padrão)" />
         <FormControlLabel value="dark" control={<Radio />} label="Modo escuro" />
       </RadioGroup>

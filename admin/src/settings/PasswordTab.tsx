@@ -1,6 +1,7 @@
 import { Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, PasswordInput, SaveButton } from 'react-admin';
+import { Form, SaveButton } from 'react-admin';
+import { PasswordInput } from '../inputs/TextInput';
 import { UpdatePasswordDocument } from '../../../schema/generated/graphql';
 import { errorText, graphql } from '../api';
 import { useToast } from '../layout/Toast';

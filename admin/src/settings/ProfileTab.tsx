@@ -1,6 +1,7 @@
 import { Box, Button, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, SaveButton, TextInput, useGetIdentity, useFormIsDirty } from 'react-admin';
+import { Form, SaveButton, useGetIdentity, useFormIsDirty } from 'react-admin';
+import { TextInput } from '../inputs/TextInput';
 import { useWatch } from 'react-hook-form';
 import { UpdateMeDocument } from '../../../schema/generated/graphql';
 import { errorText, graphql } from '../api';

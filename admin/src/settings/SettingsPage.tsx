@@ -23,12 +23,22 @@ export default function SettingsPage() {
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         Configurações do usuário
       </Typography>
-      <Tabs value={current} onChange={(_, value: number) => setTab(value)} variant="scrollable" allowScrollButtonsMobile>
+      <Tabs
+        value={current}
+        onChange={(_, value: number) => setTab(value)}
+        variant="scrollable"
+        allowScrollButtonsMobile
+      >
         {tabs.map((t, index) => (
           <Tab key={t.label} label={t.label} id={`settings-tab-${index}`} aria-controls={`settings-panel-${index}`} />
         ))}
       </Tabs>
-      <Box role="tabpanel" id={`settings-panel-${current}`} aria-labelledby={`settings-tab-${current}`} sx={{ pt: 3, maxWidth: 480 }}>
+      <Box
+        role="tabpanel"
+        id={`settings-panel-${current}`}
+        aria-labelledby={`settings-tab-${current}`}
+        sx={{ pt: 3, maxWidth: 480 }}
+      >
         {tabs[current].content}
       </Box>
     </Box>

@@ -1,5 +1,7 @@
 import { Box } from '@mui/material';
-import { BooleanInput, PasswordInput, TextInput, useDataProvider } from 'react-admin';
+import { useDataProvider } from 'react-admin';
+import { BooleanInput } from '../inputs/BooleanInput';
+import { PasswordInput, TextInput } from '../inputs/TextInput';
 import type { UserFieldsFragment as User } from '../../../schema/generated/graphql';
 import { errorText } from '../api';
 import { useToast } from '../layout/Toast';

@@ -104,7 +104,13 @@ export default function UserList() {
       />
       <UserDialog open={adding} onClose={() => setAdding(false)} />
       <UserDialog open={!!editing} user={editing ?? undefined} onClose={() => setEditing(null)} />
-      <DeleteDialog resource="admin" record={deleting} type="usuário" title="Delete User" onClose={() => setDeleting(null)} />
+      <DeleteDialog
+        resource="admin"
+        record={deleting}
+        type="usuário"
+        title="Delete User"
+        onClose={() => setDeleting(null)}
+      />
     </Box>
   );
 }

@@ -55,3 +55,19 @@ export async function login(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Logar' }).click();
   await page.getByText('Bem-vindo de volta, bom ver você de novo!').waitFor();
 }
+
+/** Waits for a toast with this title and description, checks it sits at the bottom right, and closes it. */
+export async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: title });
+  await toast.first().waitFor();
+  if (description) await toast.first().getByText(description).waitFor();
+  const box = await toast.first().boundingBox();
+  const viewport = page.viewportSize();
+  if (box && viewport) {
+    if (box.x + box.width < viewport.width * 0.6 || box.y < viewport.height * 0.5) {
+      throw new Error(`the toast is not at the bottom right: ${JSON.stringify(box)}`);
+    }
+  }
+  await toast.first().getByRole('button', { name: 'Close' }).click();
+  await toast.first().waitFor({ state: 'detached' });
+}

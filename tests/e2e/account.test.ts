@@ -1,0 +1,228 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
+import { expectToast, launchBrowser, login, openPage, type TrackedPage } from './support/browser';
+import { freePort, startMailServer, startStorePlatform } from './support/servers';
+
+let t: TestGateway;
+let browser: Browser;
+let mail: Awaited<ReturnType<typeof startMailServer>>;
+let platform: Awaited<ReturnType<typeof startStorePlatform>>;
+let tracked: TrackedPage | undefined;
+
+beforeAll(async () => {
+  [mail, platform, browser] = await Promise.all([startMailServer(), startStorePlatform(), launchBrowser()]);
+  const port = await freePort();
+  t = await startTestGateway({
+    PORT: String(port),
+    FRONTEND_HOST: `http://127.0.0.1:${port}`,
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(mail.port),
+    SMTP_TLS: 'false',
+    EMAILS_FROM_EMAIL: 'no-reply@example.com',
+    NUVEMSHOP_TOKEN_URL: platform.tokenUrl,
+    NUVEMSHOP_CLIENT_ID: '1234',
+    NUVEMSHOP_CLIENT_SECRET: 'secret',
+    CHECKOUT_URL: platform.checkoutUrl,
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await mail?.close();
+  await platform?.close();
+});
+afterEach(async () => {
+  const errors = tracked?.errors ?? [];
+  await tracked?.context.close();
+  tracked = undefined;
+  expect(errors, 'console errors').toEqual([]);
+});
+
+async function open(viewport?: { width: number; height: number }) {
+  tracked = await openPage(browser, t.url, { viewport });
+  return tracked.page;
+}
+
+describe('own account', () => {
+  it('edits the own profile, and Cancel puts the saved values back', async () => {
+    const user = await t.createUser('perfil@example.com', 'perfil-password');
+    const page = await open();
+    await login(page, user.email, user.password);
+    await page.getByRole('button', { name: 'perfil@example.com' }).click();
+    await page.getByRole('menuitem', { name: 'Meu perfil' }).click();
+    await page.waitForURL('**/config');
+    await page.getByRole('heading', { name: 'Configurações do usuário' }).waitFor();
+    for (const tab of ['Meu perfil', 'Senha', 'Aparência', 'Danger zone'])
+      await page.getByRole('tab', { name: tab }).waitFor();
+
+    await page.getByText('Test User').waitFor();
+    await page.getByRole('button', { name: 'Editar' }).click();
+    expect(await page.getByRole('button', { name: 'Salvar' }).isDisabled()).toBe(true);
+    await page.getByLabel('Full name').fill('Nome Temporário');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('Test User').waitFor();
+    await page.getByRole('button', { name: 'Editar' }).click();
+    expect(await page.getByLabel('Full name').inputValue()).toBe('Test User');
+
+    await page.getByLabel('Full name').fill('x'.repeat(31));
+    await page.getByLabel('Email').focus();
+    await page.getByText('Full name must be at most 30 characters').waitFor();
+    await page.getByLabel('Full name').fill('Paula Perfil');
+    await page.getByLabel('Email').fill('');
+    expect(await page.getByRole('button', { name: 'Salvar' }).isDisabled()).toBe(true);
+    await page.getByLabel('Email').fill('paula@example.com');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expectToast(page, 'Success!', 'User updated successfully.');
+    await page.getByText('Paula Perfil').waitFor();
+    await page.getByText('Logado como: paula@example.com').waitFor();
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Olá, Paula Perfil' }).waitFor();
+  });
+
+  it('changes the password: a wrong current password is refused, a right one works', async () => {
+    const user = await t.createUser('senha@example.com', 'first-password');
+    const page = await open();
+    await login(page, user.email, user.password);
+    await page.goto('/config');
+    await page.getByRole('tab', { name: 'Senha' }).click();
+    await page.getByLabel('Current Password').fill('not-my-password');
+    await page.getByLabel('New Password').fill('second-password');
+    await page.getByLabel('Confirm Password').fill('other-password');
+    await page.getByLabel('Current Password').focus();
+    await page.getByText('The passwords do not match').waitFor();
+    await page.getByLabel('Confirm Password').fill('second-password');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expectToast(page, 'Something went wrong.', 'Incorrect password');
+
+    await page.getByLabel('Current Password').fill('first-password');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expectToast(page, 'Success!', 'Password updated successfully.');
+    expect(
+      (
+        await t.request('POST', '/api/v1/login/access-token', {
+          form: { username: user.email, password: 'second-password' },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('keeps dark mode across reloads', async () => {
+    const page = await open();
+    await login(page, SUPERUSER.email, SUPERUSER.password);
+    await page.goto('/config');
+    // Superusers have no Danger zone.
+    await page.getByRole('tab', { name: 'Aparência' }).waitFor();
+    await expect(page.getByRole('tab', { name: 'Danger zone' }).count()).resolves.toBe(0);
+    await page.getByRole('tab', { name: 'Aparência' }).click();
+    expect(await page.getByLabel('Modo claro (padrão)').isChecked()).toBe(true);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+    await page.getByLabel('Modo escuro').check();
+    await expect.poll(background).not.toBe(light);
+    await page.reload();
+    await page.getByRole('tab', { name: 'Aparência' }).click();
+    expect(await page.getByLabel('Modo escuro').isChecked()).toBe(true);
+    expect(await background()).not.toBe(light);
+    await page.getByLabel('Modo claro (padrão)').check();
+    await expect.poll(background).toBe(light);
+  });
+
+  it('deleting the own account signs out', async () => {
+    const user = await t.createUser('apagar@example.com', 'apagar-password');
+    const page = await open();
+    await login(page, user.email, user.password);
+    await page.goto('/config');
+    await page.getByRole('tab', { name: 'Danger zone' }).click();
+    await page.getByRole('button', { name: 'Excluir conta' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('excluídos permanentemente').waitFor();
+    await dialog.getByRole('button', { name: 'Confirmar' }).click();
+    await page.waitForURL('**/login');
+    await expectToast(page, 'Success!', 'Your account has been successfully deleted.');
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+    expect(await t.sql("select id from users where email = 'apagar@example.com'")).toEqual([]);
+  });
+});
+
+describe('password recovery', () => {
+  it('sends an email whose link sets a new password', async () => {
+    await t.createUser('esqueci@example.com', 'old-password');
+    const page = await open();
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/recover-password');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('Email is required').waitFor();
+    await page.getByLabel('Email').fill('esqueci@example.com');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expectToast(page, 'Email sent.', 'We sent an email with a link to get back into your account.');
+
+    const message = await mail.waitForMessage('esqueci@example.com');
+    const link = String(message.html || message.text).match(
+      /https?:\/\/[^"'\s<>]+\/reset-password\?token=[^"'\s<>]+/,
+    )?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(link!.replace(/&amp;/g, '&'));
+    await page.getByLabel('New Password').fill('brand-new-password');
+    await page.getByLabel('Confirm Password').fill('brand-new-passwor');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.getByText('The passwords do not match').waitFor();
+    await page.getByLabel('Confirm Password').fill('brand-new-password');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await page.waitForURL('**/login');
+    await expectToast(page, 'Success!', 'Password updated successfully.');
+    await login(page, 'esqueci@example.com', 'brand-new-password');
+
+    // A used or invalid token is refused with the server's detail.
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.goto('/reset-password?token=not-a-token');
+    await page.getByLabel('New Password').fill('another-password');
+    await page.getByLabel('Confirm Password').fill('another-password');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expectToast(page, 'Error', 'Invalid token');
+  });
+});
+
+describe('store authorization callback', () => {
+  it('posts the code once and goes to the checkout after the success message', async () => {
+    const page = await open();
+    await page.goto('/callback?code=good-code');
+    await page.getByRole('heading', { name: 'Autorização bem sucedida!' }).waitFor();
+    await page.getByText('Sucesso!').waitFor();
+    await page.getByText('Redirecionando para pagamento...').waitFor();
+    await page.waitForURL(platform.checkoutUrl);
+    await page.getByRole('heading', { name: 'Pagamento' }).waitFor();
+    expect(platform.codes.filter((c) => c === 'good-code')).toHaveLength(1);
+    const [client] = await t.sql<{ nuvemshop_token: string }>(
+      'select nuvemshop_token from clients where nuvemshop_store_id = 98765',
+    );
+    expect(client?.nuvemshop_token).toBeTruthy();
+  });
+
+  it('shows nothing more when the platform refuses the code', async () => {
+    const page = await open();
+    await page.goto('/callback?code=bad-code');
+    await page.getByRole('heading', { name: 'Autorização bem sucedida!' }).waitFor();
+    await expect.poll(() => platform.codes.includes('bad-code')).toBe(true);
+    await page.waitForTimeout(1000);
+    expect(new URL(page.url()).pathname).toBe('/callback');
+    await expect(page.getByText('Sucesso!').count()).resolves.toBe(0);
+  });
+});
+
+describe('phone width', () => {
+  it('opens the menu from a hamburger, with the same entries', async () => {
+    const page = await open({ width: 390, height: 844 });
+    await login(page, SUPERUSER.email, SUPERUSER.password);
+    await expect(page.getByRole('menuitem', { name: 'Clientes' }).isVisible()).resolves.toBe(false);
+    await page.getByRole('button', { name: 'Abrir menu' }).click();
+    for (const entry of ['Dashboard', 'Clientes', 'Configurações', 'Admin', 'Logout']) {
+      await page.getByRole('menuitem', { name: entry }).waitFor();
+    }
+    await page.getByText('Logado como: admin@example.com').waitFor();
+    await page.getByRole('menuitem', { name: 'Clientes' }).click();
+    await page.waitForURL('**/clientes');
+    await page.getByRole('heading', { name: 'Gerenciar clientes' }).waitFor();
+  });
+});

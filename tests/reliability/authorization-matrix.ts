@@ -1,0 +1,110 @@
+/**
+ * Who may call what: every REST route and every GraphQL operation against eight kinds of caller.
+ * A cell is the HTTP status a REST call answers, or the `extensions.status` of a GraphQL error (200: success).
+ * authorization.test.ts generates one check per cell and fails when a route or operation is missing here.
+ */
+export const CALLERS = [
+  'anonymous', // no Authorization header
+  'user', // an ordinary, active user
+  'superuser',
+  'inactive', // a token of a user who is inactive
+  'deleted', // a token of a user who was deleted since
+  'expired', // a token past its `exp`
+  'otherKey', // a token signed with another key
+  'beforePasswordChange', // a token issued before its user changed their password
+] as const;
+export type CallerKind = (typeof CALLERS)[number];
+
+export interface MatrixRow {
+  api: 'REST' | 'GraphQL';
+  /** `METHOD /path` below /api/v1, or `query name` / `mutation name`; a note in parentheses tells variants apart. */
+  operation: string;
+  expected: Record<CallerKind, number>;
+  /** The detail of a 403 answered to a signed-in user or superuser, when it is not about superuser privileges. */
+  forbidden?: string;
+}
+
+const NOT_YOURS = 'Not enough permissions';
+const SUPERUSER_SELF = 'Super users are not allowed to delete themselves';
+
+// prettier-ignore
+const TABLE: [string, number[], string?][] = [
+  //                                                   anon user super inact del  exp  key  before
+  ['REST POST /login/access-token',                    [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['REST POST /login/test-token',                      [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST POST /password-recovery/{email}',             [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['REST POST /reset-password/',                       [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['REST POST /password-recovery-html-content/{email}',[401, 403, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /users/',                                 [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['REST POST /users/',                                [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /users/me',                               [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST PATCH /users/me',                             [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST PATCH /users/me/password',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST DELETE /users/me',                            [401, 200, 403, 400, 403, 403, 403, 403], SUPERUSER_SELF],
+  ['REST POST /users/signup',                          [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['REST GET /users/{id} (another user)',              [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /users/{id} (own)',                       [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST PATCH /users/{id}',                           [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['REST DELETE /users/{id}',                          [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /items/',                                 [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST POST /items/',                                [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /items/{id} (another user\'s)',           [401, 403, 200, 400, 403, 403, 403, 403], NOT_YOURS],
+  ['REST GET /items/{id} (own)',                       [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST PUT /items/{id} (another user\'s)',           [401, 403, 200, 400, 403, 403, 403, 403], NOT_YOURS],
+  ['REST PUT /items/{id} (own)',                       [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST DELETE /items/{id} (another user\'s)',        [401, 403, 200, 400, 403, 403, 403, 403], NOT_YOURS],
+  ['REST DELETE /items/{id} (own)',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /clients/',                               [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST POST /clients/',                              [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /clients/{id}',                           [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST PUT /clients/{id}',                           [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST DELETE /clients/{id}',                        [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST POST /callback/authorize',                    [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['REST GET /utils/health-check/',                    [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['REST GET /openapi.json',                           [200, 200, 200, 200, 200, 200, 200, 200]],
+
+  ['GraphQL query me',                                 [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query allUsers',                           [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query _allUsersMeta',                      [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query User (another user)',                [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query User (own)',                         [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query allItems',                           [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query _allItemsMeta',                      [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query Item (another user\'s)',             [401, 403, 200, 400, 403, 403, 403, 403], NOT_YOURS],
+  ['GraphQL query Item (own)',                         [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query allClients',                         [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query _allClientsMeta',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query Client',                             [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation login',                           [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GraphQL mutation signup',                          [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GraphQL mutation recoverPassword',                 [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GraphQL mutation resetPassword',                   [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GraphQL mutation authorizeCallback',               [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GraphQL mutation updateMe',                        [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation updatePassword',                  [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation deleteMe',                        [401, 200, 403, 400, 403, 403, 403, 403], SUPERUSER_SELF],
+  ['GraphQL mutation createUser',                      [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation updateUser',                      [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation deleteUser',                      [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation createItem',                      [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation updateItem (another user\'s)',    [401, 403, 200, 400, 403, 403, 403, 403], NOT_YOURS],
+  ['GraphQL mutation updateItem (own)',                [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation deleteItem (another user\'s)',    [401, 403, 200, 400, 403, 403, 403, 403], NOT_YOURS],
+  ['GraphQL mutation deleteItem (own)',                [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation createClient',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation updateClient',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation deleteClient',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+];
+
+export const MATRIX: MatrixRow[] = TABLE.map(([name, statuses, forbidden]) => {
+  const [api, ...rest] = name.split(' ');
+  return {
+    api: api as MatrixRow['api'],
+    operation: rest.join(' '),
+    expected: Object.fromEntries(CALLERS.map((caller, i) => [caller, statuses[i]])) as Record<CallerKind, number>,
+    forbidden,
+  };
+});
+
+/** The operation without its variant note: `GET /items/{id}`, `query Item`. */
+export const operationName = (row: MatrixRow) => row.operation.replace(/\s*\(.*\)$/, '');

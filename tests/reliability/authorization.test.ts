@@ -1,0 +1,420 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSchema } from 'graphql';
+import jwt from 'jsonwebtoken';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenIssuer } from '../../gateway/auth/tokens';
+import { startTestGateway, type Answer, type TestGateway } from '../support/gateway';
+import { CALLERS, MATRIX, operationName, type CallerKind, type MatrixRow } from './authorization-matrix';
+import { recordFigures } from './support/figures';
+import { startNuvemshopStandIn, type NuvemshopStandIn } from './support/nuvemshop-stand-in';
+
+interface Person {
+  id: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** A caller of one kind: its token (none for anonymous) and, when it has one, the user behind it. */
+interface Caller {
+  token?: string;
+  person?: Person;
+}
+
+/** The records of one matrix row: a fresh set of callers, and another user whose data no refused call may reveal. */
+interface Fixture {
+  callers: Record<CallerKind, Caller>;
+  victim: Person & { itemId: string; clientId: string };
+}
+
+type RestCall = { method: string; path: string; json?: unknown; form?: Record<string, string> };
+type GraphqlCall = { query: string; variables?: Record<string, unknown> };
+type Build<C> = (f: Fixture, caller: Caller) => Promise<C> | C;
+
+let t: TestGateway;
+let nuvemshop: NuvemshopStandIn;
+let issuer: TokenIssuer;
+let adminToken: string;
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}-${++sequence}-${Date.now()}`;
+const MARK = 'matrix-private';
+
+beforeAll(async () => {
+  nuvemshop = await startNuvemshopStandIn();
+  t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl });
+  issuer = new TokenIssuer(t.config.SECRET_KEY, t.config.ACCESS_TOKEN_EXPIRE_MINUTES, t.config.RESET_TOKEN_EXPIRE_HOURS);
+  adminToken = await t.superuserToken();
+});
+
+afterAll(async () => {
+  await t?.close();
+  await nuvemshop?.close();
+});
+
+const ok = (answer: Answer, what: string) => {
+  if (answer.status !== 200) throw new Error(`${what} failed: ${answer.status} ${answer.text}`);
+  return answer.body;
+};
+
+async function person(options: { superuser?: boolean; active?: boolean } = {}): Promise<Person> {
+  const email = `${unique('person')}@example.com`;
+  const password = 'person-password';
+  const created = ok(
+    await t.request('POST', '/api/v1/users/', {
+      token: adminToken,
+      json: {
+        email,
+        password,
+        full_name: `${MARK} name`,
+        is_superuser: options.superuser ?? false,
+        is_active: options.active ?? true,
+      },
+    }),
+    'create user',
+  );
+  const token = options.active === false ? '' : await t.login(email, password);
+  return { id: created.id, email, password, token };
+}
+
+const accessClaims = (id: string, ver = 0) => ({ sub: id, ver, typ: 'access' });
+
+async function fixture(): Promise<Fixture> {
+  const [user, superuser, inactive, deleted, expired, stale, victim] = await Promise.all([
+    person(),
+    person({ superuser: true }),
+    person({ active: false }),
+    person(),
+    person(),
+    person(),
+    person(),
+  ]);
+  // An inactive user's token as the gateway would sign it, of the current token version: only is_active can refuse it.
+  inactive.token = issuer.issueAccess({ id: inactive.id, tokenVersion: 0 });
+  ok(await t.request('DELETE', `/api/v1/users/${deleted.id}`, { token: adminToken }), 'delete user');
+  const expiredToken = jwt.sign({ ...accessClaims(expired.id), exp: Math.floor(Date.now() / 1000) - 60 }, t.config.SECRET_KEY, {
+    algorithm: 'HS256',
+  });
+  const otherKeyToken = jwt.sign(accessClaims(user.id), 'another-secret-key-that-is-long-enough', {
+    algorithm: 'HS256',
+    expiresIn: 3600,
+  });
+  ok(
+    await t.request('PATCH', '/api/v1/users/me/password', {
+      token: stale.token,
+      json: { current_password: stale.password, new_password: 'changed-password' },
+    }),
+    'change password',
+  );
+  const item = ok(
+    await t.request('POST', '/api/v1/items/', { token: victim.token, json: { title: `${MARK} item`, description: MARK } }),
+    'create item',
+  );
+  const client = ok(
+    await t.request('POST', '/api/v1/clients/', {
+      token: victim.token,
+      json: { url: `https://${MARK}.example`, hiper_token: `${MARK}-hiper`, nuvemshop_token: `${MARK}-nuvem` },
+    }),
+    'create client',
+  );
+  return {
+    callers: {
+      anonymous: {},
+      user: { token: user.token, person: user },
+      superuser: { token: superuser.token, person: superuser },
+      inactive: { token: inactive.token, person: inactive },
+      deleted: { token: deleted.token, person: deleted },
+      expired: { token: expiredToken, person: expired },
+      otherKey: { token: otherKeyToken, person: user },
+      beforePasswordChange: { token: stale.token, person: stale },
+    },
+    victim: { ...victim, itemId: item.id, clientId: client.id },
+  };
+}
+
+/** A record made for one cell, so that cells which change or delete it do not depend on each other. */
+const freshItem = async (token: string) =>
+  ok(await t.request('POST', '/api/v1/items/', { token, json: { title: `${MARK} fresh item` } }), 'create item').id as string;
+const freshClient = async () =>
+  ok(await t.request('POST', '/api/v1/clients/', { token: adminToken, json: { url: `https://${MARK}-fresh.example` } }), 'create client')
+    .id as string;
+const freshUser = async () => (await person()).id;
+/** The caller's own item when it can make one; the other user's otherwise (the call is refused either way). */
+const ownItem = async (f: Fixture, caller: Caller) =>
+  caller.token && (caller === f.callers.user || caller === f.callers.superuser) ? freshItem(caller.token) : freshItem(f.victim.token);
+const ownId = (f: Fixture, caller: Caller) => caller.person?.id ?? f.victim.id;
+const resetToken = async () => {
+  const someone = await person();
+  return issuer.issueReset({ id: someone.id, tokenVersion: 0 });
+};
+
+const REST: Record<string, Build<RestCall>> = {
+  'POST /login/access-token': (f) => ({
+    method: 'POST',
+    path: '/login/access-token',
+    form: { username: f.victim.email, password: f.victim.password },
+  }),
+  'POST /login/test-token': () => ({ method: 'POST', path: '/login/test-token' }),
+  'POST /password-recovery/{email}': (f) => ({ method: 'POST', path: `/password-recovery/${f.victim.email}` }),
+  'POST /reset-password/': async () => ({
+    method: 'POST',
+    path: '/reset-password/',
+    json: { token: await resetToken(), new_password: 'a-new-password' },
+  }),
+  'POST /password-recovery-html-content/{email}': (f) => ({
+    method: 'POST',
+    path: `/password-recovery-html-content/${f.victim.email}`,
+  }),
+  'GET /users/': () => ({ method: 'GET', path: '/users/' }),
+  'POST /users/': () => ({ method: 'POST', path: '/users/', json: { email: `${unique('new')}@example.com`, password: 'new-password' } }),
+  'GET /users/me': () => ({ method: 'GET', path: '/users/me' }),
+  'PATCH /users/me': () => ({ method: 'PATCH', path: '/users/me', json: { full_name: 'Renamed' } }),
+  'PATCH /users/me/password': (_f, caller) => ({
+    method: 'PATCH',
+    path: '/users/me/password',
+    json: { current_password: caller.person?.password ?? 'person-password', new_password: 'another-password' },
+  }),
+  'DELETE /users/me': () => ({ method: 'DELETE', path: '/users/me' }),
+  'POST /users/signup': () => ({
+    method: 'POST',
+    path: '/users/signup',
+    json: { email: `${unique('signup')}@example.com`, password: 'signup-password' },
+  }),
+  'GET /users/{id} (another user)': (f) => ({ method: 'GET', path: `/users/${f.victim.id}` }),
+  'GET /users/{id} (own)': (f, caller) => ({ method: 'GET', path: `/users/${ownId(f, caller)}` }),
+  'PATCH /users/{id}': async () => ({ method: 'PATCH', path: `/users/${await freshUser()}`, json: { full_name: 'Changed' } }),
+  'DELETE /users/{id}': async () => ({ method: 'DELETE', path: `/users/${await freshUser()}` }),
+  'GET /items/': () => ({ method: 'GET', path: '/items/' }),
+  'POST /items/': () => ({ method: 'POST', path: '/items/', json: { title: 'New item' } }),
+  "GET /items/{id} (another user's)": (f) => ({ method: 'GET', path: `/items/${f.victim.itemId}` }),
+  'GET /items/{id} (own)': async (f, caller) => ({ method: 'GET', path: `/items/${await ownItem(f, caller)}` }),
+  "PUT /items/{id} (another user's)": async (f) => ({
+    method: 'PUT',
+    path: `/items/${await freshItem(f.victim.token)}`,
+    json: { title: 'Changed' },
+  }),
+  'PUT /items/{id} (own)': async (f, caller) => ({
+    method: 'PUT',
+    path: `/items/${await ownItem(f, caller)}`,
+    json: { title: 'Changed' },
+  }),
+  "DELETE /items/{id} (another user's)": async (f) => ({ method: 'DELETE', path: `/items/${await freshItem(f.victim.token)}` }),
+  'DELETE /items/{id} (own)': async (f, caller) => ({ method: 'DELETE', path: `/items/${await ownItem(f, caller)}` }),
+  'GET /clients/': () => ({ method: 'GET', path: '/clients/' }),
+  'POST /clients/': () => ({ method: 'POST', path: '/clients/', json: { url: 'https://new.example' } }),
+  'GET /clients/{id}': (f) => ({ method: 'GET', path: `/clients/${f.victim.clientId}` }),
+  'PUT /clients/{id}': async () => ({ method: 'PUT', path: `/clients/${await freshClient()}`, json: { url: 'https://changed.example' } }),
+  'DELETE /clients/{id}': async () => ({ method: 'DELETE', path: `/clients/${await freshClient()}` }),
+  'POST /callback/authorize': () => ({ method: 'POST', path: '/callback/authorize', json: { code: unique('code') } }),
+  'GET /utils/health-check/': () => ({ method: 'GET', path: '/utils/health-check/' }),
+  'GET /openapi.json': () => ({ method: 'GET', path: '/openapi.json' }),
+};
+
+const USER_FIELDS = '{ id email full_name is_active is_superuser }';
+const ITEM_FIELDS = '{ id title description owner_id }';
+const CLIENT_FIELDS = '{ id url hiper_token nuvemshop_token nuvemshop_store_id }';
+
+const GRAPHQL: Record<string, Build<GraphqlCall>> = {
+  'query me': () => ({ query: `{ me ${USER_FIELDS} }` }),
+  'query allUsers': () => ({ query: `{ allUsers ${USER_FIELDS} }` }),
+  'query _allUsersMeta': () => ({ query: '{ _allUsersMeta { count } }' }),
+  'query User (another user)': (f) => ({ query: `query ($id: ID!) { User(id: $id) ${USER_FIELDS} }`, variables: { id: f.victim.id } }),
+  'query User (own)': (f, caller) => ({
+    query: `query ($id: ID!) { User(id: $id) ${USER_FIELDS} }`,
+    variables: { id: ownId(f, caller) },
+  }),
+  'query allItems': () => ({ query: `{ allItems ${ITEM_FIELDS} }` }),
+  'query _allItemsMeta': () => ({ query: '{ _allItemsMeta { count } }' }),
+  "query Item (another user's)": (f) => ({
+    query: `query ($id: ID!) { Item(id: $id) ${ITEM_FIELDS} }`,
+    variables: { id: f.victim.itemId },
+  }),
+  'query Item (own)': async (f, caller) => ({
+    query: `query ($id: ID!) { Item(id: $id) ${ITEM_FIELDS} }`,
+    variables: { id: await ownItem(f, caller) },
+  }),
+  'query allClients': () => ({ query: `{ allClients ${CLIENT_FIELDS} }` }),
+  'query _allClientsMeta': () => ({ query: '{ _allClientsMeta { count } }' }),
+  'query Client': (f) => ({ query: `query ($id: ID!) { Client(id: $id) ${CLIENT_FIELDS} }`, variables: { id: f.victim.clientId } }),
+  'mutation login': (f) => ({
+    query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { access_token token_type } }',
+    variables: { u: f.victim.email, p: f.victim.password },
+  }),
+  'mutation signup': () => ({
+    query: `mutation ($e: String!) { signup(email: $e, password: "signup-password") ${USER_FIELDS} }`,
+    variables: { e: `${unique('signup')}@example.com` },
+  }),
+  'mutation recoverPassword': (f) => ({
+    query: 'mutation ($e: String!) { recoverPassword(email: $e) { message } }',
+    variables: { e: f.victim.email },
+  }),
+  'mutation resetPassword': async () => ({
+    query: 'mutation ($t: String!) { resetPassword(token: $t, new_password: "a-new-password") { message } }',
+    variables: { t: await resetToken() },
+  }),
+  'mutation authorizeCallback': () => ({
+    query: 'mutation ($c: String!) { authorizeCallback(code: $c) { message checkout_url } }',
+    variables: { c: unique('code') },
+  }),
+  'mutation updateMe': () => ({ query: `mutation { updateMe(full_name: "Renamed") ${USER_FIELDS} }` }),
+  'mutation updatePassword': (_f, caller) => ({
+    query: 'mutation ($c: String!) { updatePassword(current_password: $c, new_password: "another-password") { message } }',
+    variables: { c: caller.person?.password ?? 'person-password' },
+  }),
+  'mutation deleteMe': () => ({ query: 'mutation { deleteMe { message } }' }),
+  'mutation createUser': () => ({
+    query: `mutation ($e: String!) { createUser(email: $e, password: "new-password") ${USER_FIELDS} }`,
+    variables: { e: `${unique('new')}@example.com` },
+  }),
+  'mutation updateUser': async () => ({
+    query: `mutation ($id: ID!) { updateUser(id: $id, full_name: "Changed") ${USER_FIELDS} }`,
+    variables: { id: await freshUser() },
+  }),
+  'mutation deleteUser': async () => ({
+    query: `mutation ($id: ID!) { deleteUser(id: $id) ${USER_FIELDS} }`,
+    variables: { id: await freshUser() },
+  }),
+  'mutation createItem': () => ({ query: `mutation { createItem(title: "New item") ${ITEM_FIELDS} }` }),
+  "mutation updateItem (another user's)": async (f) => ({
+    query: `mutation ($id: ID!) { updateItem(id: $id, title: "Changed") ${ITEM_FIELDS} }`,
+    variables: { id: await freshItem(f.victim.token) },
+  }),
+  'mutation updateItem (own)': async (f, caller) => ({
+    query: `mutation ($id: ID!) { updateItem(id: $id, title: "Changed") ${ITEM_FIELDS} }`,
+    variables: { id: await ownItem(f, caller) },
+  }),
+  "mutation deleteItem (another user's)": async (f) => ({
+    query: `mutation ($id: ID!) { deleteItem(id: $id) ${ITEM_FIELDS} }`,
+    variables: { id: await freshItem(f.victim.token) },
+  }),
+  'mutation deleteItem (own)': async (f, caller) => ({
+    query: `mutation ($id: ID!) { deleteItem(id: $id) ${ITEM_FIELDS} }`,
+    variables: { id: await ownItem(f, caller) },
+  }),
+  'mutation createClient': () => ({ query: `mutation { createClient(url: "https://new.example") ${CLIENT_FIELDS} }` }),
+  'mutation updateClient': async () => ({
+    query: `mutation ($id: ID!) { updateClient(id: $id, url: "https://changed.example") ${CLIENT_FIELDS} }`,
+    variables: { id: await freshClient() },
+  }),
+  'mutation deleteClient': async () => ({
+    query: `mutation ($id: ID!) { deleteClient(id: $id) ${CLIENT_FIELDS} }`,
+    variables: { id: await freshClient() },
+  }),
+};
+
+const AUTH_FAILURE: Partial<Record<CallerKind, string>> = {
+  anonymous: 'Not authenticated',
+  inactive: 'Inactive user',
+  deleted: 'Could not validate credentials',
+  expired: 'Could not validate credentials',
+  otherKey: 'Could not validate credentials',
+  beforePasswordChange: 'Could not validate credentials',
+};
+
+function expectedDetail(row: MatrixRow, caller: CallerKind, status: number): string {
+  if (status === 403 && (caller === 'user' || caller === 'superuser')) {
+    return row.forbidden ?? "The user doesn't have enough privileges";
+  }
+  const detail = AUTH_FAILURE[caller];
+  if (!detail) throw new Error(`no expected detail for ${caller} answered ${status}`);
+  return detail;
+}
+
+const CODES: Record<number, string> = { 400: 'BAD_USER_INPUT', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;
+
+/** A refused call's answer holds nothing of any record: no id, no address, none of the private text. */
+function expectNoRecordData(text: string): void {
+  expect(text).not.toMatch(UUID);
+  expect(text).not.toMatch(EMAIL);
+  expect(text).not.toContain(MARK);
+}
+
+/** What an ordinary user may not see in a successful answer: the other user's account and items (clients are shared). */
+function expectNothingOfVictim(row: MatrixRow, text: string, f: Fixture): void {
+  if (/client/i.test(row.operation) || row.expected.anonymous === 200) return;
+  expect(text).not.toContain(f.victim.id);
+  expect(text).not.toContain(f.victim.email);
+  expect(text).not.toContain(f.victim.itemId);
+}
+
+async function checkRest(row: MatrixRow, f: Fixture, kind: CallerKind): Promise<void> {
+  const caller = f.callers[kind];
+  const spec = await REST[row.operation](f, caller);
+  const answer = await t.request(spec.method, `/api/v1${spec.path}`, { token: caller.token, json: spec.json, form: spec.form });
+  const expected = row.expected[kind];
+  expect(answer.status, answer.text).toBe(expected);
+  if (expected === 200) {
+    if (kind === 'user') expectNothingOfVictim(row, answer.text, f);
+    return;
+  }
+  expect(answer.body).toEqual({ detail: expectedDetail(row, kind, expected) });
+  expectNoRecordData(answer.text);
+}
+
+async function checkGraphql(row: MatrixRow, f: Fixture, kind: CallerKind): Promise<void> {
+  const caller = f.callers[kind];
+  const spec = await GRAPHQL[row.operation](f, caller);
+  const answer = await t.graphql(spec.query, spec.variables, caller.token);
+  const field = row.operation.split(' ')[1];
+  const expected = row.expected[kind];
+  expect(answer.status, answer.text).toBe(200);
+  if (expected === 200) {
+    expect(answer.body.errors, answer.text).toBeUndefined();
+    expect(answer.body.data?.[field]).toBeTruthy();
+    if (kind === 'user') expectNothingOfVictim(row, answer.text, f);
+    return;
+  }
+  expect(answer.body.data ?? null, answer.text).toBeNull();
+  expect(answer.body.errors).toHaveLength(1);
+  const [error] = answer.body.errors!;
+  expect(error.message).toBe(expectedDetail(row, kind, expected));
+  expect(error.extensions).toMatchObject({ code: CODES[expected], status: expected });
+  expectNoRecordData(answer.text);
+}
+
+let cells = 0;
+
+describe('authorization matrix', () => {
+  it('lists every REST route and every GraphQL operation, each with a request', async () => {
+    const openapi = ok(await t.request('GET', '/api/v1/openapi.json'), 'openapi');
+    const routes = Object.entries(openapi.paths as Record<string, object>).flatMap(([p, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${p.replace(/^\/api\/v1/, '')}`),
+    );
+    routes.push('GET /openapi.json');
+    const sdl = readFileSync(path.join(__dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8');
+    const schema = buildSchema(sdl);
+    const operations = [
+      ...Object.keys(schema.getQueryType()!.getFields()).map((name) => `query ${name}`),
+      ...Object.keys(schema.getMutationType()!.getFields()).map((name) => `mutation ${name}`),
+    ];
+    const listed = (api: MatrixRow['api']) => new Set(MATRIX.filter((r) => r.api === api).map(operationName));
+    expect([...new Set(routes)].sort()).toEqual([...listed('REST')].sort());
+    expect([...new Set(operations)].sort()).toEqual([...listed('GraphQL')].sort());
+    for (const row of MATRIX) {
+      expect(row.api === 'REST' ? REST[row.operation] : GRAPHQL[row.operation], row.operation).toBeDefined();
+    }
+  });
+
+  for (const row of MATRIX) {
+    it(`${row.api} ${row.operation}: ${CALLERS.map((c) => `${c} ${row.expected[c]}`).join(', ')}`, async () => {
+      const f = await fixture();
+      for (const kind of CALLERS) {
+        try {
+          await (row.api === 'REST' ? checkRest(row, f, kind) : checkGraphql(row, f, kind));
+        } catch (error) {
+          throw new Error(`${row.api} ${row.operation} as ${kind}: ${(error as Error).message}`, { cause: error });
+        }
+        cells++;
+      }
+    });
+  }
+
+  afterAll(() => {
+    recordFigures('authorization', {
+      matrixCells: `${cells} of ${MATRIX.length * CALLERS.length}`,
+      matrixOperations: `${MATRIX.length} (${MATRIX.filter((r) => r.api === 'REST').length} REST, ${MATRIX.filter((r) => r.api === 'GraphQL').length} GraphQL) x ${CALLERS.length} callers`,
+    });
+  });
+});
