@@ -449,4 +449,25 @@ describe('odd requests', () => {
       },
     );
   });
+
+  it('on /graphql are answered 400 in GraphQL form without a stack trace, and change nothing', async () => {
+    let nested: unknown = 'title';
+    for (let i = 0; i < 3000; i++) nested = [nested];
+    const create = 'mutation($t: String!) { createItem(title: $t) { id } }';
+    await expectRefusedChangingNothing(
+      [
+        () => t.request('POST', '/graphql', { token: user.token, json: { query: create, variables: { t: nested } } }),
+        () => t.graphql(`{ me ${'{ id '.repeat(3000)}${'}'.repeat(3000)} }`, {}, user.token),
+        () => t.request('POST', '/graphql', { token: user.token, json: {} }),
+        () => t.request('POST', '/graphql', { token: user.token, json: [{ query: create, variables: { t: 'x' } }] }),
+        () => t.request('POST', '/graphql', { token: user.token, raw: `query=${create}`, contentType: 'text/plain' }),
+      ],
+      (answer, i) => {
+        expect(answer.status, `request ${i}: ${answer.text}`).toBe(400);
+        expect(answer.body.errors, `request ${i}: ${answer.text}`).toEqual([
+          expect.objectContaining({ message: expect.any(String) }),
+        ]);
+      },
+    );
+  });
 });

@@ -568,7 +568,11 @@ describe('allX and _allXMeta paging', () => {
       'alpha',
     ]);
     const newest = await ok('{ allItems { id } }', {}, user.token);
-    expect(newest.allItems.map((i: { id: string }) => i.id)).toEqual(items.map((i) => i.id).reverse());
+    const stored = await t.sql<{ id: string }>(
+      'select id from items where owner_id = $1 order by created_at desc, id desc',
+      [user.id],
+    );
+    expect(newest.allItems.map((i: { id: string }) => i.id)).toEqual(stored.map((r) => r.id));
   });
 
   it('filters by text and by ids, counting the same filter', async () => {

@@ -1,0 +1,76 @@
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+
+const MB = 1_000_000;
+const fixed = (value, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
+const int = (value) => (value === null || value === undefined ? '–' : Math.round(value).toLocaleString('en'));
+const pair = (a, b, format) => `${format(a)} / ${format(b)}`;
+
+export function markdown(results) {
+  const { meta, rows, targets, admin, storm } = results;
+  const lines = [];
+  lines.push(
+    `Run ${meta.finishedAt} · ${meta.scale.clients.toLocaleString('en')} clients, ` +
+      `${meta.scale.items.toLocaleString('en')} items over ${meta.scale.owners.toLocaleString('en')} users, ` +
+      `${meta.scale.users.toLocaleString('en')} users · ${meta.connections} connections ` +
+      `(login ${meta.loginConnections}), ${meta.duration} s per scenario after ${meta.warmup} s warm-up · ` +
+      `${meta.cpus} × ${meta.cpuModel}, Node ${meta.node}, PostgreSQL ${meta.postgres}, bcrypt cost ${meta.bcryptCost}` +
+      (meta.smoke ? ' · **smoke run (tiny scale): figures are not representative**' : ''),
+  );
+  lines.push('');
+  lines.push(
+    '| Scenario | Gateway req/s | Baseline req/s | Gateway ÷ baseline | p50 ms (gw / base) | p99 ms (gw / base) ' +
+      '| Errors (gw / base) | SQL per request (gw / base) | Gateway peak RSS MB |',
+  );
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+  for (const row of rows) {
+    const g = row.gateway ?? {};
+    const b = row.baseline ?? {};
+    lines.push(
+      `| ${row.name} | ${int(g.rps)} | ${int(b.rps)} | ${fixed(row.ratio, 2)} | ${pair(g.p50, b.p50, fixed)} ` +
+        `| ${pair(g.p99, b.p99, fixed)} | ${pair(g.errors, b.errors, int)} | ${pair(row.sql?.gateway, row.sql?.baseline, (v) => fixed(v, 1))} ` +
+        `| ${g.peakRss ? fixed(g.peakRss / MB, 0) : '–'} |`,
+    );
+  }
+  if (storm) {
+    lines.push('');
+    lines.push(
+      `Login storm: REST list page 1 p99 ${fixed(storm.alone.p99)} ms alone (${int(storm.alone.rps)} req/s), ` +
+        `${fixed(storm.during.p99)} ms during ${meta.loginConnections} connections of logins ` +
+        `(${int(storm.during.rps)} req/s; logins ${int(storm.logins.rps)}/s, p99 ${fixed(storm.logins.p99)} ms, ` +
+        `errors ${int(storm.logins.errors)}).`,
+    );
+  }
+  lines.push('');
+  if (admin?.measured) {
+    lines.push(
+      `Admin (/clientes, headless Chromium, median of ${admin.runs} cold loads): initial JavaScript ` +
+        `${fixed(admin.initialJsGzipBytes / 1000)} kB gzip (${fixed(admin.jsUntilRowsGzipBytes / 1000)} kB until ` +
+        `the first rows), first client rows after ${int(admin.timeToRowsMs)} ms.`,
+    );
+  } else {
+    lines.push(`Admin: not measured (${admin?.reason ?? 'skipped'}).`);
+  }
+  lines.push('');
+  lines.push('| Target | Measured | Result |');
+  lines.push('|---|---|---|');
+  for (const t of targets) lines.push(`| ${t.target} | ${t.measured} | ${t.result} |`);
+  return lines.join('\n') + '\n';
+}
+
+/** Writes results to bench/results and, for full-scale runs, the table into bench/README.md between markers. */
+export function writeResults(dir, readme, results) {
+  const md = markdown(results);
+  writeFileSync(`${dir}/latest.json`, JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(`${dir}/latest.md`, `# Benchmark results\n\n${md}`);
+  if (!results.meta.smoke && existsSync(readme)) {
+    const text = readFileSync(readme, 'utf8');
+    const start = '<!-- bench:results:start -->';
+    const end = '<!-- bench:results:end -->';
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from >= 0 && to > from) {
+      writeFileSync(readme, text.slice(0, from + start.length) + '\n\n' + md + '\n' + text.slice(to));
+    }
+  }
+  return md;
+}
