@@ -39,7 +39,11 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/reliability/**/*.test.ts'],
           setupFiles: ['reflect-metadata'],
-          globalSetup: ['tests/support/global-setup.ts', 'tests/reliability/support/run-setup.ts'],
+          globalSetup: [
+            'tests/support/global-setup.ts',
+            'tests/e2e/support/build-admin.ts',
+            'tests/reliability/support/run-setup.ts',
+          ],
           testTimeout: 180_000,
           hookTimeout: 120_000,
         },
@@ -48,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'admin',
           environment: 'jsdom',
-          include: ['admin/**/*.test.tsx'],
+          include: ['admin/**/*.test.{ts,tsx}'],
           setupFiles: ['admin/vitest.setup.ts'],
           server: { deps: { inline: ['ra-data-graphql', '@apollo/client'] } },
           testTimeout: 30_000,

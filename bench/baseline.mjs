@@ -7,7 +7,7 @@
  * Environment: DATABASE_URL, PORT (0 = any), SECRET_KEY, TOKEN_ENCRYPTION_KEY, DATABASE_POOL_MAX,
  * RATE_LIMIT_WINDOW_SECONDS.
  */
-import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import bcrypt from 'bcrypt';
 import jwt from 'jsonwebtoken';
@@ -16,7 +16,7 @@ import pg from 'pg';
 const env = process.env;
 const key = Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? '', 'base64');
 if (key.length !== 32) throw new Error('TOKEN_ENCRYPTION_KEY must be 32 bytes encoded in base64');
-const secret = env.SECRET_KEY ?? '';
+const secret = createSecretKey(Buffer.from(env.SECRET_KEY ?? '', 'utf8'));
 const windowMs = Number(env.RATE_LIMIT_WINDOW_SECONDS ?? 60) * 1000;
 const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: Number(env.DATABASE_POOL_MAX ?? 10) });
 

@@ -14,7 +14,7 @@ export function runLoad({ url, connections, duration, request, timeout = 10 }) {
     const statuses = {};
     const instance = autocannon(
       {
-        url,
+        url: url + (request.path ?? ''),
         connections,
         duration,
         timeout,

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { invalidCredentials } from '../errors';
 
@@ -14,11 +15,16 @@ interface Claims {
  * and `ver` (the user's token version) so a password change or deactivation revokes them.
  */
 export class TokenIssuer {
+  // A KeyObject, not the string: given a string, jsonwebtoken first tries to parse it as a PEM key on every call.
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     private readonly accessMinutes: number,
     private readonly resetHours: number,
-  ) {}
+  ) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   issueAccess(user: { id: string; tokenVersion: number }): string {
     return this.sign({ sub: user.id, ver: user.tokenVersion, typ: 'access' }, this.accessMinutes * 60);
@@ -31,7 +37,7 @@ export class TokenIssuer {
   /** The claims of a valid token of that purpose, or undefined. */
   read(token: string, purpose: Purpose): Claims | undefined {
     try {
-      const payload = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+      const payload = jwt.verify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload !== 'object' || payload === null) return undefined;
       const { sub, ver, typ } = payload as Partial<Claims>;
       if (typ !== purpose || typeof sub !== 'string' || typeof ver !== 'number') return undefined;
@@ -49,6 +55,6 @@ export class TokenIssuer {
   }
 
   private sign(claims: Claims, seconds: number): string {
-    return jwt.sign(claims, this.secret, { algorithm: 'HS256', expiresIn: seconds });
+    return jwt.sign(claims, this.key, { algorithm: 'HS256', expiresIn: seconds });
   }
 }

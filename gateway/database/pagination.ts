@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { z } from 'zod';
-import { Id, ListQuery, MAX_LIMIT } from '../validation';
+import { Id, ListQuery, MAX_LIMIT, noNul, NUL_MESSAGE } from '../validation';
 import { OwnerItemCount, RowCount } from './row-count.entity';
 
 export interface ListOptions extends ListQuery {
@@ -21,7 +21,12 @@ export const PageArgs = z.object({
     .transform((v) => v.toUpperCase())
     .pipe(z.enum(['ASC', 'DESC']))
     .optional(),
-  filter: z.object({ q: z.string().max(255).optional(), ids: z.array(Id).max(MAX_LIMIT).optional() }).optional(),
+  filter: z
+    .object({
+      q: z.string().max(255).refine(noNul, NUL_MESSAGE).optional(),
+      ids: z.array(Id).max(MAX_LIMIT).optional(),
+    })
+    .optional(),
 });
 
 export function pageToList(args: z.output<typeof PageArgs>): ListOptions {

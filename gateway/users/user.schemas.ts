@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Password, ShortText } from '../validation';
+import { Email, noNul, NUL_MESSAGE, Password, ShortText } from '../validation';
 import type { User } from './user.entity';
 
 export const UserPublic = z
@@ -58,7 +58,7 @@ export const NewPassword = z
   .meta({ id: 'NewPassword' });
 
 export const LoginForm = z
-  .object({ username: z.string().min(1).max(255), password: z.string().min(1).max(128) })
+  .object({ username: z.string().min(1).max(255).refine(noNul, NUL_MESSAGE), password: z.string().min(1).max(128) })
   .meta({ id: 'Body_login_access_token' });
 
 export const EmailParams = z.object({ email: Email });

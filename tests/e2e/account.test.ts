@@ -49,32 +49,33 @@ describe('own account', () => {
     const user = await t.createUser('perfil@example.com', 'perfil-password');
     const page = await open();
     await login(page, user.email, user.password);
-    await page.getByRole('button', { name: 'perfil@example.com' }).click();
+    await page.getByRole('button', { name: 'Profile' }).click();
     await page.getByRole('menuitem', { name: 'Meu perfil' }).click();
     await page.waitForURL('**/config');
     await page.getByRole('heading', { name: 'Configurações do usuário' }).waitFor();
     for (const tab of ['Meu perfil', 'Senha', 'Aparência', 'Danger zone'])
       await page.getByRole('tab', { name: tab }).waitFor();
 
-    await page.getByText('Test User').waitFor();
+    const panel = page.getByRole('tabpanel');
+    await panel.getByText('Test User').waitFor();
     await page.getByRole('button', { name: 'Editar' }).click();
     expect(await page.getByRole('button', { name: 'Salvar' }).isDisabled()).toBe(true);
     await page.getByLabel('Full name').fill('Nome Temporário');
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByText('Test User').waitFor();
+    await panel.getByText('Test User').waitFor();
     await page.getByRole('button', { name: 'Editar' }).click();
     expect(await page.getByLabel('Full name').inputValue()).toBe('Test User');
 
     await page.getByLabel('Full name').fill('x'.repeat(31));
     await page.getByLabel('Email').focus();
-    await page.getByText('Full name must be at most 30 characters').waitFor();
+    await page.getByText('Full name must be at most 30 characters', { exact: true }).waitFor();
     await page.getByLabel('Full name').fill('Paula Perfil');
     await page.getByLabel('Email').fill('');
     expect(await page.getByRole('button', { name: 'Salvar' }).isDisabled()).toBe(true);
     await page.getByLabel('Email').fill('paula@example.com');
     await page.getByRole('button', { name: 'Salvar' }).click();
     await expectToast(page, 'Success!', 'User updated successfully.');
-    await page.getByText('Paula Perfil').waitFor();
+    await panel.getByText('Paula Perfil').waitFor();
     await page.getByText('Logado como: paula@example.com').waitFor();
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Olá, Paula Perfil' }).waitFor();
@@ -90,7 +91,7 @@ describe('own account', () => {
     await page.getByLabel('New Password').fill('second-password');
     await page.getByLabel('Confirm Password').fill('other-password');
     await page.getByLabel('Current Password').focus();
-    await page.getByText('The passwords do not match').waitFor();
+    await page.getByText('The passwords do not match', { exact: true }).waitFor();
     await page.getByLabel('Confirm Password').fill('second-password');
     await page.getByRole('button', { name: 'Salvar' }).click();
     await expectToast(page, 'Something went wrong.', 'Incorrect password');
@@ -153,7 +154,7 @@ describe('password recovery', () => {
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/recover-password');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByText('Email is required').waitFor();
+    await page.getByText('Email is required', { exact: true }).waitFor();
     await page.getByLabel('Email').fill('esqueci@example.com');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expectToast(page, 'Email sent.', 'We sent an email with a link to get back into your account.');
@@ -167,7 +168,7 @@ describe('password recovery', () => {
     await page.getByLabel('New Password').fill('brand-new-password');
     await page.getByLabel('Confirm Password').fill('brand-new-passwor');
     await page.getByRole('button', { name: 'Reset Password' }).click();
-    await page.getByText('The passwords do not match').waitFor();
+    await page.getByText('The passwords do not match', { exact: true }).waitFor();
     await page.getByLabel('Confirm Password').fill('brand-new-password');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.waitForURL('**/login');

@@ -31,18 +31,18 @@ describe('signing up and in', () => {
     const page = await open();
     await page.goto('/signup');
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await expect(page.getByText('Full Name is required').isVisible()).resolves.toBe(true);
-    await expect(page.getByText('Email is required').isVisible()).resolves.toBe(true);
-    await expect(page.getByText('Password is required').isVisible()).resolves.toBe(true);
-    await expect(page.getByText('Password confirmation is required').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Full Name is required', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Email is required', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Password is required', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Password confirmation is required', { exact: true }).isVisible()).resolves.toBe(true);
 
     await page.getByLabel('Full Name').fill('Maria Souza');
     await page.getByLabel('Email').fill('maria@example.com');
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByLabel('Confirm Password').fill('different');
     await page.getByLabel('Full Name').focus();
-    await page.getByText('Password must be at least 8 characters').waitFor();
-    await page.getByText('The passwords do not match').waitFor();
+    await page.getByText('Password must be at least 8 characters', { exact: true }).waitFor();
+    await page.getByText('The passwords do not match', { exact: true }).waitFor();
     await page.getByLabel('Password', { exact: true }).fill('maria-password');
     await page.getByLabel('Confirm Password').fill('maria-password');
     await page.getByRole('button', { name: 'Sign Up' }).click();
@@ -52,12 +52,12 @@ describe('signing up and in', () => {
     await page.getByText('Your account has been created successfully.').waitFor();
 
     await page.getByRole('button', { name: 'Logar' }).click();
-    await page.getByText('Email é obrigatório').waitFor();
-    await page.getByText('Password is required').waitFor();
+    await page.getByText('Email é obrigatório', { exact: true }).waitFor();
+    await page.getByText('Password is required', { exact: true }).waitFor();
     await page.getByLabel('Email').fill('maria@example.com');
     await page.getByLabel('Password', { exact: true }).fill('wrong-password');
     await page.getByRole('button', { name: 'Logar' }).click();
-    await page.getByText('Incorrect email or password').waitFor();
+    await page.getByText('Incorrect email or password', { exact: true }).waitFor();
 
     const toggle = page.getByRole('button', { name: 'Show password' });
     await toggle.click();

@@ -79,7 +79,7 @@ describe('items', () => {
     expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await dialog.getByLabel('Title').focus();
     await dialog.getByLabel('Description').focus();
-    await dialog.getByText('Title é obrigatório.').waitFor();
+    await dialog.getByText('Title é obrigatório.', { exact: true }).waitFor();
     await dialog.getByLabel('Title').fill('Caderno azul');
     await dialog.getByLabel('Description').fill('Pautado, 96 folhas');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -130,7 +130,7 @@ describe('clients', () => {
     const dialog = page.getByRole('dialog', { name: 'Adicionar Cliente' });
     await dialog.getByLabel('URL').focus();
     await dialog.getByLabel('Token Hiper').focus();
-    await dialog.getByText('URL é obrigatória.').waitFor();
+    await dialog.getByText('URL é obrigatória.', { exact: true }).waitFor();
     await dialog.getByLabel('URL').fill('https://minhaloja.example.com');
     await dialog.getByLabel('Token Hiper').fill('hiper-123');
     await dialog.getByLabel('ID da loja Nuvemshop').fill('4321');
@@ -188,9 +188,9 @@ describe('users', () => {
     await dialog.getByLabel('Password', { exact: true }).fill('short');
     await dialog.getByLabel('Confirm Password').focus();
     await dialog.getByLabel('Full name').focus();
-    await dialog.getByText('Invalid email address').waitFor();
-    await dialog.getByText('Password must be at least 8 characters').waitFor();
-    await dialog.getByText('Please confirm your password').waitFor();
+    await dialog.getByText('Invalid email address', { exact: true }).waitFor();
+    await dialog.getByText('Password must be at least 8 characters', { exact: true }).waitFor();
+    await dialog.getByText('Please confirm your password', { exact: true }).waitFor();
     await dialog.getByLabel('Email').fill('novo@example.com');
     await dialog.getByLabel('Full name').fill('Novo Usuário');
     await dialog.getByLabel('Password', { exact: true }).fill('novo-password');

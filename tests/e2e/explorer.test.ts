@@ -27,7 +27,9 @@ describe('GraphQL explorer', () => {
     await page.evaluate((value) => window.localStorage.setItem('access_token', value), token);
     await page.goto('/graphql');
     await page.getByRole('button', { name: /Execute query/i }).click();
-    await expect.poll(() => page.locator('.graphiql-response').innerText(), { timeout: 15_000 }).toContain('https://explorer.example');
+    await expect
+      .poll(() => page.locator('.graphiql-response').innerText(), { timeout: 15_000 })
+      .toContain('https://explorer.example');
     await page.getByText('Headers', { exact: true }).click();
     expect(await page.locator('.graphiql-editor-tool').innerText()).toContain('Bearer');
     expect(outside).toEqual([]);
@@ -39,7 +41,9 @@ describe('GraphQL explorer', () => {
     const { page, context } = await openPage(browser, t.url);
     await page.goto('/graphql');
     await page.getByRole('button', { name: /Execute query/i }).click();
-    await expect.poll(() => page.locator('.graphiql-response').innerText(), { timeout: 15_000 }).toContain('Not authenticated');
+    await expect
+      .poll(() => page.locator('.graphiql-response').innerText(), { timeout: 15_000 })
+      .toContain('Not authenticated');
     await context.close();
   });
 });

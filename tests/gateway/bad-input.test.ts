@@ -36,7 +36,8 @@ async function snapshot(): Promise<string> {
   );
   const items = await t.sql('select id, title, description, owner_id from items order by id');
   const clients = await t.sql(
-    'select id, url, nuvemshop_store_id, hiper_sync_update_image, hiper_sync_update_dimensions from clients order by id',
+    `select id, url, nuvemshop_store_id, hiper_sync_update_image, hiper_sync_update_dimensions
+     from clients order by id`,
   );
   return JSON.stringify({ users, items, clients });
 }

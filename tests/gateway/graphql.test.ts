@@ -85,7 +85,12 @@ describe('the same data as REST', () => {
   it('me, User and allUsers/_allUsersMeta answer what the REST routes answer', async () => {
     const user = await t.createUser();
     const data = await ok(
-      `query($id: ID!) { me { ${USER} } User(id: $id) { ${USER} } allUsers(perPage: 100) { ${USER} } _allUsersMeta { count } }`,
+      `query($id: ID!) {
+        me { ${USER} }
+        User(id: $id) { ${USER} }
+        allUsers(perPage: 100) { ${USER} }
+        _allUsersMeta { count }
+      }`,
       { id: user.id },
       su,
     );
@@ -121,7 +126,12 @@ describe('the same data as REST', () => {
       })
     ).body;
     const data = await ok(
-      `query($item: ID!, $client: ID!) { Item(id: $item) { ${ITEM} } Client(id: $client) { ${CLIENT} } allClients(perPage: 100) { ${CLIENT} } _allClientsMeta { count } }`,
+      `query($item: ID!, $client: ID!) {
+        Item(id: $item) { ${ITEM} }
+        Client(id: $client) { ${CLIENT} }
+        allClients(perPage: 100) { ${CLIENT} }
+        _allClientsMeta { count }
+      }`,
       { item: item.id, client: client.id },
       user.token,
     );
@@ -137,7 +147,9 @@ describe('the same data as REST', () => {
     const email = `gql-${Date.now()}@example.com`;
     const created = (
       await ok(
-        `mutation($email: String!) { createUser(email: $email, password: "a-good-password", full_name: "Via GraphQL") { ${USER} } }`,
+        `mutation($email: String!) {
+          createUser(email: $email, password: "a-good-password", full_name: "Via GraphQL") { ${USER} }
+        }`,
         { email: email.toUpperCase() },
         su,
       )
@@ -176,7 +188,11 @@ describe('the same data as REST', () => {
 
     const client = (
       await ok(
-        `mutation { createClient(url: "https://gql.example", nuvemshop_token: "nuvem", nuvemshop_store_id: 5000000000) { ${CLIENT} } }`,
+        `mutation {
+          createClient(url: "https://gql.example", nuvemshop_token: "nuvem", nuvemshop_store_id: 5000000000) {
+            ${CLIENT}
+          }
+        }`,
         {},
         token.access_token,
       )
@@ -495,6 +511,64 @@ describe('the same permissions and messages as REST', () => {
   });
 });
 
+describe('the same bounds as REST', () => {
+  it('answer the same 422 detail list for values out of bounds, creating nothing', async () => {
+    const user = await t.createUser();
+    const [item] = await createItems(user.token, ['bounded']);
+    const long = `${'a'.repeat(250)}@example.com`;
+    const cases: [string, Record<string, unknown>, string, string, unknown][] = [
+      [
+        'mutation($email: String!) { createUser(email: $email, password: "a-good-password") { id } }',
+        { email: long },
+        'POST',
+        '/api/v1/users/',
+        { email: long, password: 'a-good-password' },
+      ],
+      [
+        'mutation($p: String!) { signup(email: "bounds@example.com", password: $p) { id } }',
+        { p: 'x'.repeat(129) },
+        'POST',
+        '/api/v1/users/signup',
+        { email: 'bounds@example.com', password: 'x'.repeat(129) },
+      ],
+      [
+        'mutation { updateMe(email: "not-an-email") { id } }',
+        {},
+        'PATCH',
+        '/api/v1/users/me',
+        { email: 'not-an-email' },
+      ],
+      [
+        'mutation($id: ID!, $title: String) { updateItem(id: $id, title: $title) { id } }',
+        { id: item.id, title: 't'.repeat(256) },
+        'PUT',
+        `/api/v1/items/${item.id}`,
+        { title: 't'.repeat(256) },
+      ],
+      ['mutation { createClient(url: "") { id } }', {}, 'POST', '/api/v1/clients/', { url: '' }],
+      [
+        'mutation { createClient(url: "https://neg.example", nuvemshop_store_id: -1) { id } }',
+        {},
+        'POST',
+        '/api/v1/clients/',
+        { url: 'https://neg.example', nuvemshop_store_id: -1 },
+      ],
+    ];
+    const before = [await count('users'), await count('items'), await count('clients')];
+    for (const [query, variables, method, restPath, json] of cases) {
+      // Creating a user is a superuser's operation; the others are the user's own.
+      const token = query.includes('createUser') ? su : user.token;
+      const rest = await t.request(method, restPath, { token, json });
+      expect(rest.status, restPath).toBe(422);
+      const error = await refused(query, variables, token);
+      expect(error.extensions).toEqual({ code: 'BAD_USER_INPUT', status: 422, detail: rest.body.detail });
+      expect(error.message).toBe(rest.body.detail[0].msg);
+    }
+    expect([await count('users'), await count('items'), await count('clients')]).toEqual(before);
+    expect((await t.request('GET', `/api/v1/items/${item.id}`, { token: user.token })).body.title).toBe('bounded');
+  });
+});
+
 describe('delete mutations answer the deleted record', () => {
   it('deleteItem', async () => {
     const user = await t.createUser();
@@ -508,7 +582,9 @@ describe('delete mutations answer the deleted record', () => {
     const user = await t.createUser();
     const client = (
       await ok(
-        `mutation { createClient(url: "https://bye.example", hiper_token: "h-tok", nuvemshop_store_id: 31337) { ${CLIENT} } }`,
+        `mutation {
+          createClient(url: "https://bye.example", hiper_token: "h-tok", nuvemshop_store_id: 31337) { ${CLIENT} }
+        }`,
         {},
         user.token,
       )
@@ -548,7 +624,10 @@ describe('allX and _allXMeta paging', () => {
   });
 
   it('pages from 0 with perPage, while the meta count stays the total', async () => {
-    const query = `query($page: Int, $perPage: Int) { allItems(page: $page, perPage: $perPage, sortField: "title", sortOrder: "ASC") { title } _allItemsMeta(page: $page, perPage: $perPage) { count } }`;
+    const query = `query($page: Int, $perPage: Int) {
+      allItems(page: $page, perPage: $perPage, sortField: "title", sortOrder: "ASC") { title }
+      _allItemsMeta(page: $page, perPage: $perPage) { count }
+    }`;
     const pages = [];
     for (const page of [0, 1, 2]) {
       const data = await ok(query, { page, perPage: 2 }, user.token);
@@ -629,7 +708,8 @@ describe('query limits', () => {
   it('refuses a query deeper than GRAPHQL_MAX_DEPTH before any resolver runs', async () => {
     // Without a token, running `me` would have answered UNAUTHENTICATED: the only error is the limit.
     const deep =
-      '{ me { id } __type(name: "User") { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }';
+      '{ me { id } __type(name: "User") { fields { type ' +
+      '{ ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }';
     const answer = await t.graphql(deep);
     expectRefusedBeforeExecution(answer, /^Syntax Error: Query depth limit of 8 exceeded, found \d+\.$/);
     const shallow = await t.graphql('{ __type(name: "User") { fields { type { ofType { name } } } } }');

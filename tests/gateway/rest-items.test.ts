@@ -82,7 +82,8 @@ describe('GET /items/', () => {
   it('answers 100 items by default, with the full count', async () => {
     const user = await t.createUser();
     await t.sql(
-      "insert into items (id, title, owner_id) select gen_random_uuid(), 'bulk ' || n, $1 from generate_series(1, 101) n",
+      `insert into items (id, title, owner_id)
+       select gen_random_uuid(), 'bulk ' || n, $1 from generate_series(1, 101) n`,
       [user.id],
     );
     const answer = await t.request('GET', '/api/v1/items/', { token: user.token });

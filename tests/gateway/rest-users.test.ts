@@ -341,6 +341,18 @@ describe('POST /users/signup', () => {
     await expect(t.login(user.email, user.password)).resolves.toEqual(expect.any(String));
   });
 
+  it('accepts a password of exactly 8 or 128 characters and a full_name of 255', async () => {
+    for (const password of ['p'.repeat(8), 'p'.repeat(128)]) {
+      const email = newEmail('bounds');
+      const answer = await t.request('POST', '/api/v1/users/signup', {
+        json: { email, password, full_name: 'n'.repeat(255) },
+      });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.full_name).toHaveLength(255);
+      await expect(t.login(email, password)).resolves.toEqual(expect.any(String));
+    }
+  });
+
   it('answers 422 for a missing or invalid email', async () => {
     const answer = await t.request('POST', '/api/v1/users/signup', { json: { email: 'nope', password: 'short' } });
     expect(answer.status).toBe(422);

@@ -18,7 +18,6 @@ import {
   UpdateUserDocument,
 } from '../../../schema/generated/graphql';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDocument = TypedDocumentNode<any, any>;
 
 interface ResourceOperations {
@@ -84,7 +83,7 @@ function argumentsOf(introspection: IntrospectionResult, mutation: string, value
 
 const withoutTypename = (record: unknown) => {
   if (!record || typeof record !== 'object') return record;
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+
   const { __typename, ...rest } = record as Record<string, unknown>;
   return rest;
 };

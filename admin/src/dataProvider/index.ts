@@ -33,7 +33,6 @@ const call =
   async (...args: unknown[]) => {
     const provider = await load();
     try {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return await (provider[method] as (...a: unknown[]) => Promise<any>)(...args);
     } catch (error) {
       throw toHttpError(error);

@@ -2,7 +2,7 @@ import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { IconButton, InputAdornment, TextField, type TextFieldProps } from '@mui/material';
 import { useState, type ReactNode } from 'react';
-import { useInput } from 'react-admin';
+import { useInput, ValidationError } from 'react-admin';
 import type { Validator } from '../validation';
 
 interface Props {
@@ -43,7 +43,7 @@ export function TextInput({
       autoComplete={autoComplete}
       autoFocus={autoFocus}
       error={showError}
-      helperText={showError ? fieldState.error?.message : ' '}
+      helperText={showError && fieldState.error?.message ? <ValidationError error={fieldState.error.message} /> : ' '}
       fullWidth
       size="small"
       margin="dense"

@@ -9,8 +9,10 @@ const LABELS: [string, string][] = [
   ['matrixCells', 'authorization matrix cells checked'],
   ['matrixOperations', 'operations in the matrix (REST routes + GraphQL operations)'],
   ['fuzzCases', 'fuzz cases run'],
+  ['fuzzRestCases', '  of which REST'],
+  ['fuzzGraphqlCases', '  of which GraphQL'],
+  ['fuzzRefused', 'fuzz cases refused, every table unchanged after each'],
   ['fuzzSeed', 'fuzz seed (replay with FUZZ_SEED=<seed>)'],
-  ['fuzzRefused', 'fuzz requests refused (4xx), tables unchanged'],
   ['rateLimitBudget', 'shared rate-limit budget (2 processes)'],
   ['rateLimitAllowed', 'requests allowed across both processes'],
   ['outageFirst503Ms', 'outage: first 503 after PostgreSQL stopped (ms)'],
@@ -19,6 +21,7 @@ const LABELS: [string, string][] = [
   ['writesAcknowledged', 'writes acknowledged'],
   ['writesFound', 'writes found after recovery'],
   ['writesHalfApplied', 'writes half-applied'],
+  ['outageRequests', 'outage: requests under load'],
   ['raceSignups', 'parallel signups with one email -> users created'],
   ['raceCallbackExchanges', 'parallel callback posts with one code -> exchanges'],
   ['raceCallbackClients', 'parallel callback posts with one code -> clients'],
@@ -32,7 +35,15 @@ export function recordFigures(name: string, figures: Figures): void {
   writeFileSync(path.join(inject('figuresDir'), `${name}.json`), JSON.stringify(figures));
 }
 
-export function formatSummary(figures: Figures): string {
+export function formatSummary(recorded: Figures): string {
+  const figures = { ...recorded };
+  const sum = (a: string, b: string) => Number(figures[a] ?? 0) + Number(figures[b] ?? 0);
+  if ('fuzzRestCases' in figures || 'fuzzGraphqlCases' in figures) {
+    figures.fuzzCases = sum('fuzzRestCases', 'fuzzGraphqlCases');
+    figures.fuzzRefused = sum('fuzzRestRefused', 'fuzzGraphqlRefused');
+    delete figures.fuzzRestRefused;
+    delete figures.fuzzGraphqlRefused;
+  }
   const known = new Set(LABELS.map(([key]) => key));
   const rows = [
     ...LABELS.map(([key, label]) => [label, key in figures ? String(figures[key]) : 'not measured']),

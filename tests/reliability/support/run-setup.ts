@@ -9,6 +9,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where each reliability test file leaves its figures for the run's summary. */
     figuresDir: string;
+    /** One seed for every property of the run; FUZZ_SEED replays a run. */
+    fuzzSeed: number;
   }
 }
 
@@ -27,6 +29,7 @@ export default function setup(project: TestProject) {
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'integracao-figures-'));
   project.provide('figuresDir', dir);
+  project.provide('fuzzSeed', Number(process.env.FUZZ_SEED || Math.floor(Math.random() * 2_147_483_647)));
   return () => {
     const figures: Figures = {};
     for (const file of readdirSync(dir).sort())

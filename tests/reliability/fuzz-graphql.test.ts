@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import {
+  buildSchema,
+  getNamedType,
+  isObjectType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordFigures } from './support/figures';
+import {
+  fuzzSeed,
+  hostileJson,
+  hostileString,
+  objectText,
+  startFuzzTarget,
+  tokenFor,
+  validFor,
+  wellFormed,
+  type FuzzTarget,
+} from './support/fuzz';
+
+/** Hostile values in every argument of every GraphQL operation (read from schema/schema.graphql), and hostile documents. */
+const RUNS_PER_OPERATION = Number(process.env.FUZZ_GRAPHQL_RUNS ?? 130);
+const DOCUMENT_RUNS = Number(process.env.FUZZ_DOCUMENT_RUNS ?? 1000);
+const MINIMUM_CASES = 5_000;
+
+let target: FuzzTarget;
+let schema: GraphQLSchema;
+let seed: number;
+
+beforeAll(async () => {
+  target = await startFuzzTarget();
+  schema = buildSchema(readFileSync(path.join(__dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8'));
+  seed = fuzzSeed();
+  console.log(`GraphQL fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
+});
+
+afterAll(async () => {
+  if (target) {
+    recordFigures('fuzz-graphql', { fuzzGraphqlCases: target.cases, fuzzGraphqlRefused: target.refused, fuzzSeed: seed });
+  }
+  await target?.close();
+});
+
+function selection(field: GraphQLField<unknown, unknown>): string {
+  const type = getNamedType(field.type);
+  return isObjectType(type) ? `{ ${Object.keys(type.getFields()).join(' ')} }` : '';
+}
+
+function graphqlCase(field: GraphQLField<unknown, unknown>) {
+  return fc.record({
+    token: tokenFor(),
+    args: fc.tuple(
+      ...field.args.map((arg: GraphQLArgument) =>
+        fc.oneof(
+          { weight: 2, arbitrary: validFor(target, arg.name).map((v) => JSON.stringify(v)) },
+          { weight: 3, arbitrary: hostileJson },
+          { weight: 1, arbitrary: fc.constant(undefined) },
+        ),
+      ),
+    ),
+    inline: fc.boolean(),
+  });
+}
+
+async function runGraphql(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>, index: number) {
+  await fc.assert(
+    fc.asyncProperty(graphqlCase(field), async (c) => {
+      const given = field.args.map((arg, i) => [arg, c.args[i]] as const).filter(([, v]) => v !== undefined);
+      let query: string;
+      let variables = '{}';
+      if (c.inline) {
+        // Values written into the document itself: a JSON string is a GraphQL string; anything else may not parse.
+        const args = given.map(([arg, v]) => `${arg.name}: ${v}`).join(', ');
+        query = `${kind} { ${field.name}${args ? `(${args})` : ''} ${selection(field)} }`;
+      } else {
+        const declared = given.map(([arg]) => `$${arg.name}: ${String(arg.type)}`).join(', ');
+        const args = given.map(([arg]) => `${arg.name}: $${arg.name}`).join(', ');
+        query = `${kind}${declared ? ` (${declared})` : ''} { ${field.name}${args ? `(${args})` : ''} ${selection(field)} }`;
+        variables = objectText(given.map(([arg, v]) => [arg.name, v]));
+      }
+      const body = `{"query":${JSON.stringify(query)},"variables":${variables}}`;
+      await target.check(`#${index} ${kind} ${field.name}`, () =>
+        target.send('POST', '/graphql', body, 'application/json', target.bearer(c.token)),
+      );
+    }),
+    { seed: seed + index, numRuns: RUNS_PER_OPERATION, endOnFailure: true },
+  );
+}
+
+/** Whole documents that are hostile in themselves: deep, wide, aliased, batched, or not GraphQL at all. */
+const hostileDocument = fc.oneof(
+  fc.integer({ min: 1, max: 15_000 }).map((n) => `{ ${'me { '.repeat(n)}id${' }'.repeat(n)} }`),
+  fc.integer({ min: 1, max: 20_000 }).map((n) => '{'.repeat(n) + '}'.repeat(n)),
+  fc.integer({ min: 1, max: 500 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: me { id }`).join(' ')} }`),
+  fc.integer({ min: 1, max: 5000 }).map((n) => `{ ${'__typename '.repeat(n)}}`),
+  fc.integer({ min: 1, max: 300 }).map((n) => `{ allUsers(perPage: 1000) { ${'id '.repeat(n)}} }`),
+  fc.integer({ min: 1, max: 200 }).map((n) => `query { ${'...F '.repeat(n)} } fragment F on Query { me { id } }`),
+  fc.constant('fragment A on Query { ...B } fragment B on Query { ...A } { ...A }'),
+  fc.constant('{ __schema { types { name fields { name } } } }'),
+  fc.string({ maxLength: 300 }),
+  hostileString,
+);
+
+async function runDocuments(): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(hostileDocument, tokenFor(), fc.constantFrom('single', 'batch', 'get'), async (query, token, how) => {
+      const operation = { query };
+      if (how === 'get') {
+        const url = `/graphql?query=${encodeURIComponent(wellFormed(query).slice(0, 6000))}`;
+        await target.check('GET document', async () => {
+          const response = await fetch(target.t.url + url, {
+            headers: { Authorization: `Bearer ${target.bearer(token) ?? ''}`, 'Apollo-Require-Preflight': 'true' },
+          });
+          return { status: response.status, text: await response.text() };
+        });
+        return;
+      }
+      const body = JSON.stringify(how === 'batch' ? Array.from({ length: 20 }, () => operation) : operation);
+      await target.check(`${how} document`, () => target.send('POST', '/graphql', body, 'application/json', target.bearer(token)));
+    }),
+    { seed, numRuns: DOCUMENT_RUNS, endOnFailure: true },
+  );
+}
+
+describe('fuzzing the GraphQL API', () => {
+  it('answers hostile arguments and documents without an internal error, and refusals change nothing', async () => {
+    const fields = [
+      ...Object.values(schema.getQueryType()!.getFields()).map((f) => ['query', f] as const),
+      ...Object.values(schema.getMutationType()!.getFields()).map((f) => ['mutation', f] as const),
+    ];
+    for (const [i, [kind, field]] of fields.entries()) await runGraphql(kind, field, 1000 + i);
+    await runDocuments();
+    expect(target.cases).toBeGreaterThanOrEqual(Math.min(MINIMUM_CASES, RUNS_PER_OPERATION * fields.length + DOCUMENT_RUNS));
+  }, 900_000);
+});
