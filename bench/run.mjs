@@ -16,7 +16,7 @@ import { runLoad } from './lib/load.mjs';
 import { parseOptions } from './lib/options.mjs';
 import { writeResults } from './lib/report.mjs';
 import { graphqlList, restList, scenarios } from './lib/scenarios.mjs';
-import { memoryProbe, startServer } from './lib/servers.mjs';
+import { cpuMillis, memoryProbe, startServer } from './lib/servers.mjs';
 import { startSqlCounter } from './lib/sql-counter.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -115,8 +115,13 @@ async function loadScenario(server, probe, scenario, connections) {
   if (options.warmup > 0) {
     await runLoad({ url: server.url, connections, duration: options.warmup, request });
   }
+  // Requests still running from the warm-up finish before the measured run starts.
+  await new Promise((resolve) => setTimeout(resolve, 300));
   probe?.reset();
+  const cpuBefore = cpuMillis(server.child.pid);
   const result = await runLoad({ url: server.url, connections, duration: options.duration, request });
+  const cpuAfter = cpuMillis(server.child.pid);
+  result.cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests ? (cpuAfter - cpuBefore) / result.requests : null;
   if (probe) result.peakRss = probe.peak().bytes;
   return result;
 }
@@ -124,11 +129,15 @@ async function loadScenario(server, probe, scenario, connections) {
 const ms = (v) => (v === null || v === undefined ? '–' : v.toFixed(1));
 const describe = (r) =>
   `${Math.round(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}` +
+  (r.cpuMsPerRequest ? `, ${r.cpuMsPerRequest.toFixed(2)} ms CPU/request` : '') +
   (r.peakRss ? `, peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB` : '');
 
 async function main() {
   const started = Date.now();
-  if (!existsSync(path.join(root, 'dist/gateway/main.js'))) {
+  if (options.build) {
+    log('building (npm run build)');
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  } else if (!existsSync(path.join(root, 'dist/gateway/main.js'))) {
     log('building the gateway (npm run build:gateway)');
     execFileSync('npm', ['run', 'build:gateway'], { cwd: root, stdio: 'inherit' });
   }
@@ -327,7 +336,7 @@ async function main() {
       sqlCounting: 'statements sent to PostgreSQL (simple queries and extended-protocol executes, BEGIN/COMMIT included), ' +
         `counted by a relay on the wire over ${COUNT_REQUESTS} sequential requests`,
     };
-    const md = writeResults(path.join(benchDir, 'results'), path.join(benchDir, 'README.md'), results);
+    const md = writeResults(path.join(benchDir, 'results'), path.join(root, 'README.md'), results);
     console.log('\n' + md);
     const mismatched = Object.entries(parity).filter(([, same]) => !same);
     if (mismatched.length) log(`warning: the baseline's JSON differs from the gateway's for ${mismatched.map(([k]) => k).join(', ')}`);

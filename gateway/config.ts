@@ -82,6 +82,7 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: int(1).default(8),
   GRAPHQL_MAX_ALIASES: int(0).default(15),
   GRAPHQL_MAX_COST: int(1).default(5000),
+  GRAPHQL_MAX_TOKENS: int(100).default(5000),
 });
 
 export type Config = z.infer<typeof schema>;

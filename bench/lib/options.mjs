@@ -12,6 +12,7 @@ const HELP = `Usage: npm run bench -- [options]
   --login-connections N  connections for login and the login storm (BENCH_LOGIN_CONNECTIONS, default 8)
   --admin-runs N       page loads for the admin figures (BENCH_ADMIN_RUNS, default 5)
   --no-admin           skip the admin figures
+  --build              run \`npm run build\` first (otherwise the existing dist/ is used, built if missing)
   --force              seed even a database that holds data the benchmark did not write
 
 Database: BENCH_DATABASE_URL; else the server of DATABASE_URL with database "bench";
@@ -40,7 +41,7 @@ export function parseOptions(argv, env) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"\n\n${HELP}`);
     const [name, inline] = arg.slice(2).split('=', 2);
-    if (['smoke', 'reuse', 'no-admin', 'force', 'help'].includes(name)) flags.set(name, true);
+    if (['smoke', 'reuse', 'no-admin', 'force', 'build', 'help'].includes(name)) flags.set(name, true);
     else flags.set(name, inline ?? argv[++i]);
   }
   if (flags.get('help')) {
@@ -54,6 +55,7 @@ export function parseOptions(argv, env) {
     reuse: Boolean(flags.get('reuse')) || ['1', 'true', 'yes'].includes(env.BENCH_REUSE ?? ''),
     force: Boolean(flags.get('force')),
     admin: !flags.get('no-admin'),
+    build: Boolean(flags.get('build')),
     databaseUrl: benchDatabaseUrl(env),
     scale: {
       clients: pick('clients', 'BENCH_CLIENTS', 1_000_000, 2_000),

@@ -19,16 +19,16 @@ export function markdown(results) {
   lines.push('');
   lines.push(
     '| Scenario | Gateway req/s | Baseline req/s | Gateway ÷ baseline | p50 ms (gw / base) | p99 ms (gw / base) ' +
-      '| Errors (gw / base) | SQL per request (gw / base) | Gateway peak RSS MB |',
+      '| Errors (gw / base) | SQL per request (gw / base) | Server CPU ms per request (gw / base) | Gateway peak RSS MB |',
   );
-  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const row of rows) {
     const g = row.gateway ?? {};
     const b = row.baseline ?? {};
     lines.push(
       `| ${row.name} | ${int(g.rps)} | ${int(b.rps)} | ${fixed(row.ratio, 2)} | ${pair(g.p50, b.p50, fixed)} ` +
         `| ${pair(g.p99, b.p99, fixed)} | ${pair(g.errors, b.errors, int)} | ${pair(row.sql?.gateway, row.sql?.baseline, (v) => fixed(v, 1))} ` +
-        `| ${g.peakRss ? fixed(g.peakRss / MB, 0) : '–'} |`,
+        `| ${pair(g.cpuMsPerRequest, b.cpuMsPerRequest, (v) => fixed(v, 2))} | ${g.peakRss ? fixed(g.peakRss / MB, 0) : '–'} |`,
     );
   }
   if (storm) {
@@ -57,19 +57,23 @@ export function markdown(results) {
   return lines.join('\n') + '\n';
 }
 
-/** Writes results to bench/results and, for full-scale runs, the table into bench/README.md between markers. */
+const HOW_TO_RUN = `Run \`npm run bench\` (full scale: 1,000,000 clients, 1,000,000 items, 10,000 users; add \`-- --reuse\` to keep
+an already seeded database) or \`npm run bench:smoke\` (tiny scale, as CI runs it). bench/README.md explains the method;
+every run writes bench/results/latest.json and latest.md. Latest full-scale run:`;
+
+/** Writes results to bench/results and, for full-scale runs, the table into the README between its bench markers. */
 export function writeResults(dir, readme, results) {
   const md = markdown(results);
   writeFileSync(`${dir}/latest.json`, JSON.stringify(results, null, 2) + '\n');
   writeFileSync(`${dir}/latest.md`, `# Benchmark results\n\n${md}`);
   if (!results.meta.smoke && existsSync(readme)) {
     const text = readFileSync(readme, 'utf8');
-    const start = '<!-- bench:results:start -->';
-    const end = '<!-- bench:results:end -->';
+    const start = '<!-- bench:start -->';
+    const end = '<!-- bench:end -->';
     const from = text.indexOf(start);
     const to = text.indexOf(end);
     if (from >= 0 && to > from) {
-      writeFileSync(readme, text.slice(0, from + start.length) + '\n\n' + md + '\n' + text.slice(to));
+      writeFileSync(readme, `${text.slice(0, from + start.length)}\n${HOW_TO_RUN}\n\n${md}${text.slice(to)}`);
     }
   }
   return md;

@@ -102,3 +102,13 @@ export function memoryProbe(pid) {
     },
   };
 }
+
+/** CPU time (user + system, milliseconds) a process has used so far, from /proc/<pid>/stat. */
+export function cpuMillis(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (CLK_TCK = 100)
+  } catch {
+    return null;
+  }
+}

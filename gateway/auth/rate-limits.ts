@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
@@ -36,8 +37,10 @@ export class RateLimits {
 
   /** Spend one request of `name` for `key`, or throw 429 with the seconds until the window resets. */
   async consume(name: LimitName, key: string): Promise<void> {
+    // The counter's key column holds 255 characters, prefix included: a long key (an email typed at login) is hashed.
+    const stored = key.length > 128 ? createHash('sha256').update(key).digest('hex') : key;
     try {
-      await this.limiters[name].consume(key);
+      await this.limiters[name].consume(stored);
     } catch (error) {
       if (error instanceof RateLimiterRes) throw new TooManyRequests(error.msBeforeNext / 1000);
       throw error;

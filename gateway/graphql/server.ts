@@ -99,6 +99,8 @@ export function createApolloServer(config: Config, log: Logger): ApolloServer<Co
     allowBatchedHttpRequests: false,
     csrfPrevention: true,
     formatError: formatError(log),
+    // Bounds the parser too: a deeply nested or huge document is refused before validation walks it.
+    parseOptions: { maxTokens: config.GRAPHQL_MAX_TOKENS },
     validationRules: [
       maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true, ...reportRejection }),
       maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true, ...reportRejection }),

@@ -126,5 +126,13 @@ export function mountRoutes(routes: Route[], auth: AuthService, registry: OpenAP
     };
     router[r.method](r.path, handler);
   }
+  // A known path asked with another method is a 405 naming the allowed ones, as FastAPI answers.
+  const methods = new Map<string, string[]>();
+  for (const r of routes) methods.set(r.path, [...(methods.get(r.path) ?? []), r.method.toUpperCase()]);
+  for (const [path, allowed] of methods) {
+    router.all(path, (_req, res) => {
+      res.set('Allow', allowed.join(', ')).status(405).json({ detail: 'Method Not Allowed' });
+    });
+  }
   return router;
 }

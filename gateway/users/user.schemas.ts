@@ -58,7 +58,7 @@ export const NewPassword = z
   .meta({ id: 'NewPassword' });
 
 export const LoginForm = z
-  .object({ username: z.string().min(1).max(255).refine(noNul, NUL_MESSAGE), password: z.string().min(1).max(128) })
+  .object({ username: z.string().min(1).max(255).refine(noNul, NUL_MESSAGE), password: z.string().min(1).max(4096) })
   .meta({ id: 'Body_login_access_token' });
 
 export const EmailParams = z.object({ email: Email });

@@ -27,6 +27,7 @@ const LABELS: [string, string][] = [
   ['raceCallbackClients', 'parallel callback posts with one code -> clients'],
   ['raceLostFields', 'parallel client updates -> fields lost'],
   ['logLines', 'log lines captured'],
+  ['logSecretsChecked', 'secrets looked for in the logs'],
   ['logSecretsFound', 'secrets found in logs'],
 ];
 
