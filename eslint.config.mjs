@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // Code run inside the browser by page.evaluate in the browser and benchmark scripts.
+    files: ['bench/**/*.mjs', 'tests/e2e/**/*.ts'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
     files: ['admin/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

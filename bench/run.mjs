@@ -95,35 +95,51 @@ async function send(baseUrl, request) {
   return { status: response.status, text };
 }
 
-/** Statements per request: COUNT_REQUESTS sequential requests through the counting relay, averaged. */
-async function countStatements(server, counter, request) {
+/** Statements per request: a few sequential requests through the counting relay, averaged. */
+async function countStatements(server, counter, request, times = COUNT_REQUESTS) {
   const sql = [];
   let total = 0;
-  for (let i = 0; i < COUNT_REQUESTS; i++) {
+  for (let i = 0; i < times; i++) {
     const req = request.next ? { ...request, ...request.next(i) } : request;
     counter.reset(i === 0);
     const { status, text } = await send(server.url, req);
-    if (status !== 200) throw new Error(`${server.name} answered ${status} to ${req.method ?? 'GET'} ${req.path}: ${text}`);
+    if (status !== 200)
+      throw new Error(`${server.name} answered ${status} to ${req.method ?? 'GET'} ${req.path}: ${text}`);
     total += counter.statements;
     if (i === 0) sql.push(...counter.log);
   }
-  return { perRequest: total / COUNT_REQUESTS, sql };
+  return { perRequest: total / times, sql };
 }
 
 async function loadScenario(server, probe, scenario, connections) {
   const request = scenario.request;
+  await settle(server);
   if (options.warmup > 0) {
     await runLoad({ url: server.url, connections, duration: options.warmup, request });
   }
-  // Requests still running from the warm-up finish before the measured run starts.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await settle(server);
   probe?.reset();
   const cpuBefore = cpuMillis(server.child.pid);
   const result = await runLoad({ url: server.url, connections, duration: options.duration, request });
   const cpuAfter = cpuMillis(server.child.pid);
-  result.cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests ? (cpuAfter - cpuBefore) / result.requests : null;
+  result.cpuMsPerRequest =
+    cpuBefore !== null && cpuAfter !== null && result.requests ? (cpuAfter - cpuBefore) / result.requests : null;
   if (probe) result.peakRss = probe.peak().bytes;
   return result;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits (up to 15 s) until the server is idle: requests left running by earlier load must not weigh on the next. */
+async function settle(server) {
+  const until = Date.now() + 15_000;
+  let before = cpuMillis(server.child.pid);
+  while (Date.now() < until) {
+    await sleep(250);
+    const now = cpuMillis(server.child.pid);
+    if (now === null || before === null || now - before <= 20) return;
+    before = now;
+  }
 }
 
 const ms = (v) => (v === null || v === undefined ? '–' : v.toFixed(1));
@@ -199,13 +215,17 @@ async function main() {
     let token;
     let pageSizes;
     try {
-      const signIn = await send(countingGateway.url, scenarios({ users: [superuser], password, ids, deepSkip }).find((s) => s.login).request);
+      const signIn = await send(
+        countingGateway.url,
+        scenarios({ users: [superuser], password, ids, deepSkip }).find((s) => s.login).request,
+      );
       token = JSON.parse(signIn.text).access_token;
       if (!token) throw new Error(`the bench user could not sign in: ${signIn.text}`);
       const list = scenarios({ token, ids, deepSkip, users, password, tag: 'count' });
       for (const s of list) {
-        const g = await countStatements(countingGateway, gatewayCounter, s.request);
-        const b = await countStatements(countingBaseline, baselineCounter, s.request);
+        const times = s.login ? 2 : COUNT_REQUESTS;
+        const g = await countStatements(countingGateway, gatewayCounter, s.request, times);
+        const b = await countStatements(countingBaseline, baselineCounter, s.request, times);
         sql[s.key] = { gateway: g.perRequest, baseline: b.perRequest, gatewaySql: g.sql, baselineSql: b.sql };
         if (s.comparable) {
           const req = s.request.next ? { ...s.request, ...s.request.next(7) } : s.request;
@@ -258,10 +278,21 @@ async function main() {
             log('gateway: REST list page 1 alone, then during a login storm');
             const listScenario = list.find((x) => x.key === 'restList');
             const alone = await loadScenario(server, probe, listScenario, options.connections);
+            await settle(server);
             probe.reset();
             const [during, logins] = await Promise.all([
-              runLoad({ url: server.url, connections: options.connections, duration: options.duration, request: listScenario.request }),
-              runLoad({ url: server.url, connections: options.loginConnections, duration: options.duration, request: s.request }),
+              runLoad({
+                url: server.url,
+                connections: options.connections,
+                duration: options.duration,
+                request: listScenario.request,
+              }),
+              runLoad({
+                url: server.url,
+                connections: options.loginConnections,
+                duration: options.duration,
+                request: s.request,
+              }),
             ]);
             during.peakRss = probe.peak().bytes;
             storm = { alone, during, logins };
@@ -270,7 +301,10 @@ async function main() {
           }
         }
         if (name === 'gateway') {
-          gatewayPeak = Math.max(...Object.values(measured.gateway).map((r) => r.peakRss ?? 0), storm?.during.peakRss ?? 0);
+          gatewayPeak = Math.max(
+            ...Object.values(measured.gateway).map((r) => r.peakRss ?? 0),
+            storm?.during.peakRss ?? 0,
+          );
           if (options.admin) {
             log('admin: loading /clientes in headless Chromium');
             admin = await measureAdmin({
@@ -333,13 +367,16 @@ async function main() {
       postgres: versionRows[0].server_version.split(' ')[0],
       gatewayPeakRss: gatewayPeak,
       totalSeconds: (Date.now() - started) / 1000,
-      sqlCounting: 'statements sent to PostgreSQL (simple queries and extended-protocol executes, BEGIN/COMMIT included), ' +
+      sqlCounting:
+        'statements sent to PostgreSQL (simple queries and extended-protocol executes, BEGIN/COMMIT included), ' +
         `counted by a relay on the wire over ${COUNT_REQUESTS} sequential requests`,
     };
+    mkdirSync(path.join(benchDir, 'results'), { recursive: true });
     const md = writeResults(path.join(benchDir, 'results'), path.join(root, 'README.md'), results);
     console.log('\n' + md);
     const mismatched = Object.entries(parity).filter(([, same]) => !same);
-    if (mismatched.length) log(`warning: the baseline's JSON differs from the gateway's for ${mismatched.map(([k]) => k).join(', ')}`);
+    if (mismatched.length)
+      log(`warning: the baseline's JSON differs from the gateway's for ${mismatched.map(([k]) => k).join(', ')}`);
     const failures = results.rows.filter((r) => r.gateway && r.gateway.requests === 0);
     if (failures.length) throw new Error(`no request completed for ${failures.map((r) => r.name).join(', ')}`);
     log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; bench/results/latest.md`);
@@ -378,8 +415,12 @@ function targets(rows, { storm, admin, pageSizes, gatewayPeak, totalClients }) {
   out.push({
     target: 'SQL statements per request do not grow with page size',
     measured:
-      `REST ${Object.entries(pageSizes.rest).map(([k, v]) => `${k}→${v}`).join(', ')}; ` +
-      `GraphQL ${Object.entries(pageSizes.graphql).map(([k, v]) => `${k}→${v}`).join(', ')}`,
+      `REST ${Object.entries(pageSizes.rest)
+        .map(([k, v]) => `${k}→${v}`)
+        .join(', ')}; ` +
+      `GraphQL ${Object.entries(pageSizes.graphql)
+        .map(([k, v]) => `${k}→${v}`)
+        .join(', ')}`,
     result: verdict(constant),
     met: constant,
   });

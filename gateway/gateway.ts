@@ -53,7 +53,9 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const apollo = createApolloServer(config, log);
     await apollo.start();
     const server = http.createServer(
-      { requestTimeout: config.REQUEST_TIMEOUT_MS },
+      // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
+      // connection for up to that long past the timeout.
+      { requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
       createApp({ config, services, apollo, log }),
     );
     server.keepAliveTimeout = 5000;

@@ -1,3 +1,4 @@
+/* global window, document, location, MutationObserver */
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
@@ -86,7 +87,7 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker }) {
       // a redirect or an aborted response has no body
     }
   });
-  let rowsMs = null;
+  let rowsMs;
   try {
     await page.goto(baseUrl + path, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => window.__benchRowsAt !== null, null, { timeout: 15_000, polling: 50 });

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
-import { launchBrowser, login, openPage, type TrackedPage } from './support/browser';
+import { expectToast, launchBrowser, login, openPage, type TrackedPage } from './support/browser';
 
 let t: TestGateway;
 let browser: Browser;
@@ -114,5 +114,41 @@ describe('signing up and in', () => {
     await expect(page.getByRole('button', { name: 'Add User' }).count()).resolves.toBe(0);
     // Still signed in: a refusal is not a session error.
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
+  });
+
+  it('works from the keyboard alone', async () => {
+    const page = await open();
+    await page.goto('/login');
+    const email = page.getByLabel('Email');
+    await email.waitFor();
+    await expect.poll(() => email.evaluate((input) => input === document.activeElement)).toBe(true); // focused on arrival
+    await page.keyboard.type(SUPERUSER.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(SUPERUSER.password);
+    await page.keyboard.press('Enter');
+    await page.getByText('Bem-vindo de volta, bom ver você de novo!').waitFor();
+
+    await page.goto('/items');
+    await page.getByRole('heading', { name: 'Items Management' }).waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    for (let i = 0; i < 40 && (await focused()) !== 'Adicionar Item'; i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Adicionar Item' });
+    const title = dialog.getByLabel('Title');
+    await expect.poll(() => title.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.type('Item do teclado');
+    await page.keyboard.press('Enter');
+    await expectToast(page, 'Success!', 'Item created successfully.');
+    await dialog.waitFor({ state: 'detached' });
+
+    const actions = page.getByRole('button', { name: 'Actions: Item do teclado' });
+    await actions.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'Editar Item' }).waitFor();
+    await page.keyboard.press('Enter');
+    const editTitle = page.getByRole('dialog', { name: 'Editar Item' }).getByLabel('Title');
+    await expect.poll(() => editTitle.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Editar Item' }).waitFor({ state: 'detached' });
   });
 });

@@ -43,7 +43,11 @@ const MARK = 'matrix-private';
 beforeAll(async () => {
   nuvemshop = await startNuvemshopStandIn();
   t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl });
-  issuer = new TokenIssuer(t.config.SECRET_KEY, t.config.ACCESS_TOKEN_EXPIRE_MINUTES, t.config.RESET_TOKEN_EXPIRE_HOURS);
+  issuer = new TokenIssuer(
+    t.config.SECRET_KEY,
+    t.config.ACCESS_TOKEN_EXPIRE_MINUTES,
+    t.config.RESET_TOKEN_EXPIRE_HOURS,
+  );
   adminToken = await t.superuserToken();
 });
 
@@ -92,9 +96,13 @@ async function fixture(): Promise<Fixture> {
   // An inactive user's token as the gateway would sign it, of the current token version: only is_active can refuse it.
   inactive.token = issuer.issueAccess({ id: inactive.id, tokenVersion: 0 });
   ok(await t.request('DELETE', `/api/v1/users/${deleted.id}`, { token: adminToken }), 'delete user');
-  const expiredToken = jwt.sign({ ...accessClaims(expired.id), exp: Math.floor(Date.now() / 1000) - 60 }, t.config.SECRET_KEY, {
-    algorithm: 'HS256',
-  });
+  const expiredToken = jwt.sign(
+    { ...accessClaims(expired.id), exp: Math.floor(Date.now() / 1000) - 60 },
+    t.config.SECRET_KEY,
+    {
+      algorithm: 'HS256',
+    },
+  );
   const otherKeyToken = jwt.sign(accessClaims(user.id), 'another-secret-key-that-is-long-enough', {
     algorithm: 'HS256',
     expiresIn: 3600,
@@ -107,7 +115,10 @@ async function fixture(): Promise<Fixture> {
     'change password',
   );
   const item = ok(
-    await t.request('POST', '/api/v1/items/', { token: victim.token, json: { title: `${MARK} item`, description: MARK } }),
+    await t.request('POST', '/api/v1/items/', {
+      token: victim.token,
+      json: { title: `${MARK} item`, description: MARK },
+    }),
     'create item',
   );
   const client = ok(
@@ -134,14 +145,19 @@ async function fixture(): Promise<Fixture> {
 
 /** A record made for one cell, so that cells which change or delete it do not depend on each other. */
 const freshItem = async (token: string) =>
-  ok(await t.request('POST', '/api/v1/items/', { token, json: { title: `${MARK} fresh item` } }), 'create item').id as string;
-const freshClient = async () =>
-  ok(await t.request('POST', '/api/v1/clients/', { token: adminToken, json: { url: `https://${MARK}-fresh.example` } }), 'create client')
+  ok(await t.request('POST', '/api/v1/items/', { token, json: { title: `${MARK} fresh item` } }), 'create item')
     .id as string;
+const freshClient = async () =>
+  ok(
+    await t.request('POST', '/api/v1/clients/', { token: adminToken, json: { url: `https://${MARK}-fresh.example` } }),
+    'create client',
+  ).id as string;
 const freshUser = async () => (await person()).id;
 /** The caller's own item when it can make one; the other user's otherwise (the call is refused either way). */
 const ownItem = async (f: Fixture, caller: Caller) =>
-  caller.token && (caller === f.callers.user || caller === f.callers.superuser) ? freshItem(caller.token) : freshItem(f.victim.token);
+  caller.token && (caller === f.callers.user || caller === f.callers.superuser)
+    ? freshItem(caller.token)
+    : freshItem(f.victim.token);
 const ownId = (f: Fixture, caller: Caller) => caller.person?.id ?? f.victim.id;
 const resetToken = async () => {
   const someone = await person();
@@ -166,7 +182,11 @@ const REST: Record<string, Build<RestCall>> = {
     path: `/password-recovery-html-content/${f.victim.email}`,
   }),
   'GET /users/': () => ({ method: 'GET', path: '/users/' }),
-  'POST /users/': () => ({ method: 'POST', path: '/users/', json: { email: `${unique('new')}@example.com`, password: 'new-password' } }),
+  'POST /users/': () => ({
+    method: 'POST',
+    path: '/users/',
+    json: { email: `${unique('new')}@example.com`, password: 'new-password' },
+  }),
   'GET /users/me': () => ({ method: 'GET', path: '/users/me' }),
   'PATCH /users/me': () => ({ method: 'PATCH', path: '/users/me', json: { full_name: 'Renamed' } }),
   'PATCH /users/me/password': (_f, caller) => ({
@@ -182,7 +202,11 @@ const REST: Record<string, Build<RestCall>> = {
   }),
   'GET /users/{id} (another user)': (f) => ({ method: 'GET', path: `/users/${f.victim.id}` }),
   'GET /users/{id} (own)': (f, caller) => ({ method: 'GET', path: `/users/${ownId(f, caller)}` }),
-  'PATCH /users/{id}': async () => ({ method: 'PATCH', path: `/users/${await freshUser()}`, json: { full_name: 'Changed' } }),
+  'PATCH /users/{id}': async () => ({
+    method: 'PATCH',
+    path: `/users/${await freshUser()}`,
+    json: { full_name: 'Changed' },
+  }),
   'DELETE /users/{id}': async () => ({ method: 'DELETE', path: `/users/${await freshUser()}` }),
   'GET /items/': () => ({ method: 'GET', path: '/items/' }),
   'POST /items/': () => ({ method: 'POST', path: '/items/', json: { title: 'New item' } }),
@@ -198,12 +222,19 @@ const REST: Record<string, Build<RestCall>> = {
     path: `/items/${await ownItem(f, caller)}`,
     json: { title: 'Changed' },
   }),
-  "DELETE /items/{id} (another user's)": async (f) => ({ method: 'DELETE', path: `/items/${await freshItem(f.victim.token)}` }),
+  "DELETE /items/{id} (another user's)": async (f) => ({
+    method: 'DELETE',
+    path: `/items/${await freshItem(f.victim.token)}`,
+  }),
   'DELETE /items/{id} (own)': async (f, caller) => ({ method: 'DELETE', path: `/items/${await ownItem(f, caller)}` }),
   'GET /clients/': () => ({ method: 'GET', path: '/clients/' }),
   'POST /clients/': () => ({ method: 'POST', path: '/clients/', json: { url: 'https://new.example' } }),
   'GET /clients/{id}': (f) => ({ method: 'GET', path: `/clients/${f.victim.clientId}` }),
-  'PUT /clients/{id}': async () => ({ method: 'PUT', path: `/clients/${await freshClient()}`, json: { url: 'https://changed.example' } }),
+  'PUT /clients/{id}': async () => ({
+    method: 'PUT',
+    path: `/clients/${await freshClient()}`,
+    json: { url: 'https://changed.example' },
+  }),
   'DELETE /clients/{id}': async () => ({ method: 'DELETE', path: `/clients/${await freshClient()}` }),
   'POST /callback/authorize': () => ({ method: 'POST', path: '/callback/authorize', json: { code: unique('code') } }),
   'GET /utils/health-check/': () => ({ method: 'GET', path: '/utils/health-check/' }),
@@ -218,7 +249,10 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query me': () => ({ query: `{ me ${USER_FIELDS} }` }),
   'query allUsers': () => ({ query: `{ allUsers ${USER_FIELDS} }` }),
   'query _allUsersMeta': () => ({ query: '{ _allUsersMeta { count } }' }),
-  'query User (another user)': (f) => ({ query: `query ($id: ID!) { User(id: $id) ${USER_FIELDS} }`, variables: { id: f.victim.id } }),
+  'query User (another user)': (f) => ({
+    query: `query ($id: ID!) { User(id: $id) ${USER_FIELDS} }`,
+    variables: { id: f.victim.id },
+  }),
   'query User (own)': (f, caller) => ({
     query: `query ($id: ID!) { User(id: $id) ${USER_FIELDS} }`,
     variables: { id: ownId(f, caller) },
@@ -235,7 +269,10 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   }),
   'query allClients': () => ({ query: `{ allClients ${CLIENT_FIELDS} }` }),
   'query _allClientsMeta': () => ({ query: '{ _allClientsMeta { count } }' }),
-  'query Client': (f) => ({ query: `query ($id: ID!) { Client(id: $id) ${CLIENT_FIELDS} }`, variables: { id: f.victim.clientId } }),
+  'query Client': (f) => ({
+    query: `query ($id: ID!) { Client(id: $id) ${CLIENT_FIELDS} }`,
+    variables: { id: f.victim.clientId },
+  }),
   'mutation login': (f) => ({
     query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { access_token token_type } }',
     variables: { u: f.victim.email, p: f.victim.password },
@@ -258,7 +295,8 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   }),
   'mutation updateMe': () => ({ query: `mutation { updateMe(full_name: "Renamed") ${USER_FIELDS} }` }),
   'mutation updatePassword': (_f, caller) => ({
-    query: 'mutation ($c: String!) { updatePassword(current_password: $c, new_password: "another-password") { message } }',
+    query:
+      'mutation ($c: String!) { updatePassword(current_password: $c, new_password: "another-password") { message } }',
     variables: { c: caller.person?.password ?? 'person-password' },
   }),
   'mutation deleteMe': () => ({ query: 'mutation { deleteMe { message } }' }),
@@ -320,7 +358,12 @@ function expectedDetail(row: MatrixRow, caller: CallerKind, status: number): str
   return detail;
 }
 
-const CODES: Record<number, string> = { 400: 'BAD_USER_INPUT', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
+const CODES: Record<number, string> = {
+  400: 'BAD_USER_INPUT',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+};
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;
 
@@ -342,7 +385,11 @@ function expectNothingOfVictim(row: MatrixRow, text: string, f: Fixture): void {
 async function checkRest(row: MatrixRow, f: Fixture, kind: CallerKind): Promise<void> {
   const caller = f.callers[kind];
   const spec = await REST[row.operation](f, caller);
-  const answer = await t.request(spec.method, `/api/v1${spec.path}`, { token: caller.token, json: spec.json, form: spec.form });
+  const answer = await t.request(spec.method, `/api/v1${spec.path}`, {
+    token: caller.token,
+    json: spec.json,
+    form: spec.form,
+  });
   const expected = row.expected[kind];
   expect(answer.status, answer.text).toBe(expected);
   if (expected === 200) {

@@ -64,7 +64,9 @@ describe('security headers', () => {
       await login(page, SUPERUSER.email, SUPERUSER.password);
     });
     const docs = await violations('/docs/', (page) => page.locator('.swagger-ui .info .title').waitFor());
-    const explorer = await violations('/graphql', (page) => page.getByRole('button', { name: /Execute query/i }).waitFor());
+    const explorer = await violations('/graphql', (page) =>
+      page.getByRole('button', { name: /Execute query/i }).waitFor(),
+    );
     for (const seen of [admin, docs, explorer]) {
       expect(seen.errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
       expect(seen.errors).toEqual([]);
@@ -76,7 +78,11 @@ describe('security headers', () => {
 describe('CORS', () => {
   it('answers a preflight from a configured origin', async () => {
     const answer = await t.request('OPTIONS', '/api/v1/users/me', {
-      headers: { Origin: ALLOWED_ORIGIN, 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      headers: {
+        Origin: ALLOWED_ORIGIN,
+        'Access-Control-Request-Method': 'PATCH',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     expect(answer.status).toBeLessThan(300);
     expect(answer.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
@@ -87,13 +93,21 @@ describe('CORS', () => {
     'grants nothing to %s',
     async (origin) => {
       const preflight = await t.request('OPTIONS', '/api/v1/users/me', {
-        headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'authorization',
+        },
       });
       expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
       const token = await t.superuserToken();
       const read = await t.request('GET', '/api/v1/users/me', { token, headers: { Origin: origin } });
       expect(read.headers.get('access-control-allow-origin')).toBeNull();
-      const graphql = await t.request('POST', '/graphql', { json: { query: '{ me { id } }' }, token, headers: { Origin: origin } });
+      const graphql = await t.request('POST', '/graphql', {
+        json: { query: '{ me { id } }' },
+        token,
+        headers: { Origin: origin },
+      });
       expect(graphql.headers.get('access-control-allow-origin')).toBeNull();
     },
   );
@@ -102,8 +116,18 @@ describe('CORS', () => {
 describe('body size limit', () => {
   const big = 'x'.repeat(200 * 1024);
   it.each([
-    ['REST JSON', '/api/v1/users/signup', JSON.stringify({ email: 'big@example.com', password: big }), 'application/json'],
-    ['REST form', '/api/v1/login/access-token', `username=big%40example.com&password=${big}`, 'application/x-www-form-urlencoded'],
+    [
+      'REST JSON',
+      '/api/v1/users/signup',
+      JSON.stringify({ email: 'big@example.com', password: big }),
+      'application/json',
+    ],
+    [
+      'REST form',
+      '/api/v1/login/access-token',
+      `username=big%40example.com&password=${big}`,
+      'application/x-www-form-urlencoded',
+    ],
     ['GraphQL', '/graphql', JSON.stringify({ query: `{ me { id } } # ${big}` }), 'application/json'],
   ])('refuses a %s body over the limit with 413', async (_kind, path, raw, contentType) => {
     const answer = await t.request('POST', path, { raw, contentType });
@@ -125,7 +149,10 @@ describe('request timeout', () => {
     await blocker.query('select * from clients where id = $1 for update', [created.body.id]);
     try {
       const started = performance.now();
-      const answer = await t.request('PUT', `/api/v1/clients/${created.body.id}`, { token, json: { url: 'https://late.example' } });
+      const answer = await t.request('PUT', `/api/v1/clients/${created.body.id}`, {
+        token,
+        json: { url: 'https://late.example' },
+      });
       const took = performance.now() - started;
       expect(answer.status).toBe(503);
       expect(answer.body).toEqual({ detail: 'The request took too long and was stopped' });
@@ -140,7 +167,10 @@ describe('request timeout', () => {
   });
 
   it.each([
-    ['a body that never finishes', 'POST /api/v1/users/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":'],
+    [
+      'a body that never finishes',
+      'POST /api/v1/users/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
+    ],
     ['headers that never finish', 'GET /api/v1/users/me HTTP/1.1\r\nHost: x\r\nX-Slow: '],
   ])('does not wait forever for %s', async (_kind, partial) => {
     const { port } = new URL(t.url);
@@ -168,7 +198,9 @@ describe('GraphQL', () => {
   it('refuses batched operations, running none of them', async () => {
     const token = await t.superuserToken();
     const before = await t.sql<{ n: string }>('select count(*) as n from items');
-    const batch = Array.from({ length: 3 }, (_, i) => ({ query: `mutation { createItem(title: "batched ${i}") { id } }` }));
+    const batch = Array.from({ length: 3 }, (_, i) => ({
+      query: `mutation { createItem(title: "batched ${i}") { id } }`,
+    }));
     const answer = await t.request('POST', '/graphql', { json: batch, token });
     expect(answer.status).toBe(400);
     expect(answer.text).not.toMatch(/\bat \S+ \(/);

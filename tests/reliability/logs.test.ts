@@ -49,7 +49,13 @@ beforeAll(async () => {
     NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl,
     NUVEMSHOP_CLIENT_SECRET: secret('nuvemshop-client-secret'),
   });
-  for (const key of ['SECRET_KEY', 'TOKEN_ENCRYPTION_KEY', 'FIRST_SUPERUSER_PASSWORD', 'SMTP_PASSWORD', 'NUVEMSHOP_CLIENT_SECRET'] as const) {
+  for (const key of [
+    'SECRET_KEY',
+    'TOKEN_ENCRYPTION_KEY',
+    'FIRST_SUPERUSER_PASSWORD',
+    'SMTP_PASSWORD',
+    'NUVEMSHOP_CLIENT_SECRET',
+  ] as const) {
     secrets.set(key, String(config[key]));
   }
   const memory = { write: (line: string) => void lines.push(line) };
@@ -83,8 +89,14 @@ describe('logs of a full run', () => {
     const fourth = secret('fourth-password');
     for (const [k, v] of Object.entries({ first, second, third, fourth })) secrets.set(`${k} password`, v);
 
-    expect((await send('POST', '/api/v1/users/signup', { json: { email, password: first, full_name: 'Logged Person' } })).status).toBe(200);
-    expect((await send('POST', '/api/v1/login/access-token', { form: { username: email, password: 'wrong-password' } })).status).toBe(400);
+    expect(
+      (await send('POST', '/api/v1/users/signup', { json: { email, password: first, full_name: 'Logged Person' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await send('POST', '/api/v1/login/access-token', { form: { username: email, password: 'wrong-password' } }))
+        .status,
+    ).toBe(400);
     const login = await send('POST', '/api/v1/login/access-token', { form: { username: email, password: first } });
     const token = login.body.access_token;
     expect((await send('GET', '/api/v1/users/me', { token })).status).toBe(200);
@@ -107,7 +119,9 @@ describe('logs of a full run', () => {
     await send('GET', `/reset-password?token=${encodeURIComponent(resetToken)}`);
     const reset = await send('POST', '/api/v1/reset-password/', { json: { token: resetToken, new_password: third } });
     expect(reset.status).toBe(200);
-    expect((await send('POST', '/api/v1/reset-password/', { json: { token: resetToken, new_password: third } })).status).toBe(400);
+    expect(
+      (await send('POST', '/api/v1/reset-password/', { json: { token: resetToken, new_password: third } })).status,
+    ).toBe(400);
 
     const graphqlLogin = await send('POST', '/graphql', {
       json: {
@@ -119,13 +133,17 @@ describe('logs of a full run', () => {
     const graphqlChange = await send('POST', '/graphql', {
       token: graphqlToken,
       json: {
-        query: 'mutation ($c: String!, $n: String!) { updatePassword(current_password: $c, new_password: $n) { message } }',
+        query:
+          'mutation ($c: String!, $n: String!) { updatePassword(current_password: $c, new_password: $n) { message } }',
         variables: { c: third, n: fourth },
       },
     });
     expect(graphqlChange.body.data.updatePassword.message).toBe('Password updated successfully');
-    const admin = (await send('POST', '/api/v1/login/access-token', { form: { username: 'admin@example.com', password: SUPERUSER_PASSWORD } }))
-      .body.access_token;
+    const admin = (
+      await send('POST', '/api/v1/login/access-token', {
+        form: { username: 'admin@example.com', password: SUPERUSER_PASSWORD },
+      })
+    ).body.access_token;
 
     const hiper = secret('hiper-token');
     const nuvem = secret('nuvemshop-token');
@@ -133,7 +151,12 @@ describe('logs of a full run', () => {
     secrets.set('nuvemshop token', nuvem);
     const client = await send('POST', '/api/v1/clients/', {
       token: admin,
-      json: { url: 'https://logged-store.example', hiper_token: hiper, nuvemshop_token: nuvem, nuvemshop_store_id: 4242 },
+      json: {
+        url: 'https://logged-store.example',
+        hiper_token: hiper,
+        nuvemshop_token: nuvem,
+        nuvemshop_store_id: 4242,
+      },
     });
     expect(client.body.hiper_token).toBe(hiper);
     expect((await send('GET', `/api/v1/clients/${client.body.id}`, { token: admin })).body.nuvemshop_token).toBe(nuvem);
@@ -142,12 +165,20 @@ describe('logs of a full run', () => {
     const graphqlClient = await send('POST', '/graphql', {
       token: admin,
       json: {
-        query: 'mutation ($id: ID!, $h: String) { updateClient(id: $id, hiper_token: $h) { hiper_token nuvemshop_token } }',
+        query:
+          'mutation ($id: ID!, $h: String) { updateClient(id: $id, hiper_token: $h) { hiper_token nuvemshop_token } }',
         variables: { id: client.body.id, h: hiper2 },
       },
     });
     expect(graphqlClient.body.data.updateClient).toEqual({ hiper_token: hiper2, nuvemshop_token: nuvem });
-    expect((await send('POST', '/graphql', { token: admin, json: { query: '{ allClients { hiper_token nuvemshop_token } }' } })).status).toBe(200);
+    expect(
+      (
+        await send('POST', '/graphql', {
+          token: admin,
+          json: { query: '{ allClients { hiper_token nuvemshop_token } }' },
+        })
+      ).status,
+    ).toBe(200);
 
     const code = secret('authorization-code');
     secrets.set('authorization code', code);
@@ -162,7 +193,9 @@ describe('logs of a full run', () => {
     expect(stored.body.data.some((c: any) => c.nuvemshop_token === nuvemshop.tokenFor(code))).toBe(true);
 
     // Validation errors echo their input, except secrets.
-    expect((await send('POST', '/api/v1/users/signup', { json: { email: 'short@example.com', password: 'short' } })).status).toBe(422);
+    expect(
+      (await send('POST', '/api/v1/users/signup', { json: { email: 'short@example.com', password: 'short' } })).status,
+    ).toBe(422);
     const shortSecret = secret('x').slice(0, 7);
     secrets.set('short password', shortSecret);
     await send('POST', '/api/v1/users/signup', { json: { email: 'short@example.com', password: shortSecret } });

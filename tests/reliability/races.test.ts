@@ -1,4 +1,6 @@
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway } from '../../gateway/gateway';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { recordFigures } from './support/figures';
 import { startNuvemshopStandIn, type NuvemshopStandIn } from './support/nuvemshop-stand-in';
@@ -28,10 +30,13 @@ describe('races', () => {
       Array.from({ length: PARALLEL }, (_, i) =>
         i % 2
           ? t.request('POST', '/api/v1/users/signup', { json: { email, password: `password-${i}` } })
-          : t.graphql('mutation ($email: String!, $password: String!) { signup(email: $email, password: $password) { id } }', {
-              email: email.toUpperCase(),
-              password: `password-${i}`,
-            }),
+          : t.graphql(
+              'mutation ($email: String!, $password: String!) { signup(email: $email, password: $password) { id } }',
+              {
+                email: email.toUpperCase(),
+                password: `password-${i}`,
+              },
+            ),
       ),
     );
     const isGraphql = (a: (typeof answers)[number]) => 'data' in a.body || 'errors' in a.body;
@@ -48,17 +53,31 @@ describe('races', () => {
     expect(figures.raceSignups).toBe(1);
   });
 
-  it('exchanges a code once and makes one client of fifty parallel callback posts', async () => {
+  it('exchanges a code once and makes one client of fifty parallel callback posts to two gateways', async () => {
+    // A second gateway on the same database: its own pool and its own in-flight exchanges, as another process has.
+    const second = await startGateway({ ...t.config }, pino({ level: 'silent' }));
+    const secondUrl = second.url.replace('localhost', '127.0.0.1');
     const code = 'one-code-posted-fifty-times';
-    const answers = await Promise.all(
-      Array.from({ length: PARALLEL }, (_, i) =>
-        i % 2
-          ? t.request('POST', '/api/v1/callback/authorize', { json: { code } })
-          : t.graphql('mutation ($code: String!) { authorizeCallback(code: $code) { message checkout_url } }', { code }),
-      ),
-    );
+    const mutation = 'mutation ($code: String!) { authorizeCallback(code: $code) { message checkout_url } }';
+    let answers: { status: number; body: any }[];
+    try {
+      answers = await Promise.all(
+        Array.from({ length: PARALLEL }, async (_, i) => {
+          if (i % 4 === 1) return t.request('POST', '/api/v1/callback/authorize', { json: { code } });
+          if (i % 4 === 3) return t.graphql(mutation, { code });
+          const response = await fetch(`${secondUrl}/api/v1/callback/authorize`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ code }),
+          });
+          return { status: response.status, body: await response.json() };
+        }),
+      );
+    } finally {
+      await second.close();
+    }
     for (const a of answers) {
-      expect(a.status).toBe(200);
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
       const body = a.body.data ? a.body.data.authorizeCallback : a.body;
       expect(body).toEqual({ message: 'Store authorized successfully', checkout_url: 'https://checkout.example/pay' });
     }

@@ -65,4 +65,24 @@ describe('ItemList', () => {
     expect(screen.getByText('Page 1')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
   });
+
+  it('keeps the previous rows, dimmed, while the next page loads', async () => {
+    let release: () => void = () => {};
+    const provider = {
+      getList: vi.fn(async (_resource: string, params: { pagination: { page: number; perPage: number } }) => {
+        const { page, perPage } = params.pagination;
+        if (page === 2) await new Promise<void>((resolve) => (release = resolve));
+        return { data: items.slice((page - 1) * perPage, page * perPage), total: items.length };
+      }),
+    };
+    renderWithAdmin(<ItemList />, { path: '/items', dataProvider: provider });
+    await screen.findByText('Item 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByText('Page 2')).toBeInTheDocument());
+    expect(screen.getByText('Item 1').closest('tr')).toHaveStyle({ opacity: '0.5' });
+    expect(screen.queryAllByTestId('placeholder-row')).toHaveLength(0);
+    release();
+    await screen.findByText('Item 6');
+    expect(screen.getByText('Item 6').closest('tr')).toHaveStyle({ opacity: '1' });
+  });
 });

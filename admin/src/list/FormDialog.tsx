@@ -26,7 +26,16 @@ export function FormDialog({
   cancelLabel = 'Cancel',
 }: Props) {
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="form-dialog-title">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="form-dialog-title"
+      disableAutoFocus
+      // Once the dialog is in, the first field takes the focus, so typing can start at once.
+      slotProps={{ transition: { onEntered: (node: HTMLElement) => node.querySelector('input')?.focus() } }}
+    >
       {open && (
         <Form record={record as RaRecord} onSubmit={onSubmit} mode="onBlur" reValidateMode="onBlur" criteriaMode="all">
           <DialogTitle id="form-dialog-title">{title}</DialogTitle>

@@ -1,6 +1,6 @@
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { IconButton, Menu, MenuItem } from '@mui/material';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 
 interface Action {
   label: string;
@@ -11,6 +11,8 @@ interface Action {
 /** A row's action menu. */
 export function RowMenu({ label, actions, disabled }: { label: string; actions: Action[]; disabled?: boolean }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // The chosen action runs once the menu has closed and given the focus back, so that a dialog it opens keeps it.
+  const chosen = useRef<(() => void) | null>(null);
   return (
     <>
       <IconButton
@@ -22,13 +24,25 @@ export function RowMenu({ label, actions, disabled }: { label: string; actions: 
       >
         <MoreVertIcon />
       </IconButton>
-      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+      <Menu
+        anchorEl={anchor}
+        open={!!anchor}
+        onClose={() => setAnchor(null)}
+        slotProps={{
+          transition: {
+            onExited: () => {
+              chosen.current?.();
+              chosen.current = null;
+            },
+          },
+        }}
+      >
         {actions.map((action) => (
           <MenuItem
             key={action.label}
             onClick={() => {
+              chosen.current = action.onClick;
               setAnchor(null);
-              action.onClick();
             }}
             sx={action.danger ? { color: 'error.main' } : undefined}
           >

@@ -39,6 +39,9 @@ describe('PasswordTab', () => {
     expect(await screen.findByText('Incorrect password')).toBeInTheDocument();
     const body = JSON.parse(fetch.mock.calls[0][1].body);
     expect(body.variables).toEqual({ current_password: 'wrong-password', new_password: 'new-password' });
+    // Toasts come one at a time: close the first.
+    await person.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByText('Incorrect password')).not.toBeInTheDocument());
     fireEvent.submit(screen.getByRole('button', { name: 'Salvar' }).closest('form')!);
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
     expect(await screen.findByText('Password updated successfully.')).toBeInTheDocument();

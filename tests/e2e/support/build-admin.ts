@@ -22,5 +22,7 @@ export default function setup() {
   execFileSync('npx', ['vite', 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
+    // Vitest runs with NODE_ENV=test; the browser tests check the production build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }

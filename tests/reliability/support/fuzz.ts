@@ -14,7 +14,8 @@ const ONE_MB = 'x'.repeat(1024 * 1024);
 const STACK_TRACE = /\bat \S+ \(?[\w/.-]+:\d+:\d+\)?|node_modules|\/work\/|\.ts:\d+:\d+/;
 const TABLES = ['users', 'deleted_users', 'items', 'clients', 'authorization_codes'];
 const SNAPSHOT = TABLES.map(
-  (table) => `select '${table}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${table} x`,
+  (table) =>
+    `select '${table}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${table} x`,
 ).join(' union all ');
 
 export interface FuzzTarget {
@@ -47,7 +48,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   const superuser = await t.superuserToken();
   const someone = await t.createUser();
   const item = await t.request('POST', '/api/v1/items/', { token: someone.token, json: { title: 'fuzz item' } });
-  const client = await t.request('POST', '/api/v1/clients/', { token: someone.token, json: { url: 'https://fuzz.example' } });
+  const client = await t.request('POST', '/api/v1/clients/', {
+    token: someone.token,
+    json: { url: 'https://fuzz.example' },
+  });
   const victim = await t.createUser();
   // Cases run one at a time, so the tables as the previous case left them are the tables before the next one.
   let tables = await snapshot();
@@ -64,7 +68,13 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     t,
     knownIds: [someone.id, victim.id, item.body.id, client.body.id],
     bearer: (choice) =>
-      choice === 'superuser' ? superuser : choice === 'user' ? someone.token : choice === 'none' ? undefined : choice || 'x',
+      choice === 'superuser'
+        ? superuser
+        : choice === 'user'
+          ? someone.token
+          : choice === 'none'
+            ? undefined
+            : choice || 'x',
     send,
     cases: 0,
     refused: 0,
@@ -101,7 +111,8 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
 // ---- hostile values -------------------------------------------------------------------------------------------
 
 /** Replaces lone surrogates, which cannot be put in a URL. */
-export const wellFormed = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+export const wellFormed = (s: string) =>
+  s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
 const PAYLOADS = [
   '',
@@ -210,7 +221,10 @@ const VALID: Record<string, fc.Arbitrary<unknown>> = {
   perPage: fc.nat(100),
   sortField: fc.constantFrom('email', 'title', 'url', 'created_at', 'full_name', 'nuvemshop_store_id'),
   sortOrder: fc.constantFrom('ASC', 'DESC', 'asc'),
-  filter: fc.record({ q: fc.string({ maxLength: 20 }), ids: fc.array(fc.uuid(), { maxLength: 3 }) }, { requiredKeys: [] }),
+  filter: fc.record(
+    { q: fc.string({ maxLength: 20 }), ids: fc.array(fc.uuid(), { maxLength: 3 }) },
+    { requiredKeys: [] },
+  ),
 };
 export const validFor = (target: FuzzTarget, name: string): fc.Arbitrary<unknown> =>
   name === 'id'
@@ -239,5 +253,8 @@ export const tokenFor = () =>
     { weight: 8, arbitrary: fc.constant('superuser') },
     { weight: 2, arbitrary: fc.constant('user') },
     { weight: 1, arbitrary: fc.constant('none') },
-    { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 200 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'x')) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 200 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'x')),
+    },
   );
