@@ -1,4 +1,3 @@
-/* global window, document, location, MutationObserver */
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 

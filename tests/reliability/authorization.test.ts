@@ -374,7 +374,7 @@ function expectNoRecordData(text: string): void {
   expect(text).not.toContain(MARK);
 }
 
-/** What an ordinary user may not see in a successful answer: the other user's account and items (clients are shared). */
+/** What an ordinary user may not see when served: another user's account and items (clients are shared by all). */
 function expectNothingOfVictim(row: MatrixRow, text: string, f: Fixture): void {
   if (/client/i.test(row.operation) || row.expected.anonymous === 200) return;
   expect(text).not.toContain(f.victim.id);
@@ -459,9 +459,10 @@ describe('authorization matrix', () => {
   }
 
   afterAll(() => {
+    const rows = (api: MatrixRow['api']) => MATRIX.filter((r) => r.api === api).length;
     recordFigures('authorization', {
       matrixCells: `${cells} of ${MATRIX.length * CALLERS.length}`,
-      matrixOperations: `${MATRIX.length} (${MATRIX.filter((r) => r.api === 'REST').length} REST, ${MATRIX.filter((r) => r.api === 'GraphQL').length} GraphQL) x ${CALLERS.length} callers`,
+      matrixOperations: `${MATRIX.length} (${rows('REST')} REST, ${rows('GraphQL')} GraphQL) x ${CALLERS.length}`,
     });
   });
 });

@@ -23,7 +23,7 @@ import {
   type FuzzTarget,
 } from './support/fuzz';
 
-/** Hostile values in every argument of every GraphQL operation (read from schema/schema.graphql), and hostile documents. */
+/** Hostile values in every argument of every GraphQL operation (from schema/schema.graphql), and hostile documents. */
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_GRAPHQL_RUNS ?? 150);
 const DOCUMENT_RUNS = Number(process.env.FUZZ_DOCUMENT_RUNS ?? 1000);
 // With the REST suite's 5,000, at least 10,000 cases a run; smaller run counts (to replay quickly) lower it.
@@ -85,7 +85,8 @@ async function runGraphql(kind: 'query' | 'mutation', field: GraphQLField<unknow
       } else {
         const declared = given.map(([arg]) => `$${arg.name}: ${String(arg.type)}`).join(', ');
         const args = given.map(([arg]) => `${arg.name}: $${arg.name}`).join(', ');
-        query = `${kind}${declared ? ` (${declared})` : ''} { ${field.name}${args ? `(${args})` : ''} ${selection(field)} }`;
+        const call = `${field.name}${args ? `(${args})` : ''} ${selection(field)}`;
+        query = `${kind}${declared ? ` (${declared})` : ''} { ${call} }`;
         variables = objectText(given.map(([arg, v]) => [arg.name, v]));
       }
       const body = `{"query":${JSON.stringify(query)},"variables":${variables}}`;

@@ -169,7 +169,8 @@ describe('request timeout', () => {
   it.each([
     [
       'a body that never finishes',
-      'POST /api/v1/users/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":',
+      'POST /api/v1/users/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 1000\r\n\r\n{"email":',
     ],
     ['headers that never finish', 'GET /api/v1/users/me HTTP/1.1\r\nHost: x\r\nX-Slow: '],
   ])('does not wait forever for %s', async (_kind, partial) => {
@@ -213,7 +214,7 @@ describe('GraphQL', () => {
     expect(answer.body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
   });
 
-  it('turns introspection off with NODE_ENV=production, while the admin still works from its build-time schema', async () => {
+  it('turns introspection off with NODE_ENV=production; the admin works from its build-time schema', async () => {
     const production = await startTestGateway({
       NODE_ENV: 'production',
       SECRET_KEY: randomBytes(32).toString('hex'),

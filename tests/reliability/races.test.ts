@@ -6,6 +6,7 @@ import { recordFigures } from './support/figures';
 import { startNuvemshopStandIn, type NuvemshopStandIn } from './support/nuvemshop-stand-in';
 
 const PARALLEL = 50;
+const GRAPHQL_TYPE: Record<string, string> = { number: 'SafeInt', boolean: 'Boolean', string: 'String' };
 
 let t: TestGateway;
 let nuvemshop: NuvemshopStandIn;
@@ -117,7 +118,7 @@ describe('races', () => {
         t.request('PUT', `/api/v1/clients/${id}`, { token, json: { [field]: value } }),
         // The same change through GraphQL, so both adapters race each other too.
         t.graphql(
-          `mutation ($id: ID!, $value: ${typeof value === 'number' ? 'SafeInt' : typeof value === 'boolean' ? 'Boolean' : 'String'}) {
+          `mutation ($id: ID!, $value: ${GRAPHQL_TYPE[typeof value]}) {
             updateClient(id: $id, ${field}: $value) { id }
           }`,
           { id, value },

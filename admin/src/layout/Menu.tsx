@@ -22,9 +22,9 @@ export function Menu() {
         <Logout />
       </RaMenu>
       {open && identity?.email && (
-        <Box sx={{ mt: 'auto', px: 2, py: 1.5 }}>
+        <Box sx={{ mt: 'auto', px: 2, py: 1.5, width: 240, boxSizing: 'border-box' }}>
           <Divider sx={{ mb: 1 }} />
-          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere', wordBreak: 'break-word' }}>
             Logado como: {identity.email}
           </Typography>
         </Box>

@@ -9,9 +9,16 @@ const palette = {
   success: { main: colors.success },
 };
 
+// Buttons and tabs show their labels exactly as written.
+const components = {
+  MuiButton: { styleOverrides: { root: { textTransform: 'none' as const } } },
+  MuiTab: { styleOverrides: { root: { textTransform: 'none' as const } } },
+};
+
 export const lightTheme: RaThemeOptions = {
   ...defaultLightTheme,
   palette: { ...defaultLightTheme.palette, ...palette, mode: 'light' },
+  components: { ...defaultLightTheme.components, ...components },
 };
 
 export const darkTheme: RaThemeOptions = {
@@ -22,4 +29,5 @@ export const darkTheme: RaThemeOptions = {
     mode: 'dark',
     background: { default: '#1a202c', paper: '#2d3748' },
   },
+  components: { ...defaultDarkTheme.components, ...components },
 };

@@ -33,7 +33,7 @@ export async function openPage(
   options: { viewport?: { width: number; height: number } } = {},
 ): Promise<TrackedPage> {
   const context = await browser.newContext({ baseURL, viewport: options.viewport ?? { width: 1280, height: 800 } });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(30_000); // generous: CI machines are shared
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {

@@ -7,7 +7,7 @@ export type Figures = Record<string, string | number>;
 /** The figures the summary shows, in this order, with their labels. */
 const LABELS: [string, string][] = [
   ['matrixCells', 'authorization matrix cells checked'],
-  ['matrixOperations', 'operations in the matrix (REST routes + GraphQL operations)'],
+  ['matrixOperations', 'matrix rows (REST routes and GraphQL operations, with variants)'],
   ['fuzzCases', 'fuzz cases run'],
   ['fuzzRestCases', '  of which REST'],
   ['fuzzGraphqlCases', '  of which GraphQL'],

@@ -142,8 +142,14 @@ const PAYLOADS = [
   'Ω≈ç√∫˜µ≤≥÷',
   '🙂'.repeat(200),
   'é'.repeat(300),
+  'a'.repeat(128),
+  'a'.repeat(200),
+  'a'.repeat(254),
   'a'.repeat(255),
   'a'.repeat(256),
+  `${'a'.repeat(243)}@example.com`,
+  `${'a'.repeat(244)}@example.com`,
+  `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.com`,
   'a'.repeat(10_000),
   '00000000-0000-0000-0000-000000000000',
   '__proto__',
@@ -156,6 +162,8 @@ export const hostileString = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 100 }) },
   { weight: 1, arbitrary: fc.emailAddress() },
   { weight: 1, arbitrary: fc.uuid() },
+  // Around the 255-character bounds of the text columns.
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 240, maxLength: 260 }) },
 );
 
 /** A hostile value as JSON text, so numbers JSON.stringify cannot write (1e400, 2^64 + 1) can be sent too. */
@@ -194,7 +202,12 @@ export const hostileJson: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(JSON.stringify(ONE_MB)) },
 );
 
-const emails = fc.constantFrom('someone@example.com', 'Other.Person@Example.org', 'admin@example.com');
+const emails = fc.constantFrom(
+  'someone@example.com',
+  'Other.Person@Example.org',
+  'admin@example.com',
+  `${'long'.repeat(60)}@example.com`,
+);
 /** Well-formed values by field name, so that hostile values also reach the checks behind the first one. */
 const VALID: Record<string, fc.Arbitrary<unknown>> = {
   email: emails,

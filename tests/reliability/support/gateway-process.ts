@@ -13,7 +13,7 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
-/** The production entry (`node dist/gateway/main.js`) on PORT=0; resolves with the URL from its 'gateway listening' log line. */
+/** The production entry (`node dist/gateway/main.js`) on PORT=0, with the URL from its 'gateway listening' log line. */
 export async function startGatewayProcess(
   env: Record<string, string>,
   startTimeoutMs = 60_000,
