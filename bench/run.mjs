@@ -113,6 +113,7 @@ async function countStatements(server, counter, request, times = COUNT_REQUESTS)
 
 async function loadScenario(server, probe, scenario, connections) {
   const request = scenario.request;
+  server.assertRunning();
   await settle(server);
   if (options.warmup > 0) {
     await runLoad({ url: server.url, connections, duration: options.warmup, request });
@@ -122,6 +123,7 @@ async function loadScenario(server, probe, scenario, connections) {
   const cpuBefore = cpuMillis(server.child.pid);
   const result = await runLoad({ url: server.url, connections, duration: options.duration, request });
   const cpuAfter = cpuMillis(server.child.pid);
+  server.assertRunning();
   result.cpuMsPerRequest =
     cpuBefore !== null && cpuAfter !== null && result.requests ? (cpuAfter - cpuBefore) / result.requests : null;
   if (probe) result.peakRss = probe.peak().bytes;
@@ -254,80 +256,109 @@ async function main() {
     }
     await cleanUp(pool);
 
-    // ---- load: the gateway, then the baseline
+    // ---- load: each scenario on the gateway, then at once on the baseline (both up, the idle one costs nothing),
+    // so that both sides of a ratio see the same machine
     const measured = { gateway: {}, baseline: {} };
+    const restarts = [];
     let storm;
     let admin = { measured: false, reason: 'skipped (--no-admin)' };
-    let gatewayPeak = 0;
-    for (const name of ['gateway', 'baseline']) {
-      const server = name === 'gateway' ? await startGateway(databaseUrl) : await startBaseline(databaseUrl);
-      const probe = memoryProbe(server.child.pid);
-      try {
-        const list = scenarios({ token, ids, deepSkip, users, password, tag: `${name}-${Date.now()}` });
-        for (const s of list) {
-          const connections = s.login ? options.loginConnections : options.connections;
-          log(`${name}: ${s.name}`);
-          const result = await loadScenario(server, name === 'gateway' ? probe : undefined, s, connections);
+    const servers = {};
+    let probe;
+    const start = {
+      gateway: async () => {
+        servers.gateway = await startGateway(databaseUrl);
+        probe?.stop();
+        probe = memoryProbe(servers.gateway.child.pid);
+      },
+      baseline: async () => {
+        servers.baseline = await startBaseline(databaseUrl);
+      },
+    };
+    // A server killed from outside (a busy shared machine) is started again and the scenario repeated, once.
+    const measure = async (name, label, run) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await run(servers[name]);
+        } catch (error) {
+          if (attempt > 1 || servers[name].running()) throw error;
+          log(`warning: ${error.message.split('\n')[0]}; starting it again and repeating "${label}"`);
+          restarts.push({ server: name, scenario: label, reason: error.message.split('\n')[0] });
+          await start[name]();
+        }
+      }
+    };
+    try {
+      await start.gateway();
+      await start.baseline();
+      const lists = {
+        gateway: scenarios({ token, ids, deepSkip, users, password, tag: `gateway-${Date.now()}` }),
+        baseline: scenarios({ token, ids, deepSkip, users, password, tag: `baseline-${Date.now()}` }),
+      };
+      for (const [index, s] of lists.gateway.entries()) {
+        const connections = s.login ? options.loginConnections : options.connections;
+        for (const name of ['gateway', 'baseline']) {
+          const scenario = lists[name][index];
+          log(`${name}: ${scenario.name}`);
+          const result = await measure(name, scenario.name, (server) =>
+            loadScenario(server, name === 'gateway' ? probe : undefined, scenario, connections),
+          );
           measured[name][s.key] = result;
           log(`  ${describe(result)}`);
           if (s.writes) {
             await cleanUp(pool);
             await pool.query('vacuum clients');
           }
-          if (name === 'gateway' && s.login) {
-            log('gateway: REST list page 1 alone, then during a login storm');
-            const listScenario = list.find((x) => x.key === 'restList');
-            const alone = await loadScenario(server, probe, listScenario, options.connections);
-            await settle(server);
+        }
+        if (s.login) {
+          log('gateway: REST list page 1 alone, then during a login storm');
+          const listScenario = lists.gateway.find((x) => x.key === 'restList');
+          storm = await measure('gateway', 'login storm', async (gateway) => {
+            const alone = await loadScenario(gateway, probe, listScenario, options.connections);
+            await settle(gateway);
             probe.reset();
+            const load = (connections, request) =>
+              runLoad({ url: gateway.url, connections, duration: options.duration, request });
             const [during, logins] = await Promise.all([
-              runLoad({
-                url: server.url,
-                connections: options.connections,
-                duration: options.duration,
-                request: listScenario.request,
-              }),
-              runLoad({
-                url: server.url,
-                connections: options.loginConnections,
-                duration: options.duration,
-                request: s.request,
-              }),
+              load(options.connections, listScenario.request),
+              load(options.loginConnections, s.request),
             ]);
             during.peakRss = probe.peak().bytes;
-            storm = { alone, during, logins };
-            log(`  alone: ${describe(alone)}`);
-            log(`  during: ${describe(during)}; logins ${describe(logins)}`);
-          }
+            gateway.assertRunning();
+            return { alone, during, logins };
+          });
+          log(`  alone: ${describe(storm.alone)}`);
+          log(`  during: ${describe(storm.during)}; logins ${describe(storm.logins)}`);
         }
-        if (name === 'gateway') {
-          gatewayPeak = Math.max(
-            ...Object.values(measured.gateway).map((r) => r.peakRss ?? 0),
-            storm?.during.peakRss ?? 0,
-          );
-          if (options.admin) {
-            log('admin: loading /clientes in headless Chromium');
-            admin = await measureAdmin({
-              baseUrl: server.url,
-              adminIndex: path.join(root, 'dist/admin/index.html'),
-              token,
-              path: process.env.BENCH_ADMIN_PATH ?? '/clientes',
-              runs: options.adminRuns,
-              executablePath: CHROMIUM,
-              rowMarker: '.bench.example',
-            });
-            log(
-              admin.measured
-                ? `  initial JS ${(admin.initialJsGzipBytes / 1000).toFixed(1)} kB gzip, rows after ${Math.round(admin.timeToRowsMs)} ms`
-                : `  not measured: ${admin.reason}`,
-            );
-          }
-        }
-      } finally {
-        probe.stop();
-        await server.stop();
       }
+      await servers.baseline.stop();
+      if (options.admin) {
+        log('admin: loading /clientes in headless Chromium');
+        await settle(servers.gateway);
+        admin = await measureAdmin({
+          baseUrl: servers.gateway.url,
+          adminIndex: path.join(root, 'dist/admin/index.html'),
+          token,
+          path: process.env.BENCH_ADMIN_PATH ?? '/clientes',
+          runs: options.adminRuns,
+          executablePath: CHROMIUM,
+          rowMarker: '.bench.example',
+        });
+        log(
+          admin.measured
+            ? `  initial JS ${(admin.initialJsGzipBytes / 1000).toFixed(1)} kB gzip, rows after ${Math.round(admin.timeToRowsMs)} ms`
+            : `  not measured: ${admin.reason}`,
+        );
+      }
+    } finally {
+      probe?.stop();
+      await servers.baseline?.stop();
+      await servers.gateway?.stop();
     }
+    const gatewayPeak = Math.max(
+      ...Object.values(measured.gateway).map((r) => r.peakRss ?? 0),
+      storm?.alone.peakRss ?? 0,
+      storm?.during.peakRss ?? 0,
+    );
 
     // ---- results
     const list = scenarios({ token, ids, deepSkip, users, password, tag: 'report' });
@@ -345,6 +376,7 @@ async function main() {
       };
     });
     results.storm = storm;
+    results.restarts = restarts;
     results.admin = admin;
     results.pageSizes = pageSizes;
     results.targets = targets(results.rows, { storm, admin, pageSizes, gatewayPeak, totalClients });

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 const MB = 1_000_000;
 const fixed = (value, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
 const int = (value) => (value === null || value === undefined ? '–' : Math.round(value).toLocaleString('en'));
+const rate = (value) => (value !== null && value !== undefined && value < 10 ? fixed(value) : int(value));
 const pair = (a, b, format) => `${format(a)} / ${format(b)}`;
 
 export function markdown(results) {
@@ -26,7 +27,7 @@ export function markdown(results) {
     const g = row.gateway ?? {};
     const b = row.baseline ?? {};
     lines.push(
-      `| ${row.name} | ${int(g.rps)} | ${int(b.rps)} | ${fixed(row.ratio, 2)} | ${pair(g.p50, b.p50, fixed)} ` +
+      `| ${row.name} | ${rate(g.rps)} | ${rate(b.rps)} | ${fixed(row.ratio, 2)} | ${pair(g.p50, b.p50, fixed)} ` +
         `| ${pair(g.p99, b.p99, fixed)} | ${pair(g.errors, b.errors, int)} | ${pair(row.sql?.gateway, row.sql?.baseline, (v) => fixed(v, 1))} ` +
         `| ${pair(g.cpuMsPerRequest, b.cpuMsPerRequest, (v) => fixed(v, 2))} | ${g.peakRss ? fixed(g.peakRss / MB, 0) : '–'} |`,
     );
@@ -36,8 +37,14 @@ export function markdown(results) {
     lines.push(
       `Login storm: REST list page 1 p99 ${fixed(storm.alone.p99)} ms alone (${int(storm.alone.rps)} req/s), ` +
         `${fixed(storm.during.p99)} ms during ${meta.loginConnections} connections of logins ` +
-        `(${int(storm.during.rps)} req/s; logins ${int(storm.logins.rps)}/s, p99 ${fixed(storm.logins.p99)} ms, ` +
+        `(${int(storm.during.rps)} req/s; logins ${rate(storm.logins.rps)}/s, p99 ${fixed(storm.logins.p99)} ms, ` +
         `errors ${int(storm.logins.errors)}).`,
+    );
+  }
+  for (const r of results.restarts ?? []) {
+    lines.push('');
+    lines.push(
+      `Note: the ${r.server} stopped during "${r.scenario}" (${r.reason}); it was started again and the scenario repeated.`,
     );
   }
   lines.push('');
@@ -61,12 +68,12 @@ const HOW_TO_RUN = `Run \`npm run bench\` (full scale: 1,000,000 clients, 1,000,
 an already seeded database) or \`npm run bench:smoke\` (tiny scale, as CI runs it). bench/README.md explains the method;
 every run writes bench/results/latest.json and latest.md. Latest full-scale run:`;
 
-/** Writes results to bench/results and, for full-scale runs, the table into the README between its bench markers. */
+/** Writes results to bench/results and, for a full-scale run, the table into the README between its bench markers. */
 export function writeResults(dir, readme, results) {
   const md = markdown(results);
   writeFileSync(`${dir}/latest.json`, JSON.stringify(results, null, 2) + '\n');
   writeFileSync(`${dir}/latest.md`, `# Benchmark results\n\n${md}`);
-  if (!results.meta.smoke && existsSync(readme)) {
+  if (!results.meta.smoke && results.meta.scale.clients >= 1_000_000 && existsSync(readme)) {
     const text = readFileSync(readme, 'utf8');
     const start = '<!-- bench:start -->';
     const end = '<!-- bench:end -->';

@@ -23,17 +23,32 @@ export function startServer({ name, command, args, cwd, env, readyMessage, timeo
     };
     const timer = setTimeout(() => fail(`no "${readyMessage}" line within ${timeoutMs / 1000} s`), timeoutMs);
     child.stdout.on('data', (chunk) => {
-      if (ready) return;
       const lines = (partial + chunk).split('\n');
       partial = lines.pop();
       for (const line of lines) {
+        if (ready) {
+          if (!line.includes('"level":30')) remember(line); // keep warnings and errors, not request logs
+          continue;
+        }
         remember(line);
         if (!line.includes(readyMessage)) continue;
         try {
           const { url } = JSON.parse(line);
           ready = true;
           clearTimeout(timer);
-          resolve({ name, child, url: url.replace('localhost', '127.0.0.1'), stop: () => stopChild(child) });
+          resolve({
+            name,
+            child,
+            url: url.replace('localhost', '127.0.0.1'),
+            stop: () => stopChild(child),
+            running: () => child.exitCode === null && child.signalCode === null,
+            /** Throws with the server's last output if it is no longer running. */
+            assertRunning() {
+              if (child.exitCode === null && child.signalCode === null) return;
+              const how = child.signalCode ?? `code ${child.exitCode}`;
+              throw new Error(`${name} exited (${how}) during the run; its last output:\n${tail.join('\n')}`);
+            },
+          });
         } catch {
           // not a JSON line: keep waiting
         }
