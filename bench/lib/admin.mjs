@@ -47,6 +47,10 @@ export async function measureAdmin({ baseUrl, adminIndex, token, path, runs, exe
     initialJsGzipBytes: median(done.map((s) => s.initialJsGzip)),
     jsUntilRowsGzipBytes: median(done.map((s) => s.jsUntilRowsGzip)),
     timeToRowsMs: median(done.map((s) => s.rowsMs)),
+    domContentLoadedMs: median(done.map((s) => s.timeline?.domContentLoadedMs ?? 0)),
+    scriptsLoadedMs: median(done.map((s) => s.timeline?.scriptsLoadedMs ?? 0)),
+    firstApiCallStartMs: median(done.map((s) => s.timeline?.apiCalls[0]?.startMs ?? 0)),
+    lastApiCallEndMs: median(done.map((s) => s.timeline?.apiCalls.at(-1)?.endMs ?? 0)),
     initialScripts: done[0].initialScripts,
     samples,
   };
@@ -87,11 +91,29 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker }) {
     }
   });
   let rowsMs;
+  let timeline = null;
   try {
     await page.goto(baseUrl + path, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => window.__benchRowsAt !== null, null, { timeout: 15_000, polling: 50 });
     rowsSeen = true;
     rowsMs = await page.evaluate(() => window.__benchRowsAt);
+    // Where the time to rows goes: the document, the scripts, the API calls made before the rows appeared.
+    timeline = await page.evaluate((rowsAt) => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const before = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= rowsAt);
+      const end = (entries) => Math.round(Math.max(0, ...entries.map((e) => e.responseEnd)));
+      const api = before.filter((e) => /^\/(graphql$|api\/)/.test(new URL(e.name).pathname));
+      return {
+        documentMs: Math.round(nav.responseEnd),
+        domContentLoadedMs: Math.round(nav.domContentLoadedEventEnd),
+        scriptsLoadedMs: end(before.filter((e) => new URL(e.name).pathname.endsWith('.js'))),
+        apiCalls: api.map((e) => ({
+          url: new URL(e.name).pathname,
+          startMs: Math.round(e.startTime),
+          endMs: Math.round(e.responseEnd),
+        })),
+      };
+    }, rowsMs);
   } catch {
     rowsMs = null;
   }
@@ -100,6 +122,7 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker }) {
   const initialScripts = scripts.filter((s) => s.initial);
   return {
     rowsMs,
+    timeline,
     initialJsGzip: initialScripts.reduce((sum, s) => sum + s.gzip, 0),
     jsUntilRowsGzip: scripts.filter((s) => s.beforeRows).reduce((sum, s) => sum + s.gzip, 0),
     initialScripts: initialScripts.map(({ url, gzip }) => ({ url, gzip })),

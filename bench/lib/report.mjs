@@ -8,6 +8,7 @@ const pair = (a, b, format) => `${format(a)} / ${format(b)}`;
 
 export function markdown(results) {
   const { meta, rows, targets, admin, storm } = results;
+  const rowsByKey = Object.fromEntries(rows.map((r) => [r.key, r]));
   const lines = [];
   lines.push(
     `Run ${meta.finishedAt} · ${meta.scale.clients.toLocaleString('en')} clients, ` +
@@ -32,6 +33,14 @@ export function markdown(results) {
         `| ${pair(g.cpuMsPerRequest, b.cpuMsPerRequest, (v) => fixed(v, 2))} | ${g.peakRss ? fixed(g.peakRss / MB, 0) : '–'} |`,
     );
   }
+  const one = results.oneConnection;
+  if (one?.gateway?.restList) {
+    const describe = (key) =>
+      `${rowsByKey[key]?.name ?? key} p50 ${pair(one.gateway[key]?.p50, one.baseline[key]?.p50, fixed)} ms, ` +
+      `p99 ${pair(one.gateway[key]?.p99, one.baseline[key]?.p99, fixed)} ms`;
+    lines.push('');
+    lines.push(`One connection at a time (gateway / baseline): ${describe('restList')}; ${describe('graphqlList')}.`);
+  }
   if (storm) {
     lines.push('');
     lines.push(
@@ -52,7 +61,9 @@ export function markdown(results) {
     lines.push(
       `Admin (/clientes, headless Chromium, median of ${admin.runs} cold loads): initial JavaScript ` +
         `${fixed(admin.initialJsGzipBytes / 1000)} kB gzip (${fixed(admin.jsUntilRowsGzipBytes / 1000)} kB until ` +
-        `the first rows), first client rows after ${int(admin.timeToRowsMs)} ms.`,
+        `the first rows), first client rows after ${int(admin.timeToRowsMs)} ms (DOMContentLoaded at ` +
+        `${int(admin.domContentLoadedMs)} ms, scripts loaded at ${int(admin.scriptsLoadedMs)} ms, API calls from ` +
+        `${int(admin.firstApiCallStartMs)} to ${int(admin.lastApiCallEndMs)} ms).`,
     );
   } else {
     lines.push(`Admin: not measured (${admin?.reason ?? 'skipped'}).`);
@@ -64,9 +75,10 @@ export function markdown(results) {
   return lines.join('\n') + '\n';
 }
 
-const HOW_TO_RUN = `Run \`npm run bench\` (full scale: 1,000,000 clients, 1,000,000 items, 10,000 users; add \`-- --reuse\` to keep
-an already seeded database) or \`npm run bench:smoke\` (tiny scale, as CI runs it). bench/README.md explains the method;
-every run writes bench/results/latest.json and latest.md. Latest full-scale run:`;
+const HOW_TO_RUN = `Run \`npm run bench\` (full scale: 1,000,000 clients, 1,000,000 items, 10,000 users; add
+\`-- --reuse\` to keep an already seeded database) or \`npm run bench:smoke\` (tiny scale, as CI runs it).
+bench/README.md explains the method; every run writes bench/results/latest.json and latest.md.
+Latest full-scale run:`;
 
 /** Writes results to bench/results and, for a full-scale run, the table into the README between its bench markers. */
 export function writeResults(dir, readme, results) {

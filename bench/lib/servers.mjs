@@ -1,62 +1,83 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The last lines of a log file that are not routine request logs (pino level 30), for error messages. */
+function lastLines(file, count = 20) {
+  try {
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    return lines
+      .filter((line) => !line.includes('"level":30') || line.includes('listening'))
+      .slice(-count)
+      .join('\n');
+  } catch {
+    return '';
+  }
+}
 
 /**
- * Starts a server as a child process and resolves once it logs a line carrying `msg` and `url`
- * (pino's JSON lines for the gateway, the same shape for the baseline). Its output is read and dropped,
- * except for the last lines, shown if it fails to start.
+ * Starts a server as a child process and resolves once it logs a line carrying `msg` and `url` (pino's JSON
+ * lines for the gateway, the same shape for the baseline). Its output goes to a file, as a log collector would
+ * take it: a pipe read by the busy load generator could fill up and stall the server's synchronous log writes.
+ * The file is removed when the server is stopped.
  */
 export function startServer({ name, command, args, cwd, env, readyMessage, timeoutMs = 60_000 }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const tail = [];
-    let ready = false;
-    let partial = '';
-    const remember = (line) => {
-      tail.push(line);
-      if (tail.length > 20) tail.shift();
-    };
-    const fail = (reason) => {
+    const logFile = path.join(os.tmpdir(), `bench-${name}-${process.pid}-${Date.now()}.log`);
+    const fd = openSync(logFile, 'w');
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    let done = false;
+    const finish = (error, server) => {
+      if (done) return;
+      done = true;
+      clearInterval(poll);
       clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${name} did not start: ${reason}\n${tail.join('\n')}`));
-    };
-    const timer = setTimeout(() => fail(`no "${readyMessage}" line within ${timeoutMs / 1000} s`), timeoutMs);
-    child.stdout.on('data', (chunk) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop();
-      for (const line of lines) {
-        if (ready) {
-          if (!line.includes('"level":30')) remember(line); // keep warnings and errors, not request logs
-          continue;
-        }
-        remember(line);
-        if (!line.includes(readyMessage)) continue;
-        try {
-          const { url } = JSON.parse(line);
-          ready = true;
-          clearTimeout(timer);
-          resolve({
-            name,
-            child,
-            url: url.replace('localhost', '127.0.0.1'),
-            stop: () => stopChild(child),
-            running: () => child.exitCode === null && child.signalCode === null,
-            /** Throws with the server's last output if it is no longer running. */
-            assertRunning() {
-              if (child.exitCode === null && child.signalCode === null) return;
-              const how = child.signalCode ?? `code ${child.exitCode}`;
-              throw new Error(`${name} exited (${how}) during the run; its last output:\n${tail.join('\n')}`);
-            },
-          });
-        } catch {
-          // not a JSON line: keep waiting
-        }
+      if (error) {
+        child.kill('SIGKILL');
+        reject(error);
+      } else {
+        resolve(server);
       }
-    });
-    child.stderr.on('data', (chunk) => String(chunk).split('\n').filter(Boolean).forEach(remember));
+    };
+    const fail = (reason) => finish(new Error(`${name} did not start: ${reason}\n${lastLines(logFile)}`));
+    const timer = setTimeout(() => fail(`no "${readyMessage}" line within ${timeoutMs / 1000} s`), timeoutMs);
+    const running = () => child.exitCode === null && child.signalCode === null;
+    const poll = setInterval(() => {
+      let text;
+      try {
+        text = readFileSync(logFile, 'utf8');
+      } catch {
+        return;
+      }
+      const line = text.split('\n').find((l) => l.includes(readyMessage));
+      if (!line) return;
+      let url;
+      try {
+        url = JSON.parse(line).url;
+      } catch {
+        return;
+      }
+      finish(null, {
+        name,
+        child,
+        url: url.replace('localhost', '127.0.0.1'),
+        running,
+        stop: async () => {
+          await stopChild(child);
+          rmSync(logFile, { force: true });
+        },
+        /** Throws with the server's last output if it is no longer running. */
+        assertRunning() {
+          if (running()) return;
+          const how = child.signalCode ?? `code ${child.exitCode}`;
+          throw new Error(`${name} exited (${how}) during the run; its last output:\n${lastLines(logFile)}`);
+        },
+      });
+    }, 50);
     child.on('exit', (code, signal) => {
-      if (!ready) fail(`exited with ${signal ?? code}`);
+      if (!done) setTimeout(() => fail(`exited with ${signal ?? code}`), 100);
     });
   });
 }

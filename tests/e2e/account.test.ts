@@ -1,48 +1,46 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
-import { expectToast, launchBrowser, login, openPage, type TrackedPage } from './support/browser';
-import { freePort, startMailServer, startStorePlatform } from './support/servers';
+import { freePort } from '../support/net';
+import { refusal, startNuvemshopStandIn, type NuvemshopStandIn } from '../support/nuvemshop';
+import { startTestSmtp, type TestSmtp } from '../support/smtp';
+import { browserSuite, expectToast, login } from './support/browser';
 
 let t: TestGateway;
-let browser: Browser;
-let mail: Awaited<ReturnType<typeof startMailServer>>;
-let platform: Awaited<ReturnType<typeof startStorePlatform>>;
-let tracked: TrackedPage | undefined;
+let mail: TestSmtp;
+let platform: NuvemshopStandIn;
 
-beforeAll(async () => {
-  [mail, platform, browser] = await Promise.all([startMailServer(), startStorePlatform(), launchBrowser()]);
-  const port = await freePort();
-  t = await startTestGateway({
-    PORT: String(port),
-    FRONTEND_HOST: `http://127.0.0.1:${port}`,
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String(mail.port),
-    SMTP_TLS: 'false',
-    EMAILS_FROM_EMAIL: 'no-reply@example.com',
-    NUVEMSHOP_TOKEN_URL: platform.tokenUrl,
-    NUVEMSHOP_CLIENT_ID: '1234',
-    NUVEMSHOP_CLIENT_SECRET: 'secret',
-    CHECKOUT_URL: platform.checkoutUrl,
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await mail?.close();
-  await platform?.close();
-});
-afterEach(async () => {
-  const errors = tracked?.errors ?? [];
-  await tracked?.context.close();
-  tracked = undefined;
-  expect(errors, 'console errors').toEqual([]);
-});
+/** The store platform grants `good-code` only. */
+const grantGoodCode = (code: string) =>
+  code === 'good-code'
+    ? {
+        status: 200,
+        body: { access_token: 'store-access-token', token_type: 'bearer', scope: 'write_products', user_id: 98765 },
+      }
+    : refusal();
 
-async function open(viewport?: { width: number; height: number }) {
-  tracked = await openPage(browser, t.url, { viewport });
-  return tracked.page;
-}
+const open = browserSuite(
+  async () => {
+    [mail, platform] = await Promise.all([startTestSmtp(), startNuvemshopStandIn(grantGoodCode)]);
+    const port = await freePort();
+    t = await startTestGateway({
+      PORT: String(port),
+      FRONTEND_HOST: `http://127.0.0.1:${port}`,
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(mail.port),
+      SMTP_TLS: 'false',
+      EMAILS_FROM_EMAIL: 'no-reply@example.com',
+      NUVEMSHOP_TOKEN_URL: platform.url,
+      NUVEMSHOP_CLIENT_ID: '1234',
+      NUVEMSHOP_CLIENT_SECRET: 'secret',
+      CHECKOUT_URL: platform.checkoutUrl,
+    });
+    return t;
+  },
+  async () => {
+    await mail?.close();
+    await platform?.close();
+  },
+);
 
 describe('own account', () => {
   it('edits the own profile, and Cancel puts the saved values back', async () => {
@@ -159,7 +157,7 @@ describe('password recovery', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expectToast(page, 'Email sent.', 'We sent an email with a link to get back into your account.');
 
-    const message = await mail.waitForMessage('esqueci@example.com');
+    const message = await mail.waitFor('esqueci@example.com', 15_000);
     const link = String(message.html || message.text).match(
       /https?:\/\/[^"'\s<>]+\/reset-password\?token=[^"'\s<>]+/,
     )?.[0];
@@ -194,7 +192,7 @@ describe('store authorization callback', () => {
     await page.getByText('Redirecionando para pagamento...').waitFor();
     await page.waitForURL(platform.checkoutUrl);
     await page.getByRole('heading', { name: 'Pagamento' }).waitFor();
-    expect(platform.codes.filter((c) => c === 'good-code')).toHaveLength(1);
+    expect(platform.exchanges('good-code')).toBe(1);
     const [client] = await t.sql<{ nuvemshop_token: string }>(
       'select nuvemshop_token from clients where nuvemshop_store_id = 98765',
     );
@@ -205,7 +203,7 @@ describe('store authorization callback', () => {
     const page = await open();
     await page.goto('/callback?code=bad-code');
     await page.getByRole('heading', { name: 'Autorização bem sucedida!' }).waitFor();
-    await expect.poll(() => platform.codes.includes('bad-code')).toBe(true);
+    await expect.poll(() => platform.exchanges('bad-code')).toBeGreaterThan(0);
     await page.waitForTimeout(1000);
     expect(new URL(page.url()).pathname).toBe('/callback');
     await expect(page.getByText('Sucesso!').count()).resolves.toBe(0);

@@ -1,30 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
-import { expectToast, launchBrowser, login, openPage, type TrackedPage } from './support/browser';
+import { browserSuite, expectToast, login } from './support/browser';
 
 let t: TestGateway;
-let browser: Browser;
-let tracked: TrackedPage | undefined;
-
-beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestGateway(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
-afterEach(async () => {
-  const errors = tracked?.errors ?? [];
-  await tracked?.context.close();
-  tracked = undefined;
-  expect(errors, 'console errors').toEqual([]);
-});
-
-async function open(viewport?: { width: number; height: number }) {
-  tracked = await openPage(browser, t.url, { viewport });
-  return tracked.page;
-}
+const open = browserSuite(async () => (t = await startTestGateway()));
 
 describe('signing up and in', () => {
   it('signs up, logs in and greets the user on the dashboard', async () => {

@@ -1,32 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
-import { expectToast, launchBrowser, login, openPage, type TrackedPage } from './support/browser';
+import { browserSuite, expectToast, login } from './support/browser';
 
 let t: TestGateway;
-let browser: Browser;
-let tracked: TrackedPage | undefined;
 let token: string;
-
-beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestGateway(), launchBrowser()]);
+const open = browserSuite(async () => {
+  t = await startTestGateway();
   token = await t.superuserToken();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
-afterEach(async () => {
-  const errors = tracked?.errors ?? [];
-  await tracked?.context.close();
-  tracked = undefined;
-  expect(errors, 'console errors').toEqual([]);
+  return t;
 });
 
 async function signedIn() {
-  tracked = await openPage(browser, t.url);
-  await login(tracked.page, SUPERUSER.email, SUPERUSER.password);
-  return tracked.page;
+  const page = await open();
+  await login(page, SUPERUSER.email, SUPERUSER.password);
+  return page;
 }
 
 const bodyRows = (page: Page, table: string) => page.getByRole('table', { name: table }).locator('tbody tr');

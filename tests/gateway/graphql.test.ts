@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenIssuer } from '../../gateway/auth/tokens';
-import { startTestGateway, SUPERUSER, type Answer, type RequestOptions, type TestGateway } from '../support/gateway';
+import {
+  startTestGatewayAsSuperuser,
+  SUPERUSER,
+  type Answer,
+  type RequestOptions,
+  type TestGateway,
+} from '../support/gateway';
 
 const USER = 'id email full_name is_active is_superuser';
 const ITEM = 'id title description owner_id';
@@ -25,11 +31,7 @@ let t: TestGateway;
 let su: string;
 let suId: string;
 
-beforeAll(async () => {
-  t = await startTestGateway();
-  su = await t.superuserToken();
-  suId = (await t.request('GET', '/api/v1/users/me', { token: su })).body.id;
-});
+beforeAll(async () => ({ t, su, suId } = await startTestGatewayAsSuperuser()));
 afterAll(() => t?.close());
 
 type GraphQLAnswer = Answer<{ data?: any; errors?: any[] }>;

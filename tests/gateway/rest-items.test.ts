@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway';
+import { startTestGatewayAsSuperuser, type TestGateway } from '../support/gateway';
 
 const ITEM_KEYS = ['description', 'id', 'owner_id', 'title'];
 
@@ -8,11 +8,7 @@ let t: TestGateway;
 let su: string;
 let suId: string;
 
-beforeAll(async () => {
-  t = await startTestGateway();
-  su = await t.superuserToken();
-  suId = (await t.request('GET', '/api/v1/users/me', { token: su })).body.id;
-});
+beforeAll(async () => ({ t, su, suId } = await startTestGatewayAsSuperuser()));
 afterAll(() => t?.close());
 
 interface Item {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, SUPERUSER, type TestGateway } from '../support/gateway';
+import { startTestGatewayAsSuperuser, SUPERUSER, type TestGateway } from '../support/gateway';
 
 const USER_KEYS = ['email', 'full_name', 'id', 'is_active', 'is_superuser'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -9,11 +9,7 @@ let t: TestGateway;
 let su: string;
 let suId: string;
 
-beforeAll(async () => {
-  t = await startTestGateway();
-  su = await t.superuserToken();
-  suId = (await t.request('GET', '/api/v1/users/me', { token: su })).body.id;
-});
+beforeAll(async () => ({ t, su, suId } = await startTestGatewayAsSuperuser()));
 afterAll(() => t?.close());
 
 let counter = 0;

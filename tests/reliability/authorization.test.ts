@@ -7,7 +7,7 @@ import { TokenIssuer } from '../../gateway/auth/tokens';
 import { startTestGateway, type Answer, type TestGateway } from '../support/gateway';
 import { CALLERS, MATRIX, operationName, type CallerKind, type MatrixRow } from './authorization-matrix';
 import { recordFigures } from './support/figures';
-import { startNuvemshopStandIn, type NuvemshopStandIn } from './support/nuvemshop-stand-in';
+import { derivedAnswer, startNuvemshopStandIn, type NuvemshopStandIn } from '../support/nuvemshop';
 
 interface Person {
   id: string;
@@ -41,8 +41,8 @@ const unique = (prefix: string) => `${prefix}-${++sequence}-${Date.now()}`;
 const MARK = 'matrix-private';
 
 beforeAll(async () => {
-  nuvemshop = await startNuvemshopStandIn();
-  t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl });
+  nuvemshop = await startNuvemshopStandIn(derivedAnswer());
+  t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.url });
   issuer = new TokenIssuer(
     t.config.SECRET_KEY,
     t.config.ACCESS_TOKEN_EXPIRE_MINUTES,

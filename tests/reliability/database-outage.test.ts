@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../gateway/data
 import { sql } from '../support/database';
 import { recordFigures } from './support/figures';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
-import { call, type Reply } from './support/http';
+import { call, type Answer } from '../support/gateway';
 
 /**
  * PostgreSQL is stopped under a steady load of reads and writes, then started again: the gateway must answer
@@ -83,7 +83,7 @@ describe('a database outage under load', () => {
     const attempted = { items: new Set<string>(), deletedUsers: new Map<string, string>() };
     let sequence = 0;
 
-    const measure = async (kind: string, send: () => Promise<Reply>): Promise<Reply | undefined> => {
+    const measure = async (kind: string, send: () => Promise<Answer>): Promise<Answer | undefined> => {
       const started = performance.now();
       const at = phase;
       try {

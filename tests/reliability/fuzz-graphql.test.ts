@@ -10,13 +10,12 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordFigures } from './support/figures';
 import {
-  fuzzSeed,
+  finishFuzzSuite,
   hostileJson,
   hostileString,
   objectText,
-  startFuzzTarget,
+  startFuzzSuite,
   tokenFor,
   validFor,
   wellFormed,
@@ -34,22 +33,11 @@ let schema: GraphQLSchema;
 let seed: number;
 
 beforeAll(async () => {
-  target = await startFuzzTarget();
+  ({ target, seed } = await startFuzzSuite('GraphQL'));
   schema = buildSchema(readFileSync(path.join(__dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8'));
-  seed = fuzzSeed();
-  console.log(`GraphQL fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
 });
 
-afterAll(async () => {
-  if (target) {
-    recordFigures('fuzz-graphql', {
-      fuzzGraphqlCases: target.cases,
-      fuzzGraphqlRefused: target.refused,
-      fuzzSeed: seed,
-    });
-  }
-  await target?.close();
-});
+afterAll(() => finishFuzzSuite('fuzz-graphql', 'fuzzGraphql', target, seed));
 
 function selection(field: GraphQLField<unknown, unknown>): string {
   const type = getNamedType(field.type);

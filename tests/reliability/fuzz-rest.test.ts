@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordFigures } from './support/figures';
 import {
   fieldValue,
-  fuzzSeed,
+  finishFuzzSuite,
   hostileJson,
   hostileString,
   objectText,
-  startFuzzTarget,
+  startFuzzSuite,
   tokenFor,
   validFor,
   wellFormed,
@@ -26,16 +25,10 @@ let target: FuzzTarget;
 let seed: number;
 
 beforeAll(async () => {
-  target = await startFuzzTarget();
-  seed = fuzzSeed();
-  console.log(`REST fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
+  ({ target, seed } = await startFuzzSuite('REST'));
 });
 
-afterAll(async () => {
-  if (target)
-    recordFigures('fuzz-rest', { fuzzRestCases: target.cases, fuzzRestRefused: target.refused, fuzzSeed: seed });
-  await target?.close();
-});
+afterAll(() => finishFuzzSuite('fuzz-rest', 'fuzzRest', target, seed));
 
 interface RestOperation {
   method: string;

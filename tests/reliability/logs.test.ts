@@ -5,8 +5,8 @@ import { createLogger, startGateway, type Gateway } from '../../gateway/gateway'
 import { createTestDatabase } from '../support/database';
 import { startTestSmtp, type TestSmtp } from '../support/smtp';
 import { recordFigures } from './support/figures';
-import { call } from './support/http';
-import { startNuvemshopStandIn, type NuvemshopStandIn } from './support/nuvemshop-stand-in';
+import { call } from '../support/gateway';
+import { derivedAnswer, startNuvemshopStandIn, tokenFor, type NuvemshopStandIn } from '../support/nuvemshop';
 
 /** A full run of the gateway with its pino log captured in memory: no secret may appear in it. */
 const secret = (label: string) => `${label}-${randomBytes(9).toString('hex')}`;
@@ -28,7 +28,7 @@ let url: string;
 beforeAll(async () => {
   database = await createTestDatabase(inject('postgresUrl'));
   smtp = await startTestSmtp({ user: 'mailer', pass: SMTP_PASSWORD });
-  nuvemshop = await startNuvemshopStandIn();
+  nuvemshop = await startNuvemshopStandIn(derivedAnswer());
   config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -46,7 +46,7 @@ beforeAll(async () => {
     SMTP_USER: 'mailer',
     SMTP_PASSWORD,
     FRONTEND_HOST: 'http://frontend.test',
-    NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl,
+    NUVEMSHOP_TOKEN_URL: nuvemshop.url,
     NUVEMSHOP_CLIENT_SECRET: secret('nuvemshop-client-secret'),
   });
   for (const key of [
@@ -182,7 +182,7 @@ describe('logs of a full run', () => {
 
     const code = secret('authorization-code');
     secrets.set('authorization code', code);
-    secrets.set('store token', nuvemshop.tokenFor(code));
+    secrets.set('store token', tokenFor(code));
     await send('GET', `/callback?code=${code}`);
     expect((await send('POST', '/api/v1/callback/authorize', { json: { code } })).status).toBe(200);
     expect((await send('POST', '/api/v1/callback/authorize', { json: { code } })).status).toBe(200);
@@ -190,7 +190,7 @@ describe('logs of a full run', () => {
     secrets.set('refused code', refusedCode);
     expect((await send('POST', '/api/v1/callback/authorize', { json: { code: refusedCode } })).status).toBe(400);
     const stored = await send('GET', '/api/v1/clients/?limit=100', { token: admin });
-    expect(stored.body.data.some((c: any) => c.nuvemshop_token === nuvemshop.tokenFor(code))).toBe(true);
+    expect(stored.body.data.some((c: any) => c.nuvemshop_token === tokenFor(code))).toBe(true);
 
     // Validation errors echo their input, except secrets.
     expect(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../../gateway/gateway';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { recordFigures } from './support/figures';
-import { startNuvemshopStandIn, type NuvemshopStandIn } from './support/nuvemshop-stand-in';
+import { derivedAnswer, startNuvemshopStandIn, storeFor, tokenFor, type NuvemshopStandIn } from '../support/nuvemshop';
 
 const PARALLEL = 50;
 const GRAPHQL_TYPE: Record<string, string> = { number: 'SafeInt', boolean: 'Boolean', string: 'String' };
@@ -14,8 +14,8 @@ const figures: Record<string, number> = {};
 
 beforeAll(async () => {
   // The stand-in answers slowly, so every post of one code arrives while the first exchange is still under way.
-  nuvemshop = await startNuvemshopStandIn(200);
-  t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl, DATABASE_POOL_MAX: '20' });
+  nuvemshop = await startNuvemshopStandIn(derivedAnswer(200));
+  t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.url, DATABASE_POOL_MAX: '20' });
 });
 
 afterAll(async () => {
@@ -82,18 +82,18 @@ describe('races', () => {
       const body = a.body.data ? a.body.data.authorizeCallback : a.body;
       expect(body).toEqual({ message: 'Store authorized successfully', checkout_url: 'https://checkout.example/pay' });
     }
-    figures.raceCallbackExchanges = nuvemshop.exchanges.get(code) ?? 0;
+    figures.raceCallbackExchanges = nuvemshop.exchanges(code);
     const clients = await t.sql<{ n: string }>('select count(*) as n from clients where nuvemshop_store_id = $1', [
-      nuvemshop.storeFor(code),
+      storeFor(code),
     ]);
     figures.raceCallbackClients = Number(clients[0].n);
     expect(figures.raceCallbackExchanges).toBe(1);
     expect(figures.raceCallbackClients).toBe(1);
     const token = await t.superuserToken();
     const list = await t.request('GET', '/api/v1/clients/?limit=1000', { token });
-    const stored = list.body.data.filter((c: any) => c.nuvemshop_store_id === nuvemshop.storeFor(code));
+    const stored = list.body.data.filter((c: any) => c.nuvemshop_store_id === storeFor(code));
     expect(stored).toHaveLength(1);
-    expect(stored[0].nuvemshop_token).toBe(nuvemshop.tokenFor(code));
+    expect(stored[0].nuvemshop_token).toBe(tokenFor(code));
   });
 
   it('loses no field when parallel updates of one client each change a different field', async () => {

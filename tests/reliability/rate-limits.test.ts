@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase } from '../support/database';
 import { recordFigures } from './support/figures';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
-import { call } from './support/http';
+import { call } from '../support/gateway';
 
 const SIGNUP_BUDGET = 6;
 const LOGIN_BUDGET = 8;

@@ -11,6 +11,8 @@ export interface Answer<T = any> {
   body: T;
   text: string;
   headers: Headers;
+  /** How long the request took, in milliseconds. */
+  ms: number;
 }
 
 export interface RequestOptions {
@@ -21,6 +23,51 @@ export interface RequestOptions {
   raw?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** Gives up after this long; 60 s unless told. */
+  timeoutMs?: number;
+}
+
+/** One HTTP request to a gateway at `base`, with the answer parsed when it is JSON and the time it took. */
+export async function call<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
+  if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.raw !== undefined) {
+    headers['Content-Type'] = options.contentType ?? 'application/json';
+    body = options.raw;
+  }
+  const started = performance.now();
+  const response = await fetch(base + path, {
+    method,
+    headers,
+    body,
+    signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return {
+    status: response.status,
+    body: parsed as T,
+    text,
+    headers: response.headers,
+    ms: performance.now() - started,
+  };
 }
 
 export interface TestGateway {
@@ -72,30 +119,7 @@ export async function startTestGateway(env: Record<string, string> = {}, log?: L
   const gateway = await startGateway(config, log ?? pino({ level: env.LOG_LEVEL ?? 'silent' }));
   const url = gateway.url.replace('localhost', '127.0.0.1');
 
-  const request = async (method: string, path: string, options: RequestOptions = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
-    let body: string | undefined;
-    if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
-    if (options.json !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(options.json);
-    } else if (options.form) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(options.form).toString();
-    } else if (options.raw !== undefined) {
-      headers['Content-Type'] = options.contentType ?? 'application/json';
-      body = options.raw;
-    }
-    const response = await fetch(url + path, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body: parsed as any, text, headers: response.headers };
-  };
+  const request = (method: string, path: string, options?: RequestOptions) => call(url, method, path, options);
 
   const login = async (email: string, password: string) => {
     const answer = await request('POST', '/api/v1/login/access-token', { form: { username: email, password } });
@@ -125,4 +149,19 @@ export async function startTestGateway(env: Record<string, string> = {}, log?: L
       await database.drop();
     },
   };
+}
+
+/** A test gateway with the superuser's token and id, for suites acting as the superuser. */
+export async function startTestGatewayAsSuperuser(
+  env: Record<string, string> = {},
+): Promise<{ t: TestGateway; su: string; suId: string }> {
+  const t = await startTestGateway(env);
+  try {
+    const su = await t.superuserToken();
+    const suId = (await t.request('GET', '/api/v1/users/me', { token: su })).body.id as string;
+    return { t, su, suId };
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
 }

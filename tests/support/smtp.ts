@@ -7,6 +7,8 @@ export interface TestSmtp {
   messages: ParsedMail[];
   /** Waits for the next message addressed to `to`. */
   next(to: string, timeoutMs?: number): Promise<ParsedMail>;
+  /** The first message addressed to `to`, whether it already arrived or is still to come. */
+  waitFor(to: string, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
@@ -14,6 +16,7 @@ export interface TestSmtp {
 export async function startTestSmtp(auth?: { user: string; pass: string }): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
   const waiters: { to: string; resolve: (m: ParsedMail) => void }[] = [];
+  const recipientsOf = (mail: ParsedMail) => [mail.to].flat().flatMap((a) => a?.value.map((v) => v.address) ?? []);
   const server = new SMTPServer({
     secure: false,
     disabledCommands: auth ? ['STARTTLS'] : ['AUTH', 'STARTTLS'],
@@ -28,7 +31,7 @@ export async function startTestSmtp(auth?: { user: string; pass: string }): Prom
       simpleParser(stream)
         .then((mail) => {
           messages.push(mail);
-          const recipients = [mail.to].flat().flatMap((a) => a?.value.map((v) => v.address) ?? []);
+          const recipients = recipientsOf(mail);
           for (const w of [...waiters]) {
             if (recipients.includes(w.to)) {
               waiters.splice(waiters.indexOf(w), 1);
@@ -42,20 +45,22 @@ export async function startTestSmtp(auth?: { user: string; pass: string }): Prom
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
+  const next = (to: string, timeoutMs = 10_000) =>
+    new Promise<ParsedMail>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no email to ${to} within ${timeoutMs} ms`)), timeoutMs);
+      waiters.push({
+        to,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
   return {
     port,
     messages,
-    next: (to, timeoutMs = 10_000) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no email to ${to} within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({
-          to,
-          resolve: (m) => {
-            clearTimeout(timer);
-            resolve(m);
-          },
-        });
-      }),
+    next,
+    waitFor: async (to, timeoutMs) => messages.find((m) => recipientsOf(m).includes(to)) ?? next(to, timeoutMs),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

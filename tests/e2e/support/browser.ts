@@ -1,4 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { TestGateway } from '../../support/gateway';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,6 +47,37 @@ export async function openPage(
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, context, errors };
+}
+
+/**
+ * Starts the gateway (with `start`) and a browser for the suite, and closes both (then runs `stop`) at its end.
+ * Answers `open`, which opens a fresh page on the gateway; after each test the page is closed and its console
+ * errors must be none.
+ */
+export function browserSuite(start: () => Promise<TestGateway>, stop?: () => Promise<void>) {
+  let gateway: TestGateway | undefined;
+  let browser: Browser | undefined;
+  let tracked: TrackedPage | undefined;
+
+  beforeAll(async () => {
+    [gateway, browser] = await Promise.all([start(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await stop?.();
+  });
+  afterEach(async () => {
+    const errors = tracked?.errors ?? [];
+    await tracked?.context.close();
+    tracked = undefined;
+    expect(errors, 'console errors').toEqual([]);
+  });
+
+  return async function open(viewport?: { width: number; height: number }): Promise<Page> {
+    tracked = await openPage(browser!, gateway!.url, { viewport });
+    return tracked.page;
+  };
 }
 
 /** Signs in through the login screen and waits for the dashboard. */

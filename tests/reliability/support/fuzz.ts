@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { Client } from 'pg';
 import { expect, inject } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
-import { startNuvemshopStandIn, type NuvemshopStandIn } from './nuvemshop-stand-in';
+import { derivedAnswer, startNuvemshopStandIn, type NuvemshopStandIn } from '../../support/nuvemshop';
+import { recordFigures } from './figures';
 
 /**
  * What the fuzzing suites share: a gateway on a database of its own, hostile values, and the check every case
@@ -36,9 +37,23 @@ interface Sent {
   text: string;
 }
 
+/** Starts a fuzz target for a suite, and prints the seed the suite draws from (to replay it). */
+export async function startFuzzSuite(label: string): Promise<{ target: FuzzTarget; seed: number }> {
+  const target = await startFuzzTarget();
+  const seed = fuzzSeed();
+  console.log(`${label} fuzz seed ${seed} (replay with FUZZ_SEED=${seed})`);
+  return { target, seed };
+}
+
+/** Records the cases a suite ran and refused (as `<key>Cases`, `<key>Refused`) with its seed, and closes its target. */
+export async function finishFuzzSuite(name: string, key: string, target: FuzzTarget | undefined, seed: number) {
+  if (target) recordFigures(name, { [`${key}Cases`]: target.cases, [`${key}Refused`]: target.refused, fuzzSeed: seed });
+  await target?.close();
+}
+
 export async function startFuzzTarget(): Promise<FuzzTarget> {
-  const nuvemshop: NuvemshopStandIn = await startNuvemshopStandIn();
-  const t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl });
+  const nuvemshop: NuvemshopStandIn = await startNuvemshopStandIn(derivedAnswer());
+  const t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.url });
   const db = new Client({ connectionString: t.databaseUrl });
   await db.connect();
   const snapshot = async () => {
