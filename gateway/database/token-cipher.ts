@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Type } from '@mikro-orm/core';
 
 /**
@@ -6,15 +6,16 @@ import { Type } from '@mikro-orm/core';
  * so a `SELECT` shows no token in clear and a tampered value fails to decrypt.
  */
 const VERSION = 'v1:';
-let key: Buffer | undefined;
+// A KeyObject made once: handing a Buffer to every cipher would rebuild it on each token.
+let key: KeyObject | undefined;
 
 export function setTokenEncryptionKey(base64Key: string): void {
   const bytes = Buffer.from(base64Key, 'base64');
   if (bytes.length !== 32) throw new Error('TOKEN_ENCRYPTION_KEY must be 32 bytes encoded in base64');
-  key = bytes;
+  key = createSecretKey(bytes);
 }
 
-function currentKey(): Buffer {
+function currentKey(): KeyObject {
   if (!key) throw new Error('The token encryption key was not set before the database was used');
   return key;
 }
