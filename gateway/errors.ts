@@ -41,11 +41,11 @@ export class TooManyRequests extends ApiError {
   }
 }
 
-export const serviceUnavailable = () =>
-  new ApiError(503, 'Service temporarily unavailable: the database cannot be reached');
+/** PostgreSQL cannot be reached: the caller may retry, so REST and GraphQL both answer this. */
+export const databaseUnavailable = () =>
+  new ApiError(503, 'Service temporarily unavailable, try again shortly', { 'Retry-After': '5' });
 
 const REASONS: Record<number, string> = {
-  400: 'BAD_REQUEST',
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',

@@ -1,5 +1,6 @@
 import { SafeIntResolver } from 'graphql-scalars';
 import { Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { argsToBody } from '../graphql/arguments';
 import type { Context } from '../graphql/context';
 import { countOf, listPage } from '../graphql/list';
 import { ClientType, IdArgs, ListArgs, ListMetadata } from '../graphql/types';
@@ -26,14 +27,8 @@ class UpdateClientArgs extends ClientFields {
   @Field(() => String, { nullable: true }) url?: string;
 }
 
-/** GraphQL leaves absent arguments undefined and explicit nulls null; a null flag or store id means "not sent". */
-function fields(args: object): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(args).filter(
-      ([k, v]) => k !== 'id' && v !== undefined && !(v === null && !['hiper_token', 'nuvemshop_token'].includes(k)),
-    ),
-  );
-}
+// Only the tokens can be cleared: a null url, store id or flag means "leave it as it is".
+const NULL_MEANS_UNSENT = ['url', 'nuvemshop_store_id', 'hiper_sync_update_image', 'hiper_sync_update_dimensions'];
 
 @Resolver(() => ClientType)
 export class ClientResolver {
@@ -58,14 +53,21 @@ export class ClientResolver {
   @Authorized()
   @Mutation(() => ClientType)
   async createClient(@Args() args: CreateClientArgs, @Ctx() ctx: Context) {
-    return ctx.services.clients.create(await ctx.user(), validate(ClientCreate, fields(args), 'body'));
+    return ctx.services.clients.create(
+      await ctx.user(),
+      validate(ClientCreate, argsToBody(args, NULL_MEANS_UNSENT), 'body'),
+    );
   }
 
   @Authorized()
   @Mutation(() => ClientType)
   async updateClient(@Args() args: UpdateClientArgs, @Ctx() ctx: Context) {
     const { id } = validate(IdParams, { id: args.id }, 'path');
-    return ctx.services.clients.update(await ctx.user(), id, validate(ClientUpdate, fields(args), 'body'));
+    return ctx.services.clients.update(
+      await ctx.user(),
+      id,
+      validate(ClientUpdate, argsToBody(args, NULL_MEANS_UNSENT), 'body'),
+    );
   }
 
   @Authorized()

@@ -7,7 +7,7 @@ import type { GraphQLError, GraphQLFormattedError, ValidationContext } from 'gra
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { ApiError, codeForStatus, ValidationFailed } from '../errors';
+import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import type { Context } from './context';
 import { graphqlSchema } from './schema';
@@ -28,7 +28,9 @@ function rootCause(error: unknown): unknown {
 /** Errors carry the REST `detail` as their message and a code (and the HTTP status) in `extensions`. */
 function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = rootCause(error);
+    const cause = rootCause(error);
+    // An unreachable database is answered like its REST twin: the same 503 text and Retry-After.
+    const original = isDatabaseUnavailable(cause) ? databaseUnavailable() : cause;
     const base = { locations: formatted.locations, path: formatted.path };
     if (original instanceof ApiError) {
       return {
@@ -42,13 +44,6 @@ function formatError(log: Logger) {
         ...base,
         message: original.message,
         extensions: { code: 'BAD_USER_INPUT', status: 422, detail: original.issues },
-      };
-    }
-    if (isDatabaseUnavailable(original)) {
-      return {
-        ...base,
-        message: 'Service temporarily unavailable, try again shortly',
-        extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 },
       };
     }
     const code = formatted.extensions?.code;

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { ApiError, ValidationFailed } from '../errors';
+import { ApiError, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
 
 interface BodyParserError {
@@ -38,7 +38,8 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   }
   if (isDatabaseUnavailable(error)) {
     req.log?.warn({ err: error }, 'database unavailable');
-    return send(503, { detail: 'Service temporarily unavailable, try again shortly' }, { 'Retry-After': '5' });
+    const unavailable = databaseUnavailable();
+    return send(unavailable.status, { detail: unavailable.detail }, unavailable.headers);
   }
   req.log?.error({ err: error }, 'unhandled error');
   return send(500, { detail: 'Internal Server Error' });

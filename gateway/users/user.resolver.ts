@@ -1,4 +1,5 @@
 import { Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { argsToBody } from '../graphql/arguments';
 import type { Context } from '../graphql/context';
 import { countOf, listPage } from '../graphql/list';
 import { IdArgs, ListArgs, ListMetadata, Message, Token, UserType } from '../graphql/types';
@@ -70,11 +71,6 @@ class ResetPasswordArgs {
   @Field() new_password!: string;
 }
 
-/** Strips the arguments GraphQL passes as undefined or the id, leaving the body REST would receive. */
-function body<T extends object>(args: T, ...omit: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== undefined && !omit.includes(k)));
-}
-
 @Resolver(() => UserType)
 export class UserResolver {
   @Authorized()
@@ -104,14 +100,14 @@ export class UserResolver {
   @Authorized()
   @Mutation(() => UserType)
   async createUser(@Args() args: CreateUserArgs, @Ctx() ctx: Context) {
-    return ctx.services.users.create(await ctx.user(), validate(UserCreate, body(args), 'body'));
+    return ctx.services.users.create(await ctx.user(), validate(UserCreate, argsToBody(args), 'body'));
   }
 
   @Authorized()
   @Mutation(() => UserType)
   async updateUser(@Args() args: UpdateUserArgs, @Ctx() ctx: Context) {
     const { id } = validate(IdParams, { id: args.id }, 'path');
-    return ctx.services.users.update(await ctx.user(), id, validate(UserUpdate, body(args, 'id'), 'body'));
+    return ctx.services.users.update(await ctx.user(), id, validate(UserUpdate, argsToBody(args), 'body'));
   }
 
   @Authorized()
@@ -123,13 +119,13 @@ export class UserResolver {
   @Authorized()
   @Mutation(() => UserType)
   async updateMe(@Args() args: UpdateMeArgs, @Ctx() ctx: Context) {
-    return ctx.services.users.updateMe(await ctx.user(), validate(UserUpdateMe, body(args), 'body'));
+    return ctx.services.users.updateMe(await ctx.user(), validate(UserUpdateMe, argsToBody(args), 'body'));
   }
 
   @Authorized()
   @Mutation(() => Message)
   async updatePassword(@Args() args: UpdatePasswordArgs, @Ctx() ctx: Context) {
-    await ctx.services.users.updatePassword(await ctx.user(), validate(UpdatePassword, body(args), 'body'));
+    await ctx.services.users.updatePassword(await ctx.user(), validate(UpdatePassword, argsToBody(args), 'body'));
     return { message: 'Password updated successfully' };
   }
 
@@ -142,12 +138,12 @@ export class UserResolver {
 
   @Mutation(() => Token)
   login(@Args() args: LoginArgs, @Ctx() ctx: Context) {
-    return ctx.services.auth.login(validate(LoginForm, body(args), 'body'), ctx.caller);
+    return ctx.services.auth.login(validate(LoginForm, argsToBody(args), 'body'), ctx.caller);
   }
 
   @Mutation(() => UserType)
   signup(@Args() args: SignupArgs, @Ctx() ctx: Context) {
-    return ctx.services.users.signup(validate(UserRegister, body(args), 'body'), ctx.caller);
+    return ctx.services.users.signup(validate(UserRegister, argsToBody(args), 'body'), ctx.caller);
   }
 
   @Mutation(() => Message)
@@ -158,6 +154,8 @@ export class UserResolver {
 
   @Mutation(() => Message)
   async resetPassword(@Args() args: ResetPasswordArgs, @Ctx() ctx: Context) {
-    return { message: await ctx.services.auth.resetPassword(validate(NewPassword, body(args), 'body'), ctx.caller) };
+    return {
+      message: await ctx.services.auth.resetPassword(validate(NewPassword, argsToBody(args), 'body'), ctx.caller),
+    };
   }
 }
