@@ -29,7 +29,9 @@ export function createLogger(config: Config, destination?: pino.DestinationStrea
         censor: '[redacted]',
       },
     },
-    destination,
+    // Standard output written asynchronously: lines logged while a write is under way go out together in the
+    // next one, instead of one blocking write per request. Pending lines are flushed when the process exits.
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 

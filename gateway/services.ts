@@ -7,6 +7,7 @@ import { RateLimits } from './auth/rate-limits';
 import { TokenIssuer } from './auth/tokens';
 import { CallbackService } from './callback/callback.service';
 import { ClientService } from './clients/client.service';
+import { PlainRows } from './database/plain-rows';
 import { Mailer } from './email/mailer';
 import { ItemService } from './items/item.service';
 import { UserService } from './users/user.service';
@@ -30,12 +31,13 @@ export function createServices(orm: MikroORM, config: Config, log: Logger): Serv
   );
   const limits = new RateLimits(orm.em, config);
   const mailer = new Mailer(config, log);
-  const users = new UserService(orm, passwords, limits);
-  const clients = new ClientService(orm);
+  const rows = new PlainRows(orm);
+  const users = new UserService(orm, rows, passwords, limits);
+  const clients = new ClientService(orm, rows);
   return {
-    auth: new AuthService(orm, config, tokens, passwords, users, limits, mailer, log),
+    auth: new AuthService(orm, rows, config, tokens, passwords, users, limits, mailer, log),
     users,
-    items: new ItemService(orm),
+    items: new ItemService(orm, rows),
     clients,
     callback: new CallbackService(orm, config, clients, limits),
     mailer,

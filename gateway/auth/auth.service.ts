@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { PlainRows } from '../database/plain-rows';
 import type { Mailer } from '../email/mailer';
 import { resetPasswordEmail } from '../email/reset-password.email';
 import { ApiError, inactiveUser, invalidCredentials, notAuthenticated } from '../errors';
@@ -22,6 +23,7 @@ const PROJECT_NAME = 'Sistema de Integração';
 export class AuthService {
   constructor(
     private readonly orm: MikroORM,
+    private readonly rows: PlainRows,
     private readonly config: Config,
     private readonly tokens: TokenIssuer,
     private readonly passwords: PasswordHasher,
@@ -36,10 +38,10 @@ export class AuthService {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw notAuthenticated();
     const claims = this.tokens.readAccess(match[1]);
-    const em = this.orm.em.fork();
-    const user = await em.findOne(User, { id: claims.sub });
+    // Every signed-in request starts here: a plain read, not an ORM entity (nothing in it is changed through it).
+    const user = await this.rows.findById(User, claims.sub);
     if (!user) {
-      if (await em.count(DeletedUser, { id: claims.sub })) throw invalidCredentials();
+      if (await this.orm.em.fork().count(DeletedUser, { id: claims.sub })) throw invalidCredentials();
       throw new ApiError(404, 'User not found');
     }
     if (user.tokenVersion !== claims.ver) throw invalidCredentials();

@@ -1,7 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
-import { escapeLike, findPage, type ListOptions } from '../database/pagination';
+import { findPage, type ListOptions } from '../database/pagination';
+import type { PlainRows } from '../database/plain-rows';
 import type { User } from '../users/user.entity';
 import { Client } from './client.entity';
 import { toClientPublic, type ClientCreate, type ClientPublic, type ClientUpdate } from './client.schemas';
@@ -14,11 +15,14 @@ type Em = ReturnType<MikroORM['em']['fork']>;
 
 /** Store connections. Every signed-in user manages them (the `caller` proves someone is signed in). */
 export class ClientService {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly rows: PlainRows,
+  ) {}
 
   async list(_caller: User, options: ListOptions): Promise<{ data: ClientPublic[]; count: number }> {
-    const where = options.q ? { url: { $ilike: `%${escapeLike(options.q)}%` } } : {};
-    const { rows, count } = await findPage(this.orm.em.fork(), Client, where, options, SORTABLE, { table: 'clients' });
+    const scope = { search: ['url'] };
+    const { rows, count } = await findPage(this.rows, Client, scope, options, SORTABLE, { table: 'clients' });
     return { data: rows.map(toClientPublic), count };
   }
 
@@ -37,7 +41,7 @@ export class ClientService {
   }
 
   async get(_caller: User, id: string): Promise<ClientPublic> {
-    const client = await this.orm.em.fork().findOne(Client, { id });
+    const client = await this.rows.findById(Client, id);
     if (!client) throw notFound();
     return toClientPublic(client);
   }

@@ -1,8 +1,6 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { EntityName } from '@mikro-orm/core';
 import { z } from 'zod';
 import { Id, ListQuery, MAX_LIMIT, noNul, NUL_MESSAGE } from '../validation';
-import { OwnerItemCount, RowCount } from './row-count.entity';
+import type { EntityClass, PlainRows } from './plain-rows';
 
 export interface ListOptions extends ListQuery {
   sortField?: string;
@@ -42,41 +40,64 @@ export function pageToList(args: z.output<typeof PageArgs>): ListOptions {
 
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/**
- * One page and the total, newest first unless a known field is asked for.
- * `sortable` maps API field names to entity properties; anything else falls back to the default order.
- */
-export async function findPage<T extends object>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  where: FilterQuery<T>,
-  options: ListOptions,
-  sortable: Record<string, string>,
-  /** The total of the unfiltered list, read from the trigger-kept counters. */
-  total: Total,
-): Promise<{ rows: T[]; count: number }> {
-  const property = options.sortField ? sortable[options.sortField] : undefined;
-  const direction = options.sortOrder === 'ASC' ? 'asc' : 'desc';
-  const orderBy = property ? { [property]: direction, id: direction } : { createdAt: 'desc', id: 'desc' };
-  const filter = options.ids ? { $and: [where, { id: { $in: options.ids } }] } : where;
-  const findOptions = { limit: options.limit, offset: options.skip, orderBy: orderBy as never };
-  if (options.q !== undefined || options.ids !== undefined) {
-    const [rows, count] = await em.findAndCount(entity, filter as FilterQuery<T>, findOptions);
-    return { rows, count };
-  }
-  const [rows, count] = await Promise.all([
-    options.limit === 0 ? [] : em.find(entity, filter as FilterQuery<T>, findOptions),
-    countOf(em, total),
-  ]);
-  return { rows, count };
+/** What a list is narrowed to before the caller's own filter: property equalities, and where `q` searches. */
+export interface ListScope {
+  equal?: Record<string, unknown>;
+  /** Properties searched for `q` (case-insensitive, anywhere in the text). */
+  search: string[];
 }
 
 export type Total = { table: 'users' | 'items' | 'clients' } | { itemsOwnedBy: string };
 
-async function countOf(em: EntityManager, total: Total): Promise<number> {
-  const found =
-    'table' in total
-      ? await em.findOne(RowCount, { tableName: total.table })
-      : await em.findOne(OwnerItemCount, { ownerId: total.itemsOwnedBy });
-  return Number(found?.total ?? 0);
+/**
+ * One page and the total, newest first unless a known field is asked for.
+ * `sortable` maps API field names to entity properties; anything else falls back to the default order.
+ * Two statements, run at once: the page, and the total (from the trigger-kept counters when nothing narrows the
+ * list beyond `total`, else a count with the same conditions).
+ */
+export async function findPage<T>(
+  rows: PlainRows,
+  entity: EntityClass<T>,
+  scope: ListScope,
+  options: ListOptions,
+  sortable: Record<string, string>,
+  /** The total of the list without `q` or `ids`, read from the trigger-kept counters. */
+  total: Total,
+): Promise<{ rows: T[]; count: number }> {
+  const shape = rows.shape(entity);
+  const values: unknown[] = [];
+  const conditions: string[] = [];
+  const bind = (value: unknown) => `$${values.push(value)}`;
+  for (const [prop, value] of Object.entries(scope.equal ?? {}))
+    conditions.push(`${shape.column[prop]} = ${bind(value)}`);
+  if (options.q !== undefined) {
+    const pattern = bind(`%${escapeLike(options.q)}%`);
+    conditions.push(`(${scope.search.map((prop) => `${shape.column[prop]} ilike ${pattern}`).join(' or ')})`);
+  }
+  if (options.ids !== undefined) conditions.push(`${shape.column.id} = any(${bind(options.ids)}::uuid[])`);
+  const where = conditions.length ? ` where ${conditions.join(' and ')}` : '';
+
+  const property = options.sortField ? sortable[options.sortField] : undefined;
+  const direction = options.sortOrder === 'ASC' ? 'asc' : 'desc';
+  const order = property
+    ? `${shape.column[property]} ${direction}, ${shape.column.id} ${direction}`
+    : `${shape.column.createdAt} desc, ${shape.column.id} desc`;
+  const pageValues = [...values, options.limit, options.skip];
+  const n = values.length;
+  const page =
+    options.limit === 0
+      ? Promise.resolve([])
+      : rows.find(
+          entity,
+          `select ${shape.columns} from ${shape.table}${where} order by ${order} limit $${n + 1} offset $${n + 2}`,
+          pageValues,
+        );
+  const narrowed = options.q !== undefined || options.ids !== undefined;
+  const count = narrowed
+    ? rows.query(`select count(*) as total from ${shape.table}${where}`, values)
+    : 'table' in total
+      ? rows.query('select total from row_counts where table_name = $1', [total.table])
+      : rows.query('select total from owner_item_counts where owner_id = $1', [total.itemsOwnedBy]);
+  const [found, [counted]] = await Promise.all([page, count]);
+  return { rows: found, count: Number(counted?.total ?? 0) };
 }

@@ -1,5 +1,8 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
@@ -101,8 +104,9 @@ export function createApolloServer(config: Config, log: Logger): ApolloServer<Co
       maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true, ...reportRejection }),
       costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true, ...reportRejection }),
     ],
-    // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN.
-    plugins: [ApolloServerPluginLandingPageDisabled(), retryAfterPlugin],
+    // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN. No answer carries
+    // cache hints, so the cache-control plugin, which wraps every field's resolver to collect them, is left out.
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), retryAfterPlugin],
   });
 }
 

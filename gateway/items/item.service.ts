@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
-import { escapeLike, findPage, type ListOptions, type Total } from '../database/pagination';
+import { findPage, type ListOptions, type ListScope, type Total } from '../database/pagination';
+import type { PlainRows } from '../database/plain-rows';
 import type { User } from '../users/user.entity';
 import { Item } from './item.entity';
 import { toItemPublic, type ItemCreate, type ItemPublic, type ItemUpdate } from './item.schemas';
@@ -8,14 +9,16 @@ import { toItemPublic, type ItemCreate, type ItemPublic, type ItemUpdate } from 
 const SORTABLE = { title: 'title', description: 'description', created_at: 'createdAt' };
 
 export class ItemService {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly rows: PlainRows,
+  ) {}
 
   /** A superuser sees every item; anyone else their own, and the count is scoped the same way. */
   async list(caller: User, options: ListOptions): Promise<{ data: ItemPublic[]; count: number }> {
-    const where: Record<string, unknown> = caller.isSuperuser ? {} : { owner: caller.id };
+    const scope: ListScope = { equal: caller.isSuperuser ? {} : { owner: caller.id }, search: ['title'] };
     const total: Total = caller.isSuperuser ? { table: 'items' } : { itemsOwnedBy: caller.id };
-    if (options.q) where.title = { $ilike: `%${escapeLike(options.q)}%` };
-    const { rows, count } = await findPage(this.orm.em.fork(), Item, where, options, SORTABLE, total);
+    const { rows, count } = await findPage(this.rows, Item, scope, options, SORTABLE, total);
     return { data: rows.map(toItemPublic), count };
   }
 
@@ -27,7 +30,8 @@ export class ItemService {
   }
 
   async get(caller: User, id: string): Promise<ItemPublic> {
-    return toItemPublic(await this.findOwned(this.orm.em.fork(), caller, id));
+    const item = await this.rows.findById(Item, id);
+    return toItemPublic(owned(caller, item));
   }
 
   async update(caller: User, id: string, input: ItemUpdate): Promise<ItemPublic> {
@@ -48,9 +52,13 @@ export class ItemService {
   }
 
   private async findOwned(em: ReturnType<MikroORM['em']['fork']>, caller: User, id: string): Promise<Item> {
-    const item = await em.findOne(Item, { id });
-    if (!item) throw new ApiError(404, 'Item not found');
-    if (!caller.isSuperuser && item.owner.id !== caller.id) throw new ApiError(403, 'Not enough permissions');
-    return item;
+    return owned(caller, await em.findOne(Item, { id }));
   }
+}
+
+/** The item, if it exists and the caller may see it: a superuser any, anyone else their own. */
+function owned<T extends Pick<Item, 'owner'>>(caller: User, item: T | null | undefined): T {
+  if (!item) throw new ApiError(404, 'Item not found');
+  if (!caller.isSuperuser && item.owner.id !== caller.id) throw new ApiError(403, 'Not enough permissions');
+  return item;
 }

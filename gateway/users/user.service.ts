@@ -4,7 +4,8 @@ import { ApiError, notEnoughPrivileges } from '../errors';
 import type { Caller } from '../auth/auth.service';
 import type { PasswordHasher } from '../auth/passwords';
 import type { RateLimits } from '../auth/rate-limits';
-import { escapeLike, findPage, type ListOptions } from '../database/pagination';
+import { findPage, type ListOptions } from '../database/pagination';
+import type { PlainRows } from '../database/plain-rows';
 import { DeletedUser, User } from './user.entity';
 import {
   toUserPublic,
@@ -34,21 +35,15 @@ const emailTakenOnUpdate = () => new ApiError(409, 'User with this email already
 export class UserService {
   constructor(
     private readonly orm: MikroORM,
+    private readonly rows: PlainRows,
     private readonly passwords: PasswordHasher,
     private readonly limits: RateLimits,
   ) {}
 
   async list(caller: User, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
     requireSuperuser(caller);
-    const where = options.q
-      ? {
-          $or: [
-            { email: { $ilike: `%${escapeLike(options.q)}%` } },
-            { fullName: { $ilike: `%${escapeLike(options.q)}%` } },
-          ],
-        }
-      : {};
-    const { rows, count } = await findPage(this.orm.em.fork(), User, where, options, SORTABLE, { table: 'users' });
+    const scope = { search: ['email', 'fullName'] };
+    const { rows, count } = await findPage(this.rows, User, scope, options, SORTABLE, { table: 'users' });
     return { data: rows.map(toUserPublic), count };
   }
 
@@ -70,7 +65,7 @@ export class UserService {
   async get(caller: User, id: string): Promise<UserPublic> {
     if (id === caller.id) return toUserPublic(caller);
     requireSuperuser(caller);
-    const user = await this.orm.em.fork().findOne(User, { id });
+    const user = await this.rows.findById(User, id);
     if (!user) throw userNotFound();
     return toUserPublic(user);
   }
