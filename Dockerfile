@@ -14,4 +14,5 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8000
-CMD ["node", "dist/gateway/main.js"]
+# The same heap bounds as `npm start` (see README: memory).
+CMD ["node", "--max-old-space-size=96", "--max-semi-space-size=8", "dist/gateway/main.js"]

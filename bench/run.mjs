@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,11 +65,19 @@ const viaRelay = (url, port) => {
   return u.toString();
 };
 
+/** The node flags `npm start` runs the gateway with (its heap bounds), so the benchmark measures the same process. */
+function startFlags() {
+  const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/gateway\/main\.js\b/.exec(start);
+  if (!match) throw new Error(`package.json's start script does not run "node [flags] dist/gateway/main.js": ${start}`);
+  return match[1].trim().split(/\s+/).filter(Boolean);
+}
+
 const startGateway = (databaseUrl) =>
   startServer({
     name: 'gateway',
     command: process.execPath,
-    args: ['bench/gateway-entry.mjs'],
+    args: [...startFlags(), 'bench/gateway-entry.mjs'],
     cwd: root,
     env: serverEnv(databaseUrl),
     readyMessage: 'gateway listening',
@@ -409,6 +417,7 @@ async function main() {
       loginConnections: options.loginConnections,
       pageSize: 100,
       bcryptCost,
+      gatewayFlags: startFlags().join(' '),
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
       node: process.versions.node,

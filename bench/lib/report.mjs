@@ -16,6 +16,7 @@ export function markdown(results) {
       `${meta.scale.users.toLocaleString('en')} users · ${meta.connections} connections ` +
       `(login ${meta.loginConnections}), ${meta.duration} s per scenario after ${meta.warmup} s warm-up · ` +
       `${meta.cpus} × ${meta.cpuModel}, Node ${meta.node}, PostgreSQL ${meta.postgres}, bcrypt cost ${meta.bcryptCost}` +
+      (meta.gatewayFlags ? ` · gateway started as by \`npm start\`: \`node ${meta.gatewayFlags}\`` : '') +
       (meta.smoke ? ' · **smoke run (tiny scale): figures are not representative**' : ''),
   );
   lines.push('');

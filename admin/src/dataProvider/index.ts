@@ -28,6 +28,9 @@ export function toHttpError(error: unknown): HttpError {
 // Apollo, graphql and the schema load with the first data call, not with the login page.
 const load = () => import('./graphqlProvider').then((module) => module.graphqlProvider);
 
+/** Starts fetching the data layer ahead of the first call (a signed-in start will make one at once). */
+export const preloadDataProvider = () => load().catch(() => undefined);
+
 const call =
   (method: Method) =>
   async (...args: unknown[]) => {
