@@ -47,6 +47,9 @@ export function createApp({ config, services, apollo, log }: AppParts): Express 
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
+  // No ETag on API answers (the contract has none, and hashing every list page costs more than it saves);
+  // the admin's files keep theirs from express.static.
+  app.set('etag', false);
 
   app.use(
     pinoHttp({

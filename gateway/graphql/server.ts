@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
+import { compiledExecution } from './compiled-executor';
 import type { Context } from './context';
 import { graphqlSchema } from './schema';
 
@@ -91,7 +92,7 @@ const reportRejection = {
 
 export function createApolloServer(config: Config, log: Logger): ApolloServer<Context> {
   return new ApolloServer<Context>({
-    schema: graphqlSchema(),
+    gateway: compiledExecution(graphqlSchema()),
     introspection: config.NODE_ENV !== 'production',
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
