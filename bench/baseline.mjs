@@ -5,11 +5,12 @@
  * with bcrypt, so the gateway ÷ baseline ratio measures what the gateway's layers cost.
  *
  * Environment: DATABASE_URL, PORT (0 = any), SECRET_KEY, TOKEN_ENCRYPTION_KEY, DATABASE_POOL_MAX,
- * RATE_LIMIT_WINDOW_SECONDS.
+ * RATE_LIMIT_WINDOW_SECONDS, BASELINE_FRAMEWORK (`express` for the framework floor, see below).
  */
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import bcrypt from 'bcrypt';
+import express from 'express';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 
@@ -198,20 +199,48 @@ async function route(req) {
   throw new HttpError(404, 'Not Found');
 }
 
-const server = http.createServer((req, res) => {
+const failure = (error) => {
+  const status = error instanceof HttpError ? error.status : 500;
+  if (status === 500) console.error(error);
+  return { status, body: { detail: error instanceof HttpError ? error.message : 'Internal Server Error' } };
+};
+
+/** The baseline itself: node:http, nothing in between. */
+const plainHandler = (req, res) => {
   route(req).then(
     (result) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(result));
     },
     (error) => {
-      const status = error instanceof HttpError ? error.status : 500;
-      if (status === 500) console.error(error);
+      const { status, body } = failure(error);
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ detail: error instanceof HttpError ? error.message : 'Internal Server Error' }));
+      res.end(JSON.stringify(body));
     },
   );
-});
+};
+
+/**
+ * BASELINE_FRAMEWORK=express: the same handler inside a bare Express 5 app (one catch-all middleware answering
+ * with res.json, no ETag): what the framework alone costs, the floor under any Express gateway's ratio.
+ */
+function expressHandler() {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use((req, res) => {
+    route(req).then(
+      (result) => res.json(result),
+      (error) => {
+        const { status, body } = failure(error);
+        res.status(status).json(body);
+      },
+    );
+  });
+  return app;
+}
+
+const server = http.createServer(env.BASELINE_FRAMEWORK === 'express' ? expressHandler() : plainHandler);
 server.keepAliveTimeout = 5000;
 await countSql;
 server.listen(Number(env.PORT ?? 0), '127.0.0.1', () => {

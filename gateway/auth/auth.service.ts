@@ -7,7 +7,7 @@ import { resetPasswordEmail } from '../email/reset-password.email';
 import { ApiError, inactiveUser, invalidCredentials, notAuthenticated } from '../errors';
 import { DeletedUser, User } from '../users/user.entity';
 import { requireSuperuser, type UserService } from '../users/user.service';
-import type { LoginForm, NewPassword } from '../users/user.schemas';
+import { SIGNED_IN_PROPS, type LoginForm, type NewPassword, type SignedInUser } from '../users/user.schemas';
 import type { PasswordHasher } from './passwords';
 import type { RateLimits } from './rate-limits';
 import type { TokenIssuer } from './tokens';
@@ -34,12 +34,12 @@ export class AuthService {
   ) {}
 
   /** The user behind an `Authorization` header, with the contract's statuses for every way it can fail. */
-  async authenticate(authorization: string | undefined): Promise<User> {
+  async authenticate(authorization: string | undefined): Promise<SignedInUser> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw notAuthenticated();
     const claims = this.tokens.readAccess(match[1]);
     // Every signed-in request starts here: a plain read, not an ORM entity (nothing in it is changed through it).
-    const user = await this.rows.findById(User, claims.sub);
+    const user = await this.rows.findById(User, SIGNED_IN_PROPS, claims.sub);
     if (!user) {
       if (await this.orm.em.fork().count(DeletedUser, { id: claims.sub })) throw invalidCredentials();
       throw new ApiError(404, 'User not found');
@@ -87,7 +87,7 @@ export class AuthService {
     return 'Password updated successfully';
   }
 
-  async recoveryHtml(caller: User, email: string): Promise<string> {
+  async recoveryHtml(caller: SignedInUser, email: string): Promise<string> {
     requireSuperuser(caller);
     const user = await this.orm.em.fork().findOne(User, { email });
     if (!user) throw new ApiError(404, 'The user with this username does not exist in the system.');

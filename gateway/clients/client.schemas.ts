@@ -25,7 +25,18 @@ export const ClientPublic = z
   .meta({ id: 'ClientPublic' });
 export type ClientPublic = z.output<typeof ClientPublic>;
 
-export const toClientPublic = (c: Client): ClientPublic => ({
+/** The client properties the public shape is made of: all a read for an answer selects. */
+export const CLIENT_PUBLIC_PROPS = [
+  'id',
+  'url',
+  'hiperToken',
+  'nuvemshopToken',
+  'nuvemshopStoreId',
+  'hiperSyncUpdateImage',
+  'hiperSyncUpdateDimensions',
+] as const satisfies readonly (keyof Client)[];
+
+export const toClientPublic = (c: Pick<Client, (typeof CLIENT_PUBLIC_PROPS)[number]>): ClientPublic => ({
   id: c.id,
   url: c.url,
   hiper_token: c.hiperToken ?? null,

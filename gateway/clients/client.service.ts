@@ -3,9 +3,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import { findPage, type ListOptions } from '../database/pagination';
 import type { PlainRows } from '../database/plain-rows';
-import type { User } from '../users/user.entity';
+import type { SignedInUser } from '../users/user.schemas';
 import { Client } from './client.entity';
-import { toClientPublic, type ClientCreate, type ClientPublic, type ClientUpdate } from './client.schemas';
+import {
+  CLIENT_PUBLIC_PROPS,
+  toClientPublic,
+  type ClientCreate,
+  type ClientPublic,
+  type ClientUpdate,
+} from './client.schemas';
 
 const SORTABLE = { url: 'url', nuvemshop_store_id: 'nuvemshopStoreId', created_at: 'createdAt' };
 const notFound = () => new ApiError(404, 'Client not found');
@@ -20,13 +26,15 @@ export class ClientService {
     private readonly rows: PlainRows,
   ) {}
 
-  async list(_caller: User, options: ListOptions): Promise<{ data: ClientPublic[]; count: number }> {
+  async list(_caller: SignedInUser, options: ListOptions): Promise<{ data: ClientPublic[]; count: number }> {
     const scope = { search: ['url'] };
-    const { rows, count } = await findPage(this.rows, Client, scope, options, SORTABLE, { table: 'clients' });
+    const { rows, count } = await findPage(this.rows, Client, CLIENT_PUBLIC_PROPS, scope, options, SORTABLE, {
+      table: 'clients',
+    });
     return { data: rows.map(toClientPublic), count };
   }
 
-  async create(_caller: User, input: ClientCreate): Promise<ClientPublic> {
+  async create(_caller: SignedInUser, input: ClientCreate): Promise<ClientPublic> {
     const em = this.orm.em.fork();
     const client = em.create(Client, {
       url: input.url,
@@ -40,14 +48,14 @@ export class ClientService {
     return toClientPublic(client);
   }
 
-  async get(_caller: User, id: string): Promise<ClientPublic> {
-    const client = await this.rows.findById(Client, id);
+  async get(_caller: SignedInUser, id: string): Promise<ClientPublic> {
+    const client = await this.rows.findById(Client, CLIENT_PUBLIC_PROPS, id);
     if (!client) throw notFound();
     return toClientPublic(client);
   }
 
   /** Only the fields sent change, so two editors of different fields do not undo each other. */
-  async update(_caller: User, id: string, input: ClientUpdate): Promise<ClientPublic> {
+  async update(_caller: SignedInUser, id: string, input: ClientUpdate): Promise<ClientPublic> {
     const em = this.orm.em.fork();
     const client = await em.findOne(Client, { id });
     if (!client) throw notFound();
@@ -63,7 +71,7 @@ export class ClientService {
     return toClientPublic(client);
   }
 
-  async delete(_caller: User, id: string): Promise<ClientPublic> {
+  async delete(_caller: SignedInUser, id: string): Promise<ClientPublic> {
     const em = this.orm.em.fork();
     const client = await em.findOne(Client, { id });
     if (!client) throw notFound();

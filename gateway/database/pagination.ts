@@ -55,16 +55,19 @@ export type Total = { table: 'users' | 'items' | 'clients' } | { itemsOwnedBy: s
  * Two statements, run at once: the page, and the total (from the trigger-kept counters when nothing narrows the
  * list beyond `total`, else a count with the same conditions).
  */
-export async function findPage<T>(
+export async function findPage<T, K extends keyof T & string>(
   rows: PlainRows,
   entity: EntityClass<T>,
+  /** The properties each row of the page is read with. */
+  props: readonly K[],
   scope: ListScope,
   options: ListOptions,
   sortable: Record<string, string>,
   /** The total of the list without `q` or `ids`, read from the trigger-kept counters. */
   total: Total,
-): Promise<{ rows: T[]; count: number }> {
+): Promise<{ rows: Pick<T, K>[]; count: number }> {
   const shape = rows.shape(entity);
+  const { columns } = rows.select(entity, props);
   const values: unknown[] = [];
   const conditions: string[] = [];
   const bind = (value: unknown) => `$${values.push(value)}`;
@@ -89,7 +92,8 @@ export async function findPage<T>(
       ? Promise.resolve([])
       : rows.find(
           entity,
-          `select ${shape.columns} from ${shape.table}${where} order by ${order} limit $${n + 1} offset $${n + 2}`,
+          props,
+          `select ${columns} from ${shape.table}${where} order by ${order} limit $${n + 1} offset $${n + 2}`,
           pageValues,
         );
   const narrowed = options.q !== undefined || options.ids !== undefined;

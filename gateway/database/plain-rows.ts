@@ -1,13 +1,15 @@
 import type { Platform } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 
-/** How one entity's rows are read: its table, its columns and how each becomes a property value. */
+/** An entity's table and the quoted column of each of its properties, for conditions and sorting. */
 export interface Shape {
   table: string;
-  /** `"column"` for every property, in metadata order: what a `select` lists. */
-  columns: string;
-  /** Quoted column of each property name, for conditions and sorting. */
   column: Record<string, string>;
+}
+
+/** Some of an entity's properties: the columns a `select` lists, and how a row becomes those properties. */
+export interface Selection {
+  columns: string;
   toEntity(row: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -27,9 +29,13 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * with its property names and converted values: custom types such as encrypted tokens, dates, `{ id }` for a
  * many-to-one), with none of MikroORM's query building, identity map or change tracking. Lists and reads by id
  * take this path on every page and every signed-in request; writes go through the ORM's unit of work.
+ *
+ * A read names the properties it needs (an answer's public fields, say) and gets only those, so no column is
+ * sent, parsed or decrypted for nothing.
  */
 export class PlainRows {
-  private readonly shapes = new Map<string, Shape>();
+  private readonly fields = new Map<string, { shape: Shape; fields: Map<string, Field> }>();
+  private readonly selections = new Map<string, Selection>();
 
   constructor(private readonly orm: MikroORM) {}
 
@@ -45,33 +51,75 @@ export class PlainRows {
     }
   }
 
-  /** Entity-shaped rows of a statement that selects `shape(entity).columns`. */
-  async find<T>(entity: EntityClass<T>, text: string, values: readonly unknown[]): Promise<T[]> {
-    const shape = this.shape(entity);
+  /** The `props` of each row of a statement that selects `select(entity, props).columns`. */
+  async find<T, K extends keyof T & string>(
+    entity: EntityClass<T>,
+    props: readonly K[],
+    text: string,
+    values: readonly unknown[],
+  ): Promise<Pick<T, K>[]> {
+    const { toEntity } = this.select(entity, props);
     const rows = await this.query(text, values);
-    return rows.map((row) => shape.toEntity(row) as T);
+    return rows.map((row) => toEntity(row) as Pick<T, K>);
   }
 
-  async findById<T>(entity: EntityClass<T>, id: string): Promise<T | undefined> {
-    const shape = this.shape(entity);
-    const [found] = await this.find(entity, `select ${shape.columns} from ${shape.table} where "id" = $1 limit 1`, [
+  async findById<T, K extends keyof T & string>(
+    entity: EntityClass<T>,
+    props: readonly K[],
+    id: string,
+  ): Promise<Pick<T, K> | undefined> {
+    const { table, column } = this.shape(entity);
+    const { columns } = this.select(entity, props);
+    const [found] = await this.find(entity, props, `select ${columns} from ${table} where ${column.id} = $1 limit 1`, [
       id,
     ]);
     return found;
   }
 
   shape(entity: EntityClass<unknown>): Shape {
-    let shape = this.shapes.get(entity.name);
-    if (!shape) {
-      const meta = this.orm.getMetadata().get(entity.name);
-      shape = buildShape(
-        meta.tableName,
-        meta.props.filter((p) => p.persist !== false && (p.kind === 'scalar' || p.kind === 'm:1')),
-        this.orm.em.getPlatform(),
-      );
-      this.shapes.set(entity.name, shape);
+    return this.entityFields(entity).shape;
+  }
+
+  select(entity: EntityClass<unknown>, props: readonly string[]): Selection {
+    const key = `${entity.name}:${props.join(',')}`;
+    let selection = this.selections.get(key);
+    if (!selection) {
+      const all = this.entityFields(entity).fields;
+      const fields = props.map((prop) => {
+        const field = all.get(prop);
+        if (!field) throw new Error(`${entity.name} has no column for property ${prop}`);
+        return field;
+      });
+      selection = {
+        columns: fields.map((f) => quote(f.column)).join(', '),
+        // Properties are always added in the same order, so every row of a selection shares one hidden class.
+        toEntity: (row) => {
+          const result: Record<string, unknown> = {};
+          for (const f of fields) result[f.prop] = f.convert ? f.convert(row[f.column]) : row[f.column];
+          return result;
+        },
+      };
+      this.selections.set(key, selection);
     }
-    return shape;
+    return selection;
+  }
+
+  private entityFields(entity: EntityClass<unknown>) {
+    let found = this.fields.get(entity.name);
+    if (!found) {
+      const meta = this.orm.getMetadata().get(entity.name);
+      const props = meta.props.filter((p) => p.persist !== false && (p.kind === 'scalar' || p.kind === 'm:1'));
+      const fields = buildFields(props, this.orm.em.getPlatform());
+      found = {
+        shape: {
+          table: quote(meta.tableName),
+          column: Object.fromEntries(fields.map((f) => [f.prop, quote(f.column)])),
+        },
+        fields: new Map(fields.map((f) => [f.prop, f])),
+      };
+      this.fields.set(entity.name, found);
+    }
+    return found;
   }
 }
 
@@ -83,8 +131,8 @@ type Prop = {
   customType?: { convertToJSValue(value: unknown, platform: Platform): unknown };
 };
 
-function buildShape(table: string, props: Prop[], platform: Platform): Shape {
-  const fields: Field[] = props.map((p) => {
+function buildFields(props: Prop[], platform: Platform): Field[] {
+  return props.map((p) => {
     const column = p.fieldNames[0];
     if (p.kind === 'm:1') return { prop: p.name, column, convert: (v) => (v == null ? v : { id: v }) };
     const custom = p.customType;
@@ -94,16 +142,4 @@ function buildShape(table: string, props: Prop[], platform: Platform): Shape {
     }
     return { prop: p.name, column };
   });
-  // Properties are always added in the same order, so every row of an entity shares one hidden class.
-  const toEntity = (row: Record<string, unknown>) => {
-    const entity: Record<string, unknown> = {};
-    for (const f of fields) entity[f.prop] = f.convert ? f.convert(row[f.column]) : row[f.column];
-    return entity;
-  };
-  return {
-    table: quote(table),
-    columns: fields.map((f) => quote(f.column)).join(', '),
-    column: Object.fromEntries(fields.map((f) => [f.prop, quote(f.column)])),
-    toEntity,
-  };
 }

@@ -2,19 +2,19 @@ import type { Request } from 'express';
 import type { AuthChecker } from 'type-graphql';
 import type { Caller } from '../auth/auth.service';
 import type { Services } from '../services';
-import type { User } from '../users/user.entity';
+import type { SignedInUser } from '../users/user.schemas';
 
 export interface Context {
   services: Services;
   caller: Caller;
   /** The signed-in user, authenticated once per request with the REST statuses (as GraphQL codes). */
-  user(): Promise<User>;
+  user(): Promise<SignedInUser>;
   /** Shares one result between fields of one request (a list and its `_allXMeta` read the same page). */
   once<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
 export function buildContext(req: Request, services: Services): Context {
-  let user: Promise<User> | undefined;
+  let user: Promise<SignedInUser> | undefined;
   const results = new Map<string, Promise<unknown>>();
   return {
     services,

@@ -1,10 +1,10 @@
 import type { Context } from './context';
 import type { ListArgs } from './types';
 import { pageToList, PageArgs, type ListOptions } from '../database/pagination';
-import type { User } from '../users/user.entity';
+import type { SignedInUser } from '../users/user.schemas';
 import { validate } from '../validation';
 
-type Lister<T> = (caller: User, options: ListOptions) => Promise<{ data: T[]; count: number }>;
+type Lister<T> = (caller: SignedInUser, options: ListOptions) => Promise<{ data: T[]; count: number }>;
 
 /** Runs a service's list once per request for both `allX` and `_allXMeta` with the same arguments. */
 export async function listPage<T>(ctx: Context, resource: string, args: ListArgs, list: Lister<T>) {

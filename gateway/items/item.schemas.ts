@@ -7,7 +7,10 @@ export const ItemPublic = z
   .meta({ id: 'ItemPublic' });
 export type ItemPublic = z.output<typeof ItemPublic>;
 
-export const toItemPublic = (i: Item): ItemPublic => ({
+/** The item properties the public shape is made of: all a read for an answer selects. */
+export const ITEM_PUBLIC_PROPS = ['id', 'title', 'description', 'owner'] as const satisfies readonly (keyof Item)[];
+
+export const toItemPublic = (i: Pick<Item, (typeof ITEM_PUBLIC_PROPS)[number]>): ItemPublic => ({
   id: i.id,
   title: i.title,
   description: i.description ?? null,

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AuthService, Caller } from '../auth/auth.service';
-import type { User } from '../users/user.entity';
+import type { SignedInUser } from '../users/user.schemas';
 import { validate } from '../validation';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -14,7 +14,7 @@ export interface RouteInput<B, Q, P, A extends boolean> {
   body: Out<B>;
   query: Out<Q>;
   params: Out<P>;
-  user: A extends true ? User : undefined;
+  user: A extends true ? SignedInUser : undefined;
   caller: Caller;
 }
 

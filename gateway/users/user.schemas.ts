@@ -13,7 +13,20 @@ export const UserPublic = z
   .meta({ id: 'UserPublic' });
 export type UserPublic = z.output<typeof UserPublic>;
 
-export const toUserPublic = (u: User): UserPublic => ({
+/** The user properties the public shape is made of: all a read for an answer selects. */
+export const USER_PUBLIC_PROPS = [
+  'id',
+  'email',
+  'fullName',
+  'isActive',
+  'isSuperuser',
+] as const satisfies readonly (keyof User)[];
+
+/** What a signed-in request knows of its user: the public fields, and what checks its password and tokens. */
+export const SIGNED_IN_PROPS = [...USER_PUBLIC_PROPS, 'hashedPassword', 'tokenVersion'] as const;
+export type SignedInUser = Pick<User, (typeof SIGNED_IN_PROPS)[number]>;
+
+export const toUserPublic = (u: Pick<User, (typeof USER_PUBLIC_PROPS)[number]>): UserPublic => ({
   id: u.id,
   email: u.email,
   full_name: u.fullName ?? null,

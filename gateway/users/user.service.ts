@@ -8,7 +8,9 @@ import { findPage, type ListOptions } from '../database/pagination';
 import type { PlainRows } from '../database/plain-rows';
 import { DeletedUser, User } from './user.entity';
 import {
+  USER_PUBLIC_PROPS,
   toUserPublic,
+  type SignedInUser,
   type UpdatePassword,
   type UserCreate,
   type UserPublic,
@@ -25,7 +27,7 @@ const SORTABLE = {
   created_at: 'createdAt',
 };
 
-export function requireSuperuser(caller: User): void {
+export function requireSuperuser(caller: SignedInUser): void {
   if (!caller.isSuperuser) throw notEnoughPrivileges();
 }
 
@@ -40,15 +42,17 @@ export class UserService {
     private readonly limits: RateLimits,
   ) {}
 
-  async list(caller: User, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
+  async list(caller: SignedInUser, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
     requireSuperuser(caller);
     const scope = { search: ['email', 'fullName'] };
-    const { rows, count } = await findPage(this.rows, User, scope, options, SORTABLE, { table: 'users' });
+    const { rows, count } = await findPage(this.rows, User, USER_PUBLIC_PROPS, scope, options, SORTABLE, {
+      table: 'users',
+    });
     return { data: rows.map(toUserPublic), count };
   }
 
   /** A superuser creates an account (POST /users/). */
-  async create(caller: User, input: UserCreate): Promise<UserPublic> {
+  async create(caller: SignedInUser, input: UserCreate): Promise<UserPublic> {
     requireSuperuser(caller);
     return this.insert(input, 'The user with this email already exists in the system.');
   }
@@ -62,15 +66,15 @@ export class UserService {
     );
   }
 
-  async get(caller: User, id: string): Promise<UserPublic> {
+  async get(caller: SignedInUser, id: string): Promise<UserPublic> {
     if (id === caller.id) return toUserPublic(caller);
     requireSuperuser(caller);
-    const user = await this.rows.findById(User, id);
+    const user = await this.rows.findById(User, USER_PUBLIC_PROPS, id);
     if (!user) throw userNotFound();
     return toUserPublic(user);
   }
 
-  async update(caller: User, id: string, input: UserUpdate): Promise<UserPublic> {
+  async update(caller: SignedInUser, id: string, input: UserUpdate): Promise<UserPublic> {
     requireSuperuser(caller);
     const em = this.orm.em.fork();
     const user = await em.findOne(User, { id });
@@ -93,7 +97,7 @@ export class UserService {
     return toUserPublic(user);
   }
 
-  async delete(caller: User, id: string): Promise<UserPublic> {
+  async delete(caller: SignedInUser, id: string): Promise<UserPublic> {
     requireSuperuser(caller);
     const em = this.orm.em.fork();
     const user = await em.findOne(User, { id });
@@ -103,7 +107,7 @@ export class UserService {
     return toUserPublic(user);
   }
 
-  async updateMe(caller: User, input: UserUpdateMe): Promise<UserPublic> {
+  async updateMe(caller: SignedInUser, input: UserUpdateMe): Promise<UserPublic> {
     const em = this.orm.em.fork();
     const user = await em.findOneOrFail(User, { id: caller.id });
     if (input.email !== undefined && input.email !== user.email) {
@@ -115,7 +119,7 @@ export class UserService {
     return toUserPublic(user);
   }
 
-  async updatePassword(caller: User, input: UpdatePassword): Promise<void> {
+  async updatePassword(caller: SignedInUser, input: UpdatePassword): Promise<void> {
     if (!(await this.passwords.verify(input.current_password, caller.hashedPassword))) {
       throw new ApiError(400, 'Incorrect password');
     }
@@ -125,7 +129,7 @@ export class UserService {
     await this.setPassword(caller.id, input.new_password);
   }
 
-  async deleteMe(caller: User): Promise<void> {
+  async deleteMe(caller: SignedInUser): Promise<void> {
     if (caller.isSuperuser) throw new ApiError(403, 'Super users are not allowed to delete themselves');
     const em = this.orm.em.fork();
     await this.remove(em, em.getReference(User, caller.id));
