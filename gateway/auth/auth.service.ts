@@ -39,7 +39,7 @@ export class AuthService {
     if (!match) throw notAuthenticated();
     const claims = this.tokens.readAccess(match[1]);
     // Every signed-in request starts here: a plain read, not an ORM entity (nothing in it is changed through it).
-    const user = await this.rows.findById(User, SIGNED_IN_PROPS, claims.sub);
+    const user = await this.rows.findOne(User, SIGNED_IN_PROPS, claims.sub);
     if (!user) {
       if (await this.orm.em.fork().count(DeletedUser, { id: claims.sub })) throw invalidCredentials();
       throw new ApiError(404, 'User not found');

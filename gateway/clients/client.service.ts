@@ -49,7 +49,7 @@ export class ClientService {
   }
 
   async get(_caller: SignedInUser, id: string): Promise<ClientPublic> {
-    const client = await this.rows.findById(Client, CLIENT_PUBLIC_PROPS, id);
+    const client = await this.rows.findOne(Client, CLIENT_PUBLIC_PROPS, id);
     if (!client) throw notFound();
     return toClientPublic(client);
   }

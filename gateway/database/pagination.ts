@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, ListQuery, MAX_LIMIT, noNul, NUL_MESSAGE } from '../validation';
 import type { EntityClass, PlainRows } from './plain-rows';
+import { OwnerItemCount, RowCount } from './row-count.entity';
 
 export interface ListOptions extends ListQuery {
   sortField?: string;
@@ -38,7 +39,7 @@ export function pageToList(args: z.output<typeof PageArgs>): ListOptions {
   };
 }
 
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** What a list is narrowed to before the caller's own filter: property equalities, and where `q` searches. */
 export interface ListScope {
@@ -98,10 +99,17 @@ export async function findPage<T, K extends keyof T & string>(
         );
   const narrowed = options.q !== undefined || options.ids !== undefined;
   const count = narrowed
-    ? rows.query(`select count(*) as total from ${shape.table}${where}`, values)
-    : 'table' in total
-      ? rows.query('select total from row_counts where table_name = $1', [total.table])
-      : rows.query('select total from owner_item_counts where owner_id = $1', [total.itemsOwnedBy]);
-  const [found, [counted]] = await Promise.all([page, count]);
-  return { rows: found, count: Number(counted?.total ?? 0) };
+    ? rows.query(`select count(*) as total from ${shape.table}${where}`, values).then(([row]) => row?.total)
+    : keptTotal(rows, total);
+  const [found, counted] = await Promise.all([page, count]);
+  return { rows: found, count: Number(counted ?? 0) };
+}
+
+/** A total kept by the triggers (0 when its row does not exist yet, as for an owner of no items). */
+async function keptTotal(rows: PlainRows, total: Total): Promise<string | undefined> {
+  const kept =
+    'table' in total
+      ? await rows.findOne(RowCount, ['total'], total.table, 'tableName')
+      : await rows.findOne(OwnerItemCount, ['total'], total.itemsOwnedBy, 'ownerId');
+  return kept?.total;
 }

@@ -63,16 +63,17 @@ export class PlainRows {
     return rows.map((row) => toEntity(row) as Pick<T, K>);
   }
 
-  async findById<T, K extends keyof T & string>(
+  /** The row whose `by` property equals `value` (its id unless told), if there is one. */
+  async findOne<T, K extends keyof T & string>(
     entity: EntityClass<T>,
     props: readonly K[],
-    id: string,
+    value: unknown,
+    by: keyof T & string = 'id' as keyof T & string,
   ): Promise<Pick<T, K> | undefined> {
     const { table, column } = this.shape(entity);
     const { columns } = this.select(entity, props);
-    const [found] = await this.find(entity, props, `select ${columns} from ${table} where ${column.id} = $1 limit 1`, [
-      id,
-    ]);
+    const text = `select ${columns} from ${table} where ${column[by]} = $1 limit 1`;
+    const [found] = await this.find(entity, props, text, [value]);
     return found;
   }
 

@@ -3,9 +3,9 @@ import {
   getVariableValues,
   GraphQLError,
   printSchema,
-  type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
@@ -17,11 +17,11 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  * its `gateway` option (its migration guide's place for what was the `executor` option), so this is a gateway
  * serving our own schema.
  *
- * Compiled operations are kept per parsed document: Apollo hands the same document object for the same query
- * text while it stays in its bounded document cache, and a WeakMap lets the compiled form go with it.
+ * Compiled operations are kept per operation of a parsed document: Apollo hands the same document object for the
+ * same query text while it stays in its bounded document cache, and a WeakMap lets the compiled form go with it.
  */
 export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery>>();
+  const compiled = new WeakMap<OperationDefinitionNode, CompiledQuery>();
 
   const executor: GatewayExecutor = async ({ document, operation, operationName, request, context }) => {
     // Variables are checked by graphql-js first, as its execute would: its errors point at the variable's
@@ -31,19 +31,13 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
       const coerced = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
       if (coerced.errors) return { errors: coerced.errors };
     }
-    let byOperation = compiled.get(document);
-    if (!byOperation) {
-      byOperation = new Map();
-      compiled.set(document, byOperation);
-    }
-    const key = operationName ?? '';
-    let query = byOperation.get(key);
+    let query = compiled.get(operation);
     if (!query) {
       const result = compileQuery(schema, document, operationName ?? undefined);
-      // An operation that cannot run (an unknown operation name, say) answers with graphql-js's own errors.
+      // What graphql-js would refuse to execute is answered with its own errors.
       if (!isCompiledQuery(result)) return result;
       query = result;
-      byOperation.set(key, query);
+      compiled.set(operation, query);
     }
     return asGraphQLErrors(await query.query(undefined, context, variables));
   };

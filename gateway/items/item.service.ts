@@ -30,7 +30,7 @@ export class ItemService {
   }
 
   async get(caller: SignedInUser, id: string): Promise<ItemPublic> {
-    const item = await this.rows.findById(Item, ITEM_PUBLIC_PROPS, id);
+    const item = await this.rows.findOne(Item, ITEM_PUBLIC_PROPS, id);
     return toItemPublic(owned(caller, item));
   }
 

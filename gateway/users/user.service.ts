@@ -69,7 +69,7 @@ export class UserService {
   async get(caller: SignedInUser, id: string): Promise<UserPublic> {
     if (id === caller.id) return toUserPublic(caller);
     requireSuperuser(caller);
-    const user = await this.rows.findById(User, USER_PUBLIC_PROPS, id);
+    const user = await this.rows.findOne(User, USER_PUBLIC_PROPS, id);
     if (!user) throw userNotFound();
     return toUserPublic(user);
   }
