@@ -10,9 +10,7 @@ import { Layout } from './layout/Layout';
 import NotFound from './layout/NotFound';
 import { store } from './store';
 import { darkTheme, lightTheme } from './themes';
-import items from './items';
-import clients from './clients';
-import users from './users';
+import { resources } from './resources';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
 const SettingsPage = lazy(() => import('./settings/SettingsPage'));
@@ -43,9 +41,9 @@ export function App() {
         notification={BottomRightNotification}
         disableTelemetry
       >
-        <Resource name="items" {...items} />
-        <Resource name="clientes" {...clients} />
-        <Resource name="admin" {...users} />
+        {Object.entries(resources).map(([name, resource]) => (
+          <Resource key={name} name={name} {...resource.default} />
+        ))}
         <CustomRoutes>
           <Route path="/config" element={<SettingsPage />} />
         </CustomRoutes>

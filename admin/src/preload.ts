@@ -1,10 +1,6 @@
 import { getToken } from './api';
-import { loadList as clientList } from './clients';
 import { preloadDataProvider } from './dataProvider';
-import { loadList as itemList } from './items';
-import { loadList as userList } from './users';
-
-const lists: Record<string, () => Promise<unknown>> = { clientes: clientList, items: itemList, admin: userList };
+import { resources } from './resources';
 
 /**
  * A signed-in start fetches the data layer and the opened list's code right away, alongside the app's own
@@ -13,5 +9,6 @@ const lists: Record<string, () => Promise<unknown>> = { clientes: clientList, it
 export function preloadSession(pathname: string): void {
   if (!getToken()) return;
   void preloadDataProvider();
-  lists[pathname.split('/')[1] ?? '']?.().catch(() => undefined);
+  const name = pathname.split('/')[1] ?? '';
+  if (Object.hasOwn(resources, name)) resources[name as keyof typeof resources].loadList().catch(() => undefined);
 }
