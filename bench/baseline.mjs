@@ -205,42 +205,36 @@ const failure = (error) => {
   return { status, body: { detail: error instanceof HttpError ? error.message : 'Internal Server Error' } };
 };
 
-/** The baseline itself: node:http, nothing in between. */
-const plainHandler = (req, res) => {
+/** Answers each request with `send(res, status, body)`. */
+const handler = (send) => (req, res) => {
   route(req).then(
-    (result) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(result));
-    },
+    (result) => send(res, 200, result),
     (error) => {
       const { status, body } = failure(error);
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(body));
+      send(res, status, body);
     },
   );
+};
+
+/** The baseline itself: node:http, nothing in between. */
+const sendPlain = (res, status, body) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
 };
 
 /**
  * BASELINE_FRAMEWORK=express: the same handler inside a bare Express 5 app (one catch-all middleware answering
  * with res.json, no ETag): what the framework alone costs, the floor under any Express gateway's ratio.
  */
-function expressHandler() {
+function expressApp() {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use((req, res) => {
-    route(req).then(
-      (result) => res.json(result),
-      (error) => {
-        const { status, body } = failure(error);
-        res.status(status).json(body);
-      },
-    );
-  });
+  app.use(handler((res, status, body) => res.status(status).json(body)));
   return app;
 }
 
-const server = http.createServer(env.BASELINE_FRAMEWORK === 'express' ? expressHandler() : plainHandler);
+const server = http.createServer(env.BASELINE_FRAMEWORK === 'express' ? expressApp() : handler(sendPlain));
 server.keepAliveTimeout = 5000;
 await countSql;
 server.listen(Number(env.PORT ?? 0), '127.0.0.1', () => {

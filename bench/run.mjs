@@ -66,6 +66,8 @@ const viaRelay = (url, port) => {
 };
 
 /** The node flags `npm start` runs the gateway with (its heap bounds), so the benchmark measures the same process. */
+const GATEWAY_FLAGS = startFlags();
+
 function startFlags() {
   const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
   const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/gateway\/main\.js\b/.exec(start);
@@ -73,7 +75,7 @@ function startFlags() {
   return match[1].trim().split(/\s+/).filter(Boolean);
 }
 
-const startGateway = (databaseUrl, flags = startFlags()) =>
+const startGateway = (databaseUrl, flags = GATEWAY_FLAGS) =>
   startServer({
     name: 'gateway',
     command: process.execPath,
@@ -309,6 +311,19 @@ async function main() {
     };
     const floor = {};
     const unbounded = {};
+    // Some scenarios again on another server, each result with its ratio to the baseline's run of the scenario.
+    const measureAlso = async (name, label, list, keys, into, { probe: serverProbe } = {}) => {
+      for (const key of keys) {
+        const scenario = list.find((x) => x.key === key);
+        log(`${label}: ${scenario.name}`);
+        const result = await measure(name, `${scenario.name} (${label})`, (server) =>
+          loadScenario(server, serverProbe, scenario, options.connections),
+        );
+        const baseline = measured.baseline[key];
+        into[key] = { ...result, ratio: baseline?.rps ? result.rps / baseline.rps : null };
+        log(`  ${describe(result)}`);
+      }
+    };
     // A server killed from outside (a busy shared machine) is started again and the scenario repeated, once.
     const measure = async (name, label, run) => {
       for (let attempt = 1; ; attempt++) {
@@ -379,14 +394,7 @@ async function main() {
       }
       await servers.baseline.stop();
       await start.floor();
-      for (const key of FLOOR_SCENARIOS) {
-        const scenario = lists.baseline.find((x) => x.key === key);
-        log(`express floor: ${scenario.name}`);
-        floor[key] = await measure('floor', `${scenario.name} (Express floor)`, (server) =>
-          loadScenario(server, undefined, scenario, options.connections),
-        );
-        log(`  ${describe(floor[key])}`);
-      }
+      await measureAlso('floor', 'express floor', lists.baseline, FLOOR_SCENARIOS, floor);
       await servers.floor.stop();
       if (options.admin) {
         log('admin: loading /clientes in headless Chromium');
@@ -412,14 +420,9 @@ async function main() {
       await start.unbounded();
       const unboundedProbe = memoryProbe(servers.unbounded.child.pid);
       try {
-        for (const key of UNBOUNDED_SCENARIOS) {
-          const scenario = lists.gateway.find((x) => x.key === key);
-          log(`gateway without heap bounds: ${scenario.name}`);
-          unbounded[key] = await measure('unbounded', `${scenario.name} (no heap bounds)`, (server) =>
-            loadScenario(server, unboundedProbe, scenario, options.connections),
-          );
-          log(`  ${describe(unbounded[key])}`);
-        }
+        await measureAlso('unbounded', 'gateway without heap bounds', lists.gateway, UNBOUNDED_SCENARIOS, unbounded, {
+          probe: unboundedProbe,
+        });
       } finally {
         unboundedProbe.stop();
       }
@@ -451,18 +454,8 @@ async function main() {
         sameJson: parity[s.key],
       };
     });
-    results.expressFloor = Object.fromEntries(
-      Object.entries(floor).map(([key, result]) => {
-        const baseline = measured.baseline[key];
-        return [key, { ...result, ratio: baseline?.rps ? result.rps / baseline.rps : null }];
-      }),
-    );
-    results.withoutHeapBounds = Object.fromEntries(
-      Object.entries(unbounded).map(([key, result]) => {
-        const baseline = measured.baseline[key];
-        return [key, { ...result, ratio: baseline?.rps ? result.rps / baseline.rps : null }];
-      }),
-    );
+    results.expressFloor = floor;
+    results.withoutHeapBounds = unbounded;
     results.storm = storm;
     results.oneConnection = single;
     results.restarts = restarts;
@@ -491,7 +484,7 @@ async function main() {
       loginConnections: options.loginConnections,
       pageSize: 100,
       bcryptCost,
-      gatewayFlags: startFlags().join(' '),
+      gatewayFlags: GATEWAY_FLAGS.join(' '),
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
       node: process.versions.node,

@@ -42,27 +42,27 @@ export function markdown(results) {
     lines.push('');
     lines.push(`One connection at a time (gateway / baseline): ${describe('restList')}; ${describe('graphqlList')}.`);
   }
-  const floor = results.expressFloor ?? {};
-  if (Object.keys(floor).length) {
-    const describe = (key) =>
-      `${rowsByKey[key]?.name ?? key} ${rate(floor[key].rps)} req/s (÷ baseline ${fixed(floor[key].ratio, 2)}, ` +
-      `${fixed(floor[key].cpuMsPerRequest, 2)} ms CPU per request)`;
+  // Scenarios run again on another server: each result beside its ratio to the baseline.
+  const alsoRun = (title, runs, withRss) => {
+    const keys = Object.keys(runs ?? {});
+    if (!keys.length) return;
+    const describe = (key) => {
+      const r = runs[key];
+      const rss = withRss ? `, peak RSS ${fixed(r.peakRss / MB, 0)} MB` : '';
+      return (
+        `${rowsByKey[key]?.name ?? key} ${rate(r.rps)} req/s (÷ baseline ${fixed(r.ratio, 2)}, ` +
+        `${fixed(r.cpuMsPerRequest, 2)} ms CPU per request${rss})`
+      );
+    };
     lines.push('');
-    lines.push(
-      `Express floor (the baseline's own handler inside a bare Express 5 app, nothing else): ` +
-        `${Object.keys(floor).map(describe).join('; ')}.`,
-    );
-  }
-  const unbounded = results.withoutHeapBounds ?? {};
-  if (Object.keys(unbounded).length) {
-    const describe = (key) =>
-      `${rowsByKey[key]?.name ?? key} ${rate(unbounded[key].rps)} req/s (÷ baseline ${fixed(unbounded[key].ratio, 2)}, ` +
-      `${fixed(unbounded[key].cpuMsPerRequest, 2)} ms CPU per request, peak RSS ${fixed(unbounded[key].peakRss / MB, 0)} MB)`;
-    lines.push('');
-    lines.push(
-      `The gateway without the heap bounds of \`npm start\` (Node's defaults): ${Object.keys(unbounded).map(describe).join('; ')}.`,
-    );
-  }
+    lines.push(`${title}: ${keys.map(describe).join('; ')}.`);
+  };
+  alsoRun(
+    "Express floor (the baseline's own handler inside a bare Express 5 app, nothing else)",
+    results.expressFloor,
+    false,
+  );
+  alsoRun("The gateway without the heap bounds of `npm start` (Node's defaults)", results.withoutHeapBounds, true);
   if (storm) {
     lines.push('');
     lines.push(
