@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    // Code run inside the browser by page.evaluate in the browser and benchmark scripts.
+    // Browser tests and benchmark scripts also hold code that page.evaluate runs inside the browser.
     files: ['bench/**/*.mjs', 'tests/e2e/**/*.ts'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },

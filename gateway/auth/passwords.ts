@@ -10,10 +10,19 @@ import pLimit from 'p-limit';
  */
 export class PasswordHasher {
   private readonly dummyHash: Promise<string>;
-  private readonly slot = pLimit(Math.max(1, availableParallelism() - 1));
+  private readonly slot: ReturnType<typeof pLimit>;
 
-  constructor(private readonly cost: number) {
+  constructor(
+    private readonly cost: number,
+    concurrency = Math.max(1, availableParallelism() - 1),
+  ) {
+    this.slot = pLimit(concurrency);
     this.dummyHash = this.slot(() => bcrypt.hash('placeholder-password-for-timing', cost));
+  }
+
+  /** Hashes and checks waiting for a free slot. */
+  get waiting(): number {
+    return this.slot.pendingCount;
   }
 
   hash(password: string): Promise<string> {

@@ -674,6 +674,39 @@ describe('allX and _allXMeta paging', () => {
     expect(byIds._allItemsMeta.count).toBe(2);
   });
 
+  it('searches for the text as written: % and _ match only themselves, and a user by email or full name', async () => {
+    const other = await t.createUser();
+    await createItems(user.token, ['100% cotton', '100 x cotton']);
+    await createItems(other.token, ['100% wool']);
+    const titles = async (q: string) =>
+      (await ok('query($q: String) { allItems(filter: { q: $q }) { title } }', { q }, user.token)).allItems
+        .map((i: { title: string }) => i.title)
+        .sort();
+    // Only the caller's own items, and the wildcard characters taken literally.
+    expect(await titles('100%')).toEqual(['100% cotton']);
+    expect(await titles('100_')).toEqual([]);
+    expect(await titles('0 x')).toEqual(['100 x cotton']);
+
+    const named = await t.request('PATCH', '/api/v1/users/me', {
+      token: other.token,
+      json: { full_name: 'Zuleica Quintanilha' },
+    });
+    expect(named.status).toBe(200);
+    const byName = await ok(
+      '{ allUsers(filter: { q: "quintanilha" }) { email } _allUsersMeta(filter: { q: "quintanilha" }) { count } }',
+      {},
+      su,
+    );
+    expect(byName).toEqual({ allUsers: [{ email: other.email }], _allUsersMeta: { count: 1 } });
+  });
+
+  it('falls back to newest first for a sort field it does not know', async () => {
+    const unknown = await ok('{ allItems(sortField: "title desc; drop table items") { id } }', {}, user.token);
+    const newest = await ok('{ allItems { id } }', {}, user.token);
+    expect(unknown.allItems).toEqual(newest.allItems);
+    expect(newest.allItems.length).toBeGreaterThan(1);
+  });
+
   it('pages users and clients the same way', async () => {
     const users = await ok(
       '{ allUsers(page: 0, perPage: 1) { id } _allUsersMeta(page: 0, perPage: 1) { count } }',
