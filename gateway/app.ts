@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { projectRoot } from './paths';
 import { buildContext, type Context } from './graphql/context';
-import { graphqlBodyErrors } from './graphql/server';
+import { graphqlBodyErrors, queryLengthLimit } from './graphql/server';
 import { restApi } from './rest/api';
 import { errorHandler } from './rest/error-handler';
 import { docsPage } from './rest/docs';
@@ -108,6 +108,7 @@ export function createApp({ config, services, apollo, log }: AppParts): Express 
   app.use(
     '/graphql',
     express.json({ limit: config.BODY_LIMIT }),
+    queryLengthLimit(config.GRAPHQL_MAX_QUERY_LENGTH),
     expressMiddleware(apollo, { context: async ({ req }) => buildContext(req, services) }),
     graphqlBodyErrors,
   );

@@ -48,6 +48,9 @@ const schema = z.object({
     .default(DEV_TOKEN_ENCRYPTION_KEY)
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded in base64'),
 
+  // Who may sign up: see REGISTRATION below for the default.
+  USERS_OPEN_REGISTRATION: z.enum(['open', 'approval', 'closed']).optional(),
+
   FIRST_SUPERUSER: z.email().default('admin@example.com'),
   FIRST_SUPERUSER_PASSWORD: z.string().min(8).max(128).default(DEV_SUPERUSER_PASSWORD),
 
@@ -74,6 +77,8 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: int(1).default(60),
   RATE_LIMIT_LOGIN: int(1).default(20),
   RATE_LIMIT_LOGIN_EMAIL: int(1).default(10),
+  RATE_LIMIT_LOGIN_ACCOUNT: int(1).default(100),
+  RATE_LIMIT_LOGIN_ACCOUNT_WINDOW_SECONDS: int(1).default(3600),
   RATE_LIMIT_SIGNUP: int(1).default(10),
   RATE_LIMIT_RECOVERY: int(1).default(5),
   RATE_LIMIT_RESET: int(1).default(10),
@@ -83,9 +88,14 @@ const schema = z.object({
   GRAPHQL_MAX_ALIASES: int(0).default(15),
   GRAPHQL_MAX_COST: int(1).default(5000),
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
+  GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
+  GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
 });
 
-export type Config = z.infer<typeof schema>;
+export type Registration = 'open' | 'approval' | 'closed';
+export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION'> & {
+  USERS_OPEN_REGISTRATION: Registration;
+};
 
 /** Settings whose development default must never reach production. */
 const PRODUCTION_SECRETS: [keyof Config, string][] = [
@@ -107,7 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const config = parsed.data;
+  const config: Config = {
+    ...parsed.data,
+    // A stranger must never reach store credentials: production waits for a superuser's approval by default;
+    // development signs up at once, so the screens' signup → login flow works out of the box.
+    USERS_OPEN_REGISTRATION:
+      parsed.data.USERS_OPEN_REGISTRATION ?? (parsed.data.NODE_ENV === 'production' ? 'approval' : 'open'),
+  };
   if (config.NODE_ENV === 'production') {
     for (const [key, devDefault] of PRODUCTION_SECRETS) {
       if (config[key] === devDefault) {

@@ -32,14 +32,14 @@ export function createServices(orm: MikroORM, config: Config, log: Logger): Serv
   const limits = new RateLimits(orm.em, config);
   const mailer = new Mailer(config, log);
   const rows = new PlainRows(orm);
-  const users = new UserService(orm, rows, passwords, limits);
+  const users = new UserService(orm, rows, passwords, limits, config.USERS_OPEN_REGISTRATION);
   const clients = new ClientService(orm, rows);
   return {
     auth: new AuthService(orm, rows, config, tokens, passwords, users, limits, mailer, log),
     users,
     items: new ItemService(orm, rows),
     clients,
-    callback: new CallbackService(orm, config, clients, limits),
+    callback: new CallbackService(orm, rows, config, clients, limits),
     mailer,
   };
 }

@@ -51,13 +51,16 @@ export class AuthService {
 
   async login(form: LoginForm, caller: Caller): Promise<{ access_token: string; token_type: 'bearer' }> {
     const email = form.username.trim().toLowerCase();
-    await this.limits.consume('login', caller.ip);
-    await this.limits.consume('loginEmail', email);
+    await this.limits.beforeLogin(email, caller.ip);
     const user = await this.orm.em.fork().findOne(User, { email });
     const valid = user
       ? await this.passwords.verify(form.password, user.hashedPassword)
       : await this.passwords.verifyNobody(form.password);
-    if (!user || !valid) throw new ApiError(400, 'Incorrect email or password');
+    if (!user || !valid) {
+      await this.limits.loginFailed(email, caller.ip);
+      throw new ApiError(400, 'Incorrect email or password');
+    }
+    await this.limits.loginSucceeded(email, caller.ip);
     if (!user.isActive) throw inactiveUser();
     return { access_token: this.tokens.issueAccess(user), token_type: 'bearer' };
   }

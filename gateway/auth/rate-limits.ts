@@ -1,20 +1,34 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { TooManyRequests } from '../errors';
 
-export type LimitName = 'login' | 'loginEmail' | 'signup' | 'recovery' | 'reset' | 'callback';
+export type LimitName = 'login' | 'signup' | 'recovery' | 'reset' | 'callback';
+
+/** How long an address where an account signed in stays known to it. */
+const KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600;
 
 /**
- * Per-address (and, for login, per-email) budgets on the public routes. Counters live in
- * PostgreSQL, so several gateway processes on one database share one budget.
+ * Per-address budgets on the public routes, and the login throttle. Counters live in PostgreSQL, so several gateway
+ * processes on one database share one budget. Keys are HMACs (keyed by SECRET_KEY) of what they count: the table
+ * never holds an email or an address as typed.
+ *
+ * Login (OWASP ASVS V2.2.1): every attempt spends the address's budget; failed passwords count per email and address,
+ * so a stranger guessing from one address is stopped without touching the owner elsewhere; and failures from
+ * addresses the account has not signed in from count per account, so guessing from many addresses is throttled too.
+ * An address where the account signed in before is not held back by that account-wide count: while strangers spend
+ * it, the owner still signs in from where they usually do.
  */
 export class RateLimits {
   private readonly limiters: Record<LimitName, RateLimiterPostgres>;
+  private readonly loginFailures: RateLimiterPostgres;
+  private readonly accountFailures: RateLimiterPostgres;
+  private readonly knownAddresses: RateLimiterPostgres;
+  private readonly secret: string;
 
   constructor(em: EntityManager, config: Config) {
-    const make = (keyPrefix: string, points: number) =>
+    const make = (keyPrefix: string, points: number, duration = config.RATE_LIMIT_WINDOW_SECONDS) =>
       new RateLimiterPostgres({
         storeClient: em.getKnex(),
         storeType: 'knex',
@@ -23,27 +37,66 @@ export class RateLimits {
         clearExpiredByTimeout: false,
         keyPrefix,
         points,
-        duration: config.RATE_LIMIT_WINDOW_SECONDS,
+        duration,
       });
+    this.secret = config.SECRET_KEY;
     this.limiters = {
       login: make('login', config.RATE_LIMIT_LOGIN),
-      loginEmail: make('login-email', config.RATE_LIMIT_LOGIN_EMAIL),
       signup: make('signup', config.RATE_LIMIT_SIGNUP),
       recovery: make('recovery', config.RATE_LIMIT_RECOVERY),
       reset: make('reset', config.RATE_LIMIT_RESET),
       callback: make('callback', config.RATE_LIMIT_CALLBACK),
     };
+    this.loginFailures = make('login-email', config.RATE_LIMIT_LOGIN_EMAIL);
+    this.accountFailures = make(
+      'login-account',
+      config.RATE_LIMIT_LOGIN_ACCOUNT,
+      config.RATE_LIMIT_LOGIN_ACCOUNT_WINDOW_SECONDS,
+    );
+    this.knownAddresses = make('login-known', 1, KNOWN_ADDRESS_SECONDS);
   }
 
   /** Spend one request of `name` for `key`, or throw 429 with the seconds until the window resets. */
   async consume(name: LimitName, key: string): Promise<void> {
-    // The counter's key column holds 255 characters, prefix included: a long key (an email typed at login) is hashed.
-    const stored = key.length > 128 ? createHash('sha256').update(key).digest('hex') : key;
     try {
-      await this.limiters[name].consume(stored);
+      await this.limiters[name].consume(this.keyOf(key));
     } catch (error) {
       if (error instanceof RateLimiterRes) throw new TooManyRequests(error.msBeforeNext / 1000);
       throw error;
     }
   }
+
+  /** Before a password is checked: the address's budget, then what failed attempts on this email have left. */
+  async beforeLogin(email: string, ip: string): Promise<void> {
+    await this.consume('login', ip);
+    const pair = this.keyOf(`${email}\n${ip}`);
+    const [failures, known] = await Promise.all([this.loginFailures.get(pair), this.knownAddresses.get(pair)]);
+    exhausted(failures, this.loginFailures.points);
+    if (!known) exhausted(await this.accountFailures.get(this.keyOf(email)), this.accountFailures.points);
+  }
+
+  /** A wrong password (or an unknown email): counted for the address and, unless it is known, for the account. */
+  async loginFailed(email: string, ip: string): Promise<void> {
+    const pair = this.keyOf(`${email}\n${ip}`);
+    const known = await this.knownAddresses.get(pair);
+    await Promise.all([
+      this.loginFailures.penalty(pair),
+      known ? undefined : this.accountFailures.penalty(this.keyOf(email)),
+    ]);
+  }
+
+  /** The right password: the address's failures are forgiven and it becomes known to the account. */
+  async loginSucceeded(email: string, ip: string): Promise<void> {
+    const pair = this.keyOf(`${email}\n${ip}`);
+    await Promise.all([this.loginFailures.delete(pair), this.knownAddresses.set(pair, 1, KNOWN_ADDRESS_SECONDS)]);
+  }
+
+  private keyOf(value: string): string {
+    return createHmac('sha256', this.secret).update(value).digest('base64url');
+  }
+}
+
+/** Throws 429 when a counter has reached its budget. */
+function exhausted(counter: RateLimiterRes | null, points: number): void {
+  if (counter && counter.consumedPoints >= points) throw new TooManyRequests(counter.msBeforeNext / 1000);
 }

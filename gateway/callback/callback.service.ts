@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { Caller } from '../auth/auth.service';
 import type { RateLimits } from '../auth/rate-limits';
 import type { ClientService } from '../clients/client.service';
+import type { PlainRows } from '../database/plain-rows';
 import { AuthorizationCode } from './authorization-code.entity';
 import type { AuthorizeCallback, CallbackAnswer } from './callback.schemas';
 import { exchangeCode, type NuvemshopApp } from './nuvemshop-token.client';
@@ -13,10 +15,18 @@ export const AUTHORIZED_MESSAGE = 'Store authorized successfully';
 
 type Outcome = { status: number; answer: Record<string, unknown> };
 
+/** The `status` of a code whose exchange is under way; a finished one holds the HTTP status it was answered with. */
+const PENDING = 0;
+/** How often a post of a code that another process is exchanging looks for the outcome. */
+const POLL_MS = 100;
+/** Past the platform's timeout, a claim this much older belongs to a process that died mid-exchange. */
+const CLAIM_GRACE_MS = 5_000;
+
 /**
- * Completes a Nuvemshop app install. Each code is exchanged exactly once: posts of the same code
- * wait on one advisory lock (across processes) and share one in-flight promise (within one),
- * then get the stored outcome.
+ * Completes a Nuvemshop app install. Each code is exchanged exactly once, across processes: the first post claims the
+ * code with one insert (its row waits as pending), exchanges it, then stores the outcome; posts of the same code share
+ * the in-flight promise within one process and read the stored outcome from another. No database connection is held
+ * while the platform is asked: a slow platform cannot take the pool from everyone else.
  */
 export class CallbackService {
   private readonly inFlight = new Map<string, Promise<Outcome>>();
@@ -24,6 +34,7 @@ export class CallbackService {
 
   constructor(
     private readonly orm: MikroORM,
+    private readonly rows: PlainRows,
     private readonly config: Config,
     private readonly clients: ClientService,
     private readonly limits: RateLimits,
@@ -49,23 +60,51 @@ export class CallbackService {
     return answer as CallbackAnswer;
   }
 
-  private exchangeOnce(hash: string, code: string): Promise<Outcome> {
-    return this.orm.em.fork().transactional(async (em) => {
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [hash]);
-      const earlier = await em.findOne(AuthorizationCode, { codeHash: hash });
-      if (earlier) return { status: earlier.status, answer: earlier.answer };
-      // An unreachable platform throws here and stores nothing: the code is unspent and may be posted again.
-      const exchange = await exchangeCode(this.app, code);
-      let outcome: Outcome;
-      if (exchange.kind === 'granted') {
-        await this.clients.saveStoreToken(em, exchange.storeId, exchange.accessToken);
-        outcome = { status: 200, answer: { message: AUTHORIZED_MESSAGE, checkout_url: this.config.CHECKOUT_URL } };
-      } else {
-        outcome = { status: 400, answer: { detail: exchange.reason } };
-      }
-      em.create(AuthorizationCode, { codeHash: hash, ...outcome });
-      await em.flush();
-      return outcome;
+  private async exchangeOnce(hash: string, code: string): Promise<Outcome> {
+    const stale = this.app.timeoutMs + CLAIM_GRACE_MS;
+    const giveUp = Date.now() + stale;
+    for (;;) {
+      if (await this.claim(hash, stale)) break;
+      const earlier = await this.outcome(hash);
+      if (earlier) return earlier;
+      // Another process is exchanging this code right now: its outcome is this post's answer too.
+      if (Date.now() > giveUp) throw new ApiError(502, 'Nuvemshop did not answer in time');
+      await sleep(POLL_MS);
+    }
+    let exchange;
+    try {
+      exchange = await exchangeCode(this.app, code);
+    } catch (error) {
+      // The platform was not reached or did not answer: the code is unspent and may be posted again.
+      await this.rows.query('delete from authorization_codes where code_hash = $1 and status = $2', [hash, PENDING]);
+      throw error;
+    }
+    const outcome: Outcome =
+      exchange.kind === 'granted'
+        ? { status: 200, answer: { message: AUTHORIZED_MESSAGE, checkout_url: this.config.CHECKOUT_URL } }
+        : { status: 400, answer: { detail: exchange.reason } };
+    await this.orm.em.fork().transactional(async (em) => {
+      if (exchange.kind === 'granted') await this.clients.saveStoreToken(em, exchange.storeId, exchange.accessToken);
+      await em.nativeUpdate(AuthorizationCode, { codeHash: hash }, outcome);
     });
+    return outcome;
+  }
+
+  /** Claims a code for this post: true when it was new, or its claim was left by a process that died. */
+  private async claim(hash: string, staleMs: number): Promise<boolean> {
+    const claimed = await this.rows.query(
+      `insert into authorization_codes (code_hash, status, answer, created_at) values ($1, $2, '{}', now())
+       on conflict (code_hash) do update set created_at = now()
+         where authorization_codes.status = $2 and authorization_codes.created_at < now() - make_interval(secs => $3)
+       returning code_hash`,
+      [hash, PENDING, staleMs / 1000],
+    );
+    return claimed.length > 0;
+  }
+
+  private async outcome(hash: string): Promise<Outcome | undefined> {
+    const [row] = await this.rows.query('select status, answer from authorization_codes where code_hash = $1', [hash]);
+    if (!row || row.status === PENDING) return undefined;
+    return { status: Number(row.status), answer: row.answer as Record<string, unknown> };
   }
 }

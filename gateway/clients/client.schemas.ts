@@ -36,11 +36,30 @@ export const CLIENT_PUBLIC_PROPS = [
   'hiperSyncUpdateDimensions',
 ] as const satisfies readonly (keyof Client)[];
 
-export const toClientPublic = (c: Pick<Client, (typeof CLIENT_PUBLIC_PROPS)[number]>): ClientPublic => ({
+/** The fixed run a masked token starts with; a real token never contains `•`. */
+export const MASK = '••••••••';
+
+/**
+ * A store token as someone other than a superuser sees it: the run and its last 4 characters (none of a short token,
+ * so that never more than a third of it shows).
+ */
+export const maskToken = (token: string): string => MASK + (token.length >= 12 ? token.slice(-4) : '');
+
+/** A token sent back as it was shown masked: the caller did not change it. */
+export const isMaskedToken = (value: string | null | undefined): boolean => !!value?.startsWith(MASK);
+
+const shownToken = (token: string | null | undefined, reveal: boolean) =>
+  token == null ? null : reveal ? token : maskToken(token);
+
+/** The answer's shape. Store tokens are in clear for superusers only (`reveal`), masked for everyone else. */
+export const toClientPublic = (
+  c: Pick<Client, (typeof CLIENT_PUBLIC_PROPS)[number]>,
+  reveal: boolean,
+): ClientPublic => ({
   id: c.id,
   url: c.url,
-  hiper_token: c.hiperToken ?? null,
-  nuvemshop_token: c.nuvemshopToken ?? null,
+  hiper_token: shownToken(c.hiperToken, reveal),
+  nuvemshop_token: shownToken(c.nuvemshopToken, reveal),
   nuvemshop_store_id: c.nuvemshopStoreId,
   hiper_sync_update_image: c.hiperSyncUpdateImage,
   hiper_sync_update_dimensions: c.hiperSyncUpdateDimensions,

@@ -7,6 +7,7 @@ import type { SignedInUser } from '../users/user.schemas';
 import { Client } from './client.entity';
 import {
   CLIENT_PUBLIC_PROPS,
+  isMaskedToken,
   toClientPublic,
   type ClientCreate,
   type ClientPublic,
@@ -19,63 +20,70 @@ const storeTaken = () => new ApiError(409, 'A client with this nuvemshop_store_i
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 
-/** Store connections. Every signed-in user manages them (the `caller` proves someone is signed in). */
+/**
+ * Store connections. Every signed-in user manages them; only superusers see the store tokens in clear, and a masked
+ * token sent back (edit dialogs send every field) leaves the stored one as it is.
+ */
 export class ClientService {
   constructor(
     private readonly orm: MikroORM,
     private readonly rows: PlainRows,
   ) {}
 
-  async list(_caller: SignedInUser, options: ListOptions): Promise<{ data: ClientPublic[]; count: number }> {
+  async list(caller: SignedInUser, options: ListOptions): Promise<{ data: ClientPublic[]; count: number }> {
     const scope = { search: ['url'] };
     const { rows, count } = await findPage(this.rows, Client, CLIENT_PUBLIC_PROPS, scope, options, SORTABLE, {
       table: 'clients',
     });
-    return { data: rows.map(toClientPublic), count };
+    return { data: rows.map((row) => toClientPublic(row, caller.isSuperuser)), count };
   }
 
-  async create(_caller: SignedInUser, input: ClientCreate): Promise<ClientPublic> {
+  async create(caller: SignedInUser, input: ClientCreate): Promise<ClientPublic> {
     const em = this.orm.em.fork();
+    // A new client has no stored token for a masked value to stand for.
+    const token = (value: string | null | undefined) => (isMaskedToken(value) ? null : (value ?? null));
     const client = em.create(Client, {
       url: input.url,
-      hiperToken: input.hiper_token ?? null,
-      nuvemshopToken: input.nuvemshop_token ?? null,
+      hiperToken: token(input.hiper_token),
+      nuvemshopToken: token(input.nuvemshop_token),
       nuvemshopStoreId: input.nuvemshop_store_id,
       hiperSyncUpdateImage: input.hiper_sync_update_image,
       hiperSyncUpdateDimensions: input.hiper_sync_update_dimensions,
     });
     await flush(em);
-    return toClientPublic(client);
+    return toClientPublic(client, caller.isSuperuser);
   }
 
-  async get(_caller: SignedInUser, id: string): Promise<ClientPublic> {
+  async get(caller: SignedInUser, id: string): Promise<ClientPublic> {
     const client = await this.rows.findOne(Client, CLIENT_PUBLIC_PROPS, id);
     if (!client) throw notFound();
-    return toClientPublic(client);
+    return toClientPublic(client, caller.isSuperuser);
   }
 
   /** Only the fields sent change, so two editors of different fields do not undo each other. */
-  async update(_caller: SignedInUser, id: string, input: ClientUpdate): Promise<ClientPublic> {
+  async update(caller: SignedInUser, id: string, input: ClientUpdate): Promise<ClientPublic> {
     const em = this.orm.em.fork();
     const client = await em.findOne(Client, { id });
     if (!client) throw notFound();
     if (input.url !== undefined) client.url = input.url;
-    if (input.hiper_token !== undefined) client.hiperToken = input.hiper_token;
-    if (input.nuvemshop_token !== undefined) client.nuvemshopToken = input.nuvemshop_token;
+    if (input.hiper_token !== undefined && !isMaskedToken(input.hiper_token)) client.hiperToken = input.hiper_token;
+    if (input.nuvemshop_token !== undefined && !isMaskedToken(input.nuvemshop_token)) {
+      client.nuvemshopToken = input.nuvemshop_token;
+    }
     if (input.nuvemshop_store_id !== undefined) client.nuvemshopStoreId = input.nuvemshop_store_id;
     if (input.hiper_sync_update_image !== undefined) client.hiperSyncUpdateImage = input.hiper_sync_update_image;
     if (input.hiper_sync_update_dimensions !== undefined) {
       client.hiperSyncUpdateDimensions = input.hiper_sync_update_dimensions;
     }
     await flush(em);
-    return toClientPublic(client);
+    return toClientPublic(client, caller.isSuperuser);
   }
 
-  async delete(_caller: SignedInUser, id: string): Promise<ClientPublic> {
+  async delete(caller: SignedInUser, id: string): Promise<ClientPublic> {
     const em = this.orm.em.fork();
     const client = await em.findOne(Client, { id });
     if (!client) throw notFound();
-    const deleted = toClientPublic(client);
+    const deleted = toClientPublic(client, caller.isSuperuser);
     await em.remove(client).flush();
     return deleted;
   }

@@ -81,7 +81,9 @@ export async function findPage<T, K extends keyof T & string>(
   if (options.ids !== undefined) conditions.push(`${shape.column.id} = any(${bind(options.ids)}::uuid[])`);
   const where = conditions.length ? ` where ${conditions.join(' and ')}` : '';
 
-  const property = options.sortField ? sortable[options.sortField] : undefined;
+  // Own keys only: `constructor` or `__proto__` must fall back to the default order like any other unknown field.
+  const property =
+    options.sortField && Object.hasOwn(sortable, options.sortField) ? sortable[options.sortField] : undefined;
   const direction = options.sortOrder === 'ASC' ? 'asc' : 'desc';
   const order = property
     ? `${shape.column[property]} ${direction}, ${shape.column.id} ${direction}`

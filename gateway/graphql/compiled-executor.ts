@@ -24,6 +24,8 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
   const compiled = new WeakMap<OperationDefinitionNode, CompiledQuery>();
 
   const executor: GatewayExecutor = async ({ document, operation, operationName, request, context }) => {
+    // Refused earlier by the operation-resolution plugin; kept so this function never reads an absent operation.
+    if (!operation) return { errors: [new GraphQLError('Must provide an operation.')] };
     // Variables are checked by graphql-js first, as its execute would: its errors point at the variable's
     // definition, which is how Apollo tells bad input (400, BAD_USER_INPUT) from a failure.
     const variables = request.variables ?? {};

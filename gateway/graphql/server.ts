@@ -1,4 +1,4 @@
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
@@ -6,8 +6,9 @@ import {
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { GraphQLError, GraphQLFormattedError, ValidationContext } from 'graphql';
-import type { ErrorRequestHandler } from 'express';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type ValidationContext } from 'graphql';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
@@ -51,6 +52,12 @@ function formatError(log: Logger) {
       };
     }
     const code = formatted.extensions?.code;
+    // Apollo refuses some requests (a persisted query whose hash does not match its text) with an HTTP 4xx but no
+    // code: they are the caller's mistake, answered as such and not logged as an error.
+    const status = error instanceof GraphQLError ? (error.extensions?.http as { status?: number })?.status : undefined;
+    if (status !== undefined && status >= 400 && status < 500 && (!code || code === 'INTERNAL_SERVER_ERROR')) {
+      return { ...base, message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
+    }
     if (code && code !== 'INTERNAL_SERVER_ERROR') {
       // Parse, validation and variable errors from GraphQL itself: keep their text, drop any stack trace.
       return { ...base, message: formatted.message, extensions: { code } };
@@ -82,6 +89,56 @@ const retryAfterPlugin: ApolloServerPlugin<Context> = {
 };
 
 /**
+ * A document with no operation the request can run (an `operationName` naming none of them, or several operations and
+ * no name) is the caller's mistake: refused with graphql-js's own words and a 400 before execution, which has nothing
+ * to run.
+ */
+const operationResolution: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, request }) {
+        if (operation) return;
+        const message = request.operationName
+          ? `Unknown operation named "${request.operationName}".`
+          : 'Must provide operation name if query contains multiple operations.';
+        throw new GraphQLError(message, {
+          extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400, headers: new HeaderMap() } },
+        });
+      },
+    };
+  },
+};
+
+/**
+ * Parsed documents are kept so a repeated query skips parsing and validation. Apollo's own store sizes an entry by
+ * the document's JSON, but a document also holds its whole source text (through its locations), and comments and
+ * whitespace are free of tokens: the size here counts both, so the bound is a bound on memory.
+ */
+export function documentCache(maxBytes: number): InMemoryLRUCache<DocumentNode> {
+  return new InMemoryLRUCache<DocumentNode>({
+    maxSize: maxBytes,
+    sizeCalculation: (document) =>
+      InMemoryLRUCache.sizeCalculation(document) + 2 * (document.loc?.source.body.length ?? 0),
+  });
+}
+
+/**
+ * A query text longer than GRAPHQL_MAX_QUERY_LENGTH is refused before Apollo reads it: neither parsed, nor hashed,
+ * nor kept as a persisted query.
+ */
+export function queryLengthLimit(maxLength: number): RequestHandler {
+  return (req, res, next) => {
+    const query = req.method === 'GET' ? req.query?.query : (req.body as { query?: unknown } | undefined)?.query;
+    if (typeof query === 'string' && query.length > maxLength) {
+      const message = `The query is ${query.length} characters long; at most ${maxLength} are accepted`;
+      res.status(413).json({ errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
+      return;
+    }
+    next();
+  };
+}
+
+/**
  * The limit rules throw by default, which Apollo answers as a 500. Reported as validation errors instead, a query
  * past a limit is refused with a 400 and its message before any resolver runs.
  */
@@ -94,6 +151,11 @@ export function createApolloServer(config: Config, log: Logger): ApolloServer<Co
   return new ApolloServer<Context>({
     gateway: compiledExecution(graphqlSchema()),
     introspection: config.NODE_ENV !== 'production',
+    // Like introspection, "Did you mean …?" suggestions describe the schema to whoever asks: not in production.
+    hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
+    documentStore: documentCache(config.GRAPHQL_DOCUMENT_CACHE_BYTES),
+    // Automatic persisted queries keep query texts; bounded the same way (each text is at most the query length).
+    persistedQueries: { cache: new InMemoryLRUCache<string>({ maxSize: config.GRAPHQL_DOCUMENT_CACHE_BYTES }) },
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
     csrfPrevention: true,
@@ -107,7 +169,12 @@ export function createApolloServer(config: Config, log: Logger): ApolloServer<Co
     ],
     // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN. No answer carries
     // cache hints, so the cache-control plugin, which wraps every field's resolver to collect them, is left out.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), retryAfterPlugin],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      retryAfterPlugin,
+      operationResolution,
+    ],
   });
 }
 

@@ -1,5 +1,17 @@
 import { SafeIntResolver } from 'graphql-scalars';
-import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+/** Who may sign up on this server (USERS_OPEN_REGISTRATION). */
+export enum Registration {
+  open = 'open',
+  approval = 'approval',
+  closed = 'closed',
+}
+registerEnumType(Registration, {
+  name: 'Registration',
+  description:
+    'Who may sign up: `open` (active at once), `approval` (inactive until a superuser activates it), `closed`',
+});
 
 @ObjectType({ description: 'The count behind a list, for pagination' })
 export class ListMetadata {

@@ -2,7 +2,7 @@ import { Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Query, Resolver }
 import { argsToBody } from '../graphql/arguments';
 import type { Context } from '../graphql/context';
 import { countOf, listPage } from '../graphql/list';
-import { IdArgs, ListArgs, ListMetadata, Message, Token, UserType } from '../graphql/types';
+import { IdArgs, ListArgs, ListMetadata, Message, Registration, Token, UserType } from '../graphql/types';
 import { IdParams, validate } from '../validation';
 import {
   EmailParams,
@@ -134,6 +134,11 @@ export class UserResolver {
   async deleteMe(@Ctx() ctx: Context) {
     await ctx.services.users.deleteMe(await ctx.user());
     return { message: 'User deleted successfully' };
+  }
+
+  @Query(() => Registration, { description: 'Who may sign up on this server (public)' })
+  registration(@Ctx() ctx: Context): Registration {
+    return ctx.services.users.registration as Registration;
   }
 
   @Mutation(() => Token)

@@ -152,11 +152,15 @@ export function userRoutes(users: UserService) {
       method: 'post',
       path: '/users/signup',
       tag: 'users',
-      summary: 'Register a new user',
+      summary: 'Register a new user (active at once, waiting for approval, or refused: USERS_OPEN_REGISTRATION)',
       auth: false,
       body: UserRegister,
       response: UserPublic,
-      errors: { 400: 'The user with this email already exists in the system', 429: 'Too many requests' },
+      errors: {
+        400: 'The user with this email already exists in the system',
+        403: 'Open user registration is forbidden on this server',
+        429: 'Too many requests',
+      },
       handler: ({ body, caller }) => users.signup(body, caller),
     }),
     route({
@@ -179,7 +183,11 @@ export function userRoutes(users: UserService) {
       params: IdParams,
       body: UserUpdate,
       response: UserPublic,
-      errors: { 404: 'The user with this id does not exist in the system', 409: 'User with this email already exists' },
+      errors: {
+        403: 'Super users are not allowed to demote or deactivate themselves',
+        404: 'The user with this id does not exist in the system',
+        409: 'User with this email already exists',
+      },
       handler: ({ user, params, body }) => users.update(user, params.id, body),
     }),
     route({

@@ -1,5 +1,6 @@
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Registration } from '../config';
 import { ApiError, notEnoughPrivileges } from '../errors';
 import type { Caller } from '../auth/auth.service';
 import type { PasswordHasher } from '../auth/passwords';
@@ -40,6 +41,8 @@ export class UserService {
     private readonly rows: PlainRows,
     private readonly passwords: PasswordHasher,
     private readonly limits: RateLimits,
+    /** Who may sign up (USERS_OPEN_REGISTRATION). */
+    readonly registration: Registration,
   ) {}
 
   async list(caller: SignedInUser, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
@@ -57,11 +60,17 @@ export class UserService {
     return this.insert(input, 'The user with this email already exists in the system.');
   }
 
-  /** Anyone opens an ordinary, active account (POST /users/signup). */
+  /**
+   * Anyone opens an ordinary account (POST /users/signup): active at once when registration is open, inactive until a
+   * superuser activates it under approval, refused when closed.
+   */
   async signup(input: UserRegister, caller: Caller): Promise<UserPublic> {
+    if (this.registration === 'closed') {
+      throw new ApiError(403, 'Open user registration is forbidden on this server');
+    }
     await this.limits.consume('signup', caller.ip);
     return this.insert(
-      { ...input, is_active: true, is_superuser: false },
+      { ...input, is_active: this.registration === 'open', is_superuser: false },
       'The user with this email already exists in the system',
     );
   }
@@ -76,6 +85,10 @@ export class UserService {
 
   async update(caller: SignedInUser, id: string, input: UserUpdate): Promise<UserPublic> {
     requireSuperuser(caller);
+    // The system must never be left without an active superuser: nobody takes the last word from themselves.
+    if (id === caller.id && (input.is_superuser === false || input.is_active === false)) {
+      throw new ApiError(403, 'Super users are not allowed to demote or deactivate themselves');
+    }
     const em = this.orm.em.fork();
     const user = await em.findOne(User, { id });
     if (!user) throw new ApiError(404, 'The user with this id does not exist in the system');

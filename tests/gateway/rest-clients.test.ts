@@ -94,14 +94,17 @@ describe('POST /clients/', () => {
 
   it('creates a client with every field given', async () => {
     const storeId = ++nextStoreId;
-    const client = await createClient({
-      url: 'https://full.example',
-      hiper_token: 'hiper-secret',
-      nuvemshop_token: 'nuvem-secret',
-      nuvemshop_store_id: storeId,
-      hiper_sync_update_image: false,
-      hiper_sync_update_dimensions: false,
-    });
+    const client = await createClient(
+      {
+        url: 'https://full.example',
+        hiper_token: 'hiper-secret',
+        nuvemshop_token: 'nuvem-secret',
+        nuvemshop_store_id: storeId,
+        hiper_sync_update_image: false,
+        hiper_sync_update_dimensions: false,
+      },
+      su,
+    );
     expect(client).toMatchObject({
       url: 'https://full.example',
       hiper_token: 'hiper-secret',
@@ -210,12 +213,12 @@ describe('tokens at rest', () => {
     const all = await t.sql('select * from clients');
     expect(JSON.stringify(all)).not.toMatch(/plain-token/);
 
-    const got = await t.request('GET', `/api/v1/clients/${client.id}`, { token: user.token });
+    const got = await t.request('GET', `/api/v1/clients/${client.id}`, { token: su });
     expect(got.body).toMatchObject({
       hiper_token: 'hiper-plain-token-123',
       nuvemshop_token: 'nuvemshop-plain-token-456',
     });
-    const listed = await t.request('GET', '/api/v1/clients/?limit=1000', { token: user.token });
+    const listed = await t.request('GET', '/api/v1/clients/?limit=1000', { token: su });
     expect(listed.body.data.find((c: Client) => c.id === client.id)).toMatchObject({
       hiper_token: 'hiper-plain-token-123',
     });
@@ -234,7 +237,7 @@ describe('tokens at rest', () => {
   it('keeps an updated token encrypted', async () => {
     const client = await createClient({ url: 'https://rotate.example', nuvemshop_token: 'first-token' });
     const answer = await t.request('PUT', `/api/v1/clients/${client.id}`, {
-      token: user.token,
+      token: su,
       json: { nuvemshop_token: 'rotated-token' },
     });
     expect(answer.body.nuvemshop_token).toBe('rotated-token');
@@ -250,7 +253,7 @@ describe('GET /clients/{id}', () => {
     const client = await createClient({ url: 'https://get.example', hiper_token: 'h' }, su);
     const answer = await t.request('GET', `/api/v1/clients/${client.id}`, { token: user.token });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(client);
+    expect(answer.body).toEqual({ ...client, hiper_token: '••••••••' });
     expect(answer.headers.get('etag')).toBeNull();
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -11,13 +12,13 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  fieldValue,
   finishFuzzSuite,
-  hostileJson,
   hostileString,
   objectText,
+  prototypeName,
   startFuzzSuite,
   tokenFor,
-  validFor,
   wellFormed,
   type FuzzTarget,
 } from './support/fuzz';
@@ -44,19 +45,47 @@ function selection(field: GraphQLField<unknown, unknown>): string {
   return isObjectType(type) ? `{ ${Object.keys(type.getFields()).join(' ')} }` : '';
 }
 
+/**
+ * What travels beside the document: an operation name (its own, none, a prototype's or a hostile one), a second
+ * operation in the same document, and an automatic-persisted-query extension whose hash matches, does not, comes
+ * without its query, or has an unknown version.
+ */
+const envelope = fc.record({
+  operationName: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.constant('Fuzzed') },
+    { weight: 1, arbitrary: prototypeName },
+    { weight: 1, arbitrary: hostileString },
+  ),
+  secondOperation: fc.boolean(),
+  persisted: fc.constantFrom('none', 'none', 'none', 'match', 'mismatch', 'hash-only', 'version'),
+});
+
+type Envelope = typeof envelope extends fc.Arbitrary<infer E> ? E : never;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The request body (as JSON text, so variables may hold numbers JSON.stringify cannot write). */
+function requestBody(query: string, variables: string, e: Envelope) {
+  const document = e.secondOperation ? `${query} query Second { __typename }` : query;
+  const parts: string[] = [];
+  if (e.persisted !== 'hash-only') parts.push(`"query":${JSON.stringify(document)}`);
+  parts.push(`"variables":${variables}`);
+  if (e.operationName !== undefined) parts.push(`"operationName":${JSON.stringify(e.operationName)}`);
+  if (e.persisted !== 'none') {
+    const sha256Hash = e.persisted === 'mismatch' ? sha256(`${document} `) : sha256(document);
+    const version = e.persisted === 'version' ? 2 : 1;
+    parts.push(`"extensions":{"persistedQuery":{"version":${version},"sha256Hash":"${sha256Hash}"}}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
 function graphqlCase(field: GraphQLField<unknown, unknown>) {
   return fc.record({
     token: tokenFor(),
-    args: fc.tuple(
-      ...field.args.map((arg: GraphQLArgument) =>
-        fc.oneof(
-          { weight: 2, arbitrary: validFor(target, arg.name).map((v) => JSON.stringify(v)) },
-          { weight: 3, arbitrary: hostileJson },
-          { weight: 1, arbitrary: fc.constant(undefined) },
-        ),
-      ),
-    ),
+    args: fc.tuple(...field.args.map((arg: GraphQLArgument) => fieldValue(target, arg.name))),
     inline: fc.boolean(),
+    envelope,
   });
 }
 
@@ -69,15 +98,15 @@ async function runGraphql(kind: 'query' | 'mutation', field: GraphQLField<unknow
       if (c.inline) {
         // Values written into the document itself: a JSON string is a GraphQL string; anything else may not parse.
         const args = given.map(([arg, v]) => `${arg.name}: ${v}`).join(', ');
-        query = `${kind} { ${field.name}${args ? `(${args})` : ''} ${selection(field)} }`;
+        query = `${kind} Fuzzed { ${field.name}${args ? `(${args})` : ''} ${selection(field)} }`;
       } else {
         const declared = given.map(([arg]) => `$${arg.name}: ${String(arg.type)}`).join(', ');
         const args = given.map(([arg]) => `${arg.name}: $${arg.name}`).join(', ');
         const call = `${field.name}${args ? `(${args})` : ''} ${selection(field)}`;
-        query = `${kind}${declared ? ` (${declared})` : ''} { ${call} }`;
+        query = `${kind} Fuzzed${declared ? ` (${declared})` : ''} { ${call} }`;
         variables = objectText(given.map(([arg, v]) => [arg.name, v]));
       }
-      const body = `{"query":${JSON.stringify(query)},"variables":${variables}}`;
+      const body = requestBody(query, variables, c.envelope);
       await target.check(`#${index} ${kind} ${field.name}`, () =>
         target.send('POST', '/graphql', body, 'application/json', target.bearer(c.token)),
       );

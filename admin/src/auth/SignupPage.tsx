@@ -1,8 +1,10 @@
-import { Link, Typography } from '@mui/material';
+import { Alert, Link, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
 import { Form, SaveButton } from 'react-admin';
+import { RegistrationDocument, type Registration } from '../../../schema/generated/graphql';
 import { PasswordInput, TextInput } from '../inputs/TextInput';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { errorText, rest } from '../api';
+import { errorText, graphql, rest } from '../api';
 import { useToast } from '../layout/Toast';
 import { emailRules, matches, maxLength, minLength, newPasswordRules, required } from '../validation';
 
@@ -15,20 +17,32 @@ const fullNameRules = [
 ];
 const confirmRules = [required('Password confirmation is required'), matches('password')];
 
+export const CLOSED_TEXT = 'Open user registration is forbidden on this server';
+export const APPROVAL_TEXT = 'An administrator must activate it before you can log in.';
+
 /** /signup */
 export default function SignupPage() {
   const navigate = useNavigate();
   const toast = useToast();
+  // Who may sign up, asked once: a closed server says so before anyone fills the form in.
+  const [registration, setRegistration] = useState<Registration>();
+  useEffect(() => {
+    graphql(RegistrationDocument).then(
+      (answer) => setRegistration(answer.registration),
+      () => undefined,
+    );
+  }, []);
 
   const submit = async (values: Record<string, unknown>) => {
     try {
-      await rest('POST', '/users/signup', {
+      const created = await rest<{ is_active: boolean }>('POST', '/users/signup', {
         full_name: String(values.full_name).trim(),
         email: String(values.email).trim(),
         password: values.password,
       });
       navigate('/login');
-      toast('Account created.', 'Your account has been created successfully.');
+      const description = 'Your account has been created successfully.';
+      toast('Account created.', created.is_active ? description : `${description} ${APPROVAL_TEXT}`);
     } catch (error) {
       toast('Something went wrong.', errorText(error), 'error');
     }
@@ -36,6 +50,8 @@ export default function SignupPage() {
 
   return (
     <AuthCard title="Sign Up">
+      {registration === 'closed' && <Alert severity="info">{CLOSED_TEXT}.</Alert>}
+      {registration === 'approval' && <Alert severity="info">New accounts wait for an administrator's approval.</Alert>}
       <Form
         onSubmit={submit}
         mode="onBlur"
@@ -51,7 +67,13 @@ export default function SignupPage() {
           autoComplete="new-password"
           validate={confirmRules}
         />
-        <SaveButton label="Sign Up" icon={<></>} alwaysEnable fullWidth />
+        <SaveButton
+          label="Sign Up"
+          icon={<></>}
+          alwaysEnable={registration !== 'closed'}
+          disabled={registration === 'closed'}
+          fullWidth
+        />
       </Form>
       <Typography align="center" sx={{ mt: 1 }}>
         Already have an account?{' '}

@@ -29,6 +29,16 @@ const LABELS: [string, string][] = [
   ['logLines', 'log lines captured'],
   ['logSecretsChecked', 'secrets looked for in the logs'],
   ['logSecretsFound', 'secrets found in logs'],
+  ['paddedQueries', 'padded distinct queries'],
+  ['securityCallerMistakes', 'GraphQL caller mistakes'],
+  ['securityRegistration', 'registration'],
+  ['securityMaskedTokens', 'store tokens'],
+  ['securitySlowPlatform', 'slow store platform'],
+  ['securityLockout', 'account lockout'],
+  ['securityDistributedGuessing', 'guessing from many addresses'],
+  ['securityRateLimitKeys', 'rate-limit keys'],
+  ['securitySelfDemotion', 'superuser self-demotion'],
+  ['securitySuggestions', 'schema suggestions'],
 ];
 
 /** Records figures of this test file for the summary printed at the end of the run. */

@@ -171,6 +171,20 @@ const PAYLOADS = [
   'constructor',
 ];
 
+/** Names every JavaScript object answers to: a lookup by a caller's string must never find them. */
+export const prototypeName = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'toJSON',
+  '__defineGetter__',
+  '__lookupSetter__',
+);
+
 export const hostileString = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...PAYLOADS) },
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 300 }) },
@@ -261,11 +275,12 @@ export const validFor = (target: FuzzTarget, name: string): fc.Arbitrary<unknown
       ? VALID[name]
       : fc.string({ maxLength: 20 });
 
-/** One field's value as JSON text: valid, hostile, or (undefined) left out. */
+/** One field's value as JSON text: valid, hostile, a prototype's name, or (undefined) left out. */
 export const fieldValue = (target: FuzzTarget, name: string) =>
   fc.oneof(
     { weight: 2, arbitrary: validFor(target, name).map((v) => JSON.stringify(v)) },
     { weight: 3, arbitrary: hostileJson },
+    { weight: 1, arbitrary: prototypeName.map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
 

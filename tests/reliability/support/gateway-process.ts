@@ -17,8 +17,10 @@ export interface GatewayProcess {
 export async function startGatewayProcess(
   env: Record<string, string>,
   startTimeoutMs = 60_000,
+  /** Node's own flags before the entry (the heap bounds production runs with, say). */
+  nodeFlags: string[] = [],
 ): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'gateway', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeFlags, path.join(root, 'dist', 'gateway', 'main.js')], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

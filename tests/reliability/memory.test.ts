@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase } from '../support/database';
+import { call } from '../support/gateway';
+import { recordFigures } from './support/figures';
+import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+
+/**
+ * Anonymous distinct query texts, padded with a comment (free of tokens), must not grow the gateway's memory without
+ * bound: the built gateway runs under the heap flags production runs with (the image's CMD, which `npm start` shares).
+ */
+const SENT = 2000;
+const PEAK_RSS_BOUND_MB = 150;
+
+let database: { url: string; drop(): Promise<void> };
+let gateway: GatewayProcess;
+
+/** The node flags of the image's command, the same `npm start` uses (tests/gateway/packaging.test.ts checks it). */
+function productionFlags(): string[] {
+  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(__dirname, '..', '..', 'Dockerfile'), 'utf8'));
+  return (JSON.parse(cmd![1]) as string[]).filter((word) => word.startsWith('--'));
+}
+
+/** The process's resident memory now and at its peak, in MB, as the kernel counts it. */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)![1]);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase(inject('postgresUrl'));
+  gateway = await startGatewayProcess(
+    { DATABASE_URL: database.url, FIRST_SUPERUSER_PASSWORD: 'superuser-password' },
+    60_000,
+    productionFlags(),
+  );
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await database?.drop();
+});
+
+/** Sends `count` requests made by `body(i)`, `parallel` at a time, and returns how many got each status. */
+async function flood(count: number, parallel: number, body: (i: number) => string) {
+  const statuses: Record<number, number> = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const i = next++;
+        const answer = await fetch(`${gateway.url}/graphql`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: body(i),
+        });
+        await answer.arrayBuffer();
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+      }
+    }),
+  );
+  return statuses;
+}
+
+describe('padded distinct queries', () => {
+  it(`leave the gateway alive, answering and under ${PEAK_RSS_BOUND_MB} MB`, async () => {
+    const pid = gateway.child.pid!;
+    const padding = (length: number, i: number) => `{ __typename } #${'x'.repeat(length)} ${i}`;
+    // ~98 KB each, as the attack sent them: refused unread.
+    const long = await flood(SENT, 8, (i) => JSON.stringify({ query: padding(98_000, i) }));
+    expect(long).toEqual({ 413: SENT });
+    // Just under the length bound: parsed, answered and kept in the bounded document cache.
+    const accepted = await flood(SENT, 8, (i) => JSON.stringify({ query: padding(19_900, i) }));
+    expect(accepted).toEqual({ 200: SENT });
+    expect(gateway.exitCode()).toBeUndefined();
+    const health = await call(gateway.url, 'GET', '/api/v1/utils/health-check/');
+    expect(health.body).toBe(true);
+    const query = await call(gateway.url, 'POST', '/graphql', { json: { query: '{ __typename }' } });
+    expect(query.body).toEqual({ data: { __typename: 'Query' } });
+    const { rss, peak } = memory(pid);
+    expect(peak).toBeLessThan(PEAK_RSS_BOUND_MB);
+    expect(gateway.output.join('\n')).not.toMatch(/heap out of memory/i);
+    recordFigures('memory', {
+      paddedQueries: `${SENT} of 98 KB sent (413) and ${SENT} of 20 KB (200), process alive, RSS ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (flags ${productionFlags().join(' ')})`,
+    });
+  });
+});
