@@ -273,6 +273,7 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
     query: `query ($id: ID!) { Client(id: $id) ${CLIENT_FIELDS} }`,
     variables: { id: f.victim.clientId },
   }),
+  'query registration': () => ({ query: '{ registration }' }),
   'mutation login': (f) => ({
     query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { access_token token_type } }',
     variables: { u: f.victim.email, p: f.victim.password },
