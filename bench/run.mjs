@@ -107,7 +107,9 @@ const startExpressFloor = (databaseUrl) =>
   });
 
 /** Scenarios also run on the Express floor: those whose target is a ratio to the baseline. */
-const FLOOR_SCENARIOS = ['restList', 'restGet'];
+const FLOOR_SCENARIOS = ['restList5', 'restList', 'restGet'];
+/** Whether `--only` leaves this scenario in. */
+const chosen = (key) => !options.only || options.only.has(key);
 /** Scenarios run again on a gateway without `npm start`'s heap bounds, to show what the bounds cost. */
 const UNBOUNDED_SCENARIOS = ['restList', 'graphqlList'];
 
@@ -346,6 +348,7 @@ async function main() {
         baseline: scenarios({ token, ids, deepSkip, users, password, tag: `baseline-${Date.now()}` }),
       };
       for (const [index, s] of lists.gateway.entries()) {
+        if (options.only && !options.only.has(s.key)) continue;
         const connections = s.login ? options.loginConnections : options.connections;
         for (const name of ['gateway', 'baseline']) {
           const scenario = lists[name][index];
@@ -394,9 +397,9 @@ async function main() {
       }
       await servers.baseline.stop();
       await start.floor();
-      await measureAlso('floor', 'express floor', lists.baseline, FLOOR_SCENARIOS, floor);
+      await measureAlso('floor', 'express floor', lists.baseline, FLOOR_SCENARIOS.filter(chosen), floor);
       await servers.floor.stop();
-      if (options.admin) {
+      if (options.admin && (!options.only || options.only.has('admin'))) {
         log('admin: loading /clientes in headless Chromium');
         await settle(servers.gateway);
         admin = await measureAdmin({
@@ -420,9 +423,16 @@ async function main() {
       await start.unbounded();
       const unboundedProbe = memoryProbe(servers.unbounded.child.pid);
       try {
-        await measureAlso('unbounded', 'gateway without heap bounds', lists.gateway, UNBOUNDED_SCENARIOS, unbounded, {
-          probe: unboundedProbe,
-        });
+        await measureAlso(
+          'unbounded',
+          'gateway without heap bounds',
+          lists.gateway,
+          UNBOUNDED_SCENARIOS.filter(chosen),
+          unbounded,
+          {
+            probe: unboundedProbe,
+          },
+        );
       } finally {
         unboundedProbe.stop();
       }
@@ -441,19 +451,25 @@ async function main() {
 
     // ---- results
     const list = scenarios({ token, ids, deepSkip, users, password, tag: 'report' });
-    results.rows = list.map((s) => {
-      const gateway = measured.gateway[s.key];
-      const baseline = measured.baseline[s.key];
-      return {
-        key: s.key,
-        name: s.name,
-        gateway,
-        baseline,
-        ratio: gateway && baseline?.rps ? gateway.rps / baseline.rps : null,
-        sql: sql[s.key],
-        sameJson: parity[s.key],
-      };
-    });
+    results.rows = list
+      .filter((s) => chosen(s.key))
+      .map((s) => {
+        const gateway = measured.gateway[s.key];
+        const baseline = measured.baseline[s.key];
+        return {
+          key: s.key,
+          name: s.name,
+          gateway,
+          baseline,
+          ratio: gateway && baseline?.rps ? gateway.rps / baseline.rps : null,
+          cpuRatio:
+            gateway?.cpuMsPerRequest && baseline?.cpuMsPerRequest
+              ? gateway.cpuMsPerRequest / baseline.cpuMsPerRequest
+              : null,
+          sql: sql[s.key],
+          sameJson: parity[s.key],
+        };
+      });
     results.expressFloor = floor;
     results.withoutHeapBounds = unbounded;
     results.storm = storm;
@@ -533,7 +549,25 @@ function targets(
     if (withoutHeapBounds?.[key]?.ratio) notes.push(`without heap bounds: ${withoutHeapBounds[key].ratio.toFixed(2)}`);
     return notes.length ? ` (${notes.join('; ')})` : '';
   };
+  // Server CPU per request against the baseline's for the same requests: steadier than throughput on a shared machine.
+  const cpuRatio = (key, max) => {
+    if (!by[key]?.gateway) return;
+    const r = by[key].cpuRatio ?? null;
+    const g = by[key].gateway.cpuMsPerRequest;
+    const b = by[key].baseline?.cpuMsPerRequest;
+    out.push({
+      target: `${by[key].name}: server CPU per request ≤ ${max} × the baseline's`,
+      measured: r === null ? '–' : `${r.toFixed(2)}× (${g.toFixed(2)} / ${b.toFixed(2)} ms)`,
+      result: verdict(r === null ? null : r <= max),
+      met: r === null ? null : r <= max,
+    });
+  };
+  cpuRatio('restList5', 2.0);
+  cpuRatio('restGet', 2.0);
+  cpuRatio('graphqlList5', 2.5);
+  cpuRatio('graphqlGet', 2.5);
   const ratio = (key, min) => {
+    if (!by[key]?.gateway) return;
     const r = by[key]?.ratio ?? null;
     out.push({
       target: `${by[key].name}: gateway ÷ baseline ≥ ${min}`,
@@ -547,6 +581,7 @@ function targets(
   ratio('graphqlList', 0.6);
   const full = totalClients >= 1_000_000;
   for (const key of ['restList', 'graphqlList']) {
+    if (!by[key]?.gateway) continue;
     const p99 = by[key]?.gateway?.p99 ?? null;
     out.push({
       target: `${by[key].name}: p99 ≤ 25 ms at ${options.connections} connections, 1M rows`,

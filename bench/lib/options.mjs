@@ -14,6 +14,9 @@ const HELP = `Usage: npm run bench -- [options]
   --no-admin           skip the admin figures
   --build              run \`npm run build\` first (otherwise the existing dist/ is used, built if missing)
   --force              seed even a database that holds data the benchmark did not write
+  --only KEYS          run only these scenarios, comma-separated (BENCH_ONLY): restList5, graphqlList5, restList,
+                       restListDeep, restGet, graphqlList, graphqlGet, login, restCreate; skips the admin figures
+                       unless "admin" is listed
 
 Database: BENCH_DATABASE_URL; else the server of DATABASE_URL with database "bench";
 else postgres://postgres@127.0.0.1:5432/bench. The benchmark truncates that database's tables.`;
@@ -33,6 +36,17 @@ export function benchDatabaseUrl(env) {
     return url.toString();
   }
   return 'postgres://postgres@127.0.0.1:5432/bench';
+}
+
+/** The scenario keys of `--only`, or null for every scenario. */
+function onlyKeys(value) {
+  if (!value) return null;
+  return new Set(
+    String(value)
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+  );
 }
 
 export function parseOptions(argv, env) {
@@ -68,5 +82,6 @@ export function parseOptions(argv, env) {
     connections: Math.max(1, pick('connections', 'BENCH_CONNECTIONS', 32, 32)),
     loginConnections: Math.max(1, pick('login-connections', 'BENCH_LOGIN_CONNECTIONS', 8, 8)),
     adminRuns: Math.max(1, pick('admin-runs', 'BENCH_ADMIN_RUNS', 5, 2)),
+    only: onlyKeys(flags.get('only') ?? env.BENCH_ONLY),
   };
 }

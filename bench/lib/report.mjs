@@ -22,16 +22,18 @@ export function markdown(results) {
   lines.push('');
   lines.push(
     '| Scenario | Gateway req/s | Baseline req/s | Gateway ÷ baseline | p50 ms (gw / base) | p99 ms (gw / base) ' +
-      '| Errors (gw / base) | SQL per request (gw / base) | Server CPU ms per request (gw / base) | Gateway peak RSS MB |',
+      '| Errors (gw / base) | SQL per request (gw / base) | Server CPU ms per request (gw / base) | CPU gw ÷ base ' +
+      '| Gateway peak RSS MB |',
   );
-  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const row of rows) {
     const g = row.gateway ?? {};
     const b = row.baseline ?? {};
     lines.push(
       `| ${row.name} | ${rate(g.rps)} | ${rate(b.rps)} | ${fixed(row.ratio, 2)} | ${pair(g.p50, b.p50, fixed)} ` +
         `| ${pair(g.p99, b.p99, fixed)} | ${pair(g.errors, b.errors, int)} | ${pair(row.sql?.gateway, row.sql?.baseline, (v) => fixed(v, 1))} ` +
-        `| ${pair(g.cpuMsPerRequest, b.cpuMsPerRequest, (v) => fixed(v, 2))} | ${g.peakRss ? fixed(g.peakRss / MB, 0) : '–'} |`,
+        `| ${pair(g.cpuMsPerRequest, b.cpuMsPerRequest, (v) => fixed(v, 2))} | ${fixed(row.cpuRatio, 2)} ` +
+        `| ${g.peakRss ? fixed(g.peakRss / MB, 0) : '–'} |`,
     );
   }
   const one = results.oneConnection;

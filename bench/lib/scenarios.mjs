@@ -8,6 +8,8 @@ export const LIST_QUERY =
 export const GET_QUERY = `query ClientById($id: ID!) { data: Client(id: $id) { ${CLIENT_FIELDS} } }`;
 
 export const PAGE_SIZE = 100;
+/** The admin's page size (SPEC §9). */
+export const ADMIN_PAGE_SIZE = 5;
 
 const json = { 'content-type': 'application/json' };
 
@@ -53,6 +55,19 @@ export function scenarios({ token, ids, deepSkip, users, password, tag }) {
     }),
   });
   return [
+    // What the admin asks for: pages of 5.
+    {
+      key: 'restList5',
+      name: `REST list page 1 (${ADMIN_PAGE_SIZE} rows)`,
+      request: { ...restList(0, ADMIN_PAGE_SIZE), headers: auth },
+      comparable: true,
+    },
+    {
+      key: 'graphqlList5',
+      name: `GraphQL allClients + _allClientsMeta page 1 (${ADMIN_PAGE_SIZE} rows)`,
+      request: { ...graphqlList(ADMIN_PAGE_SIZE), headers: { ...auth, ...json } },
+      comparable: true,
+    },
     { key: 'restList', name: 'REST list page 1', request: { ...restList(0), headers: auth }, comparable: true },
     {
       key: 'restListDeep',
