@@ -7,7 +7,13 @@ import { resetPasswordEmail } from '../email/reset-password.email';
 import { ApiError, inactiveUser, invalidCredentials, notAuthenticated } from '../errors';
 import { DeletedUser, User } from '../users/user.entity';
 import { requireSuperuser, type UserService } from '../users/user.service';
-import { SIGNED_IN_PROPS, type LoginForm, type NewPassword, type SignedInUser } from '../users/user.schemas';
+import {
+  SIGNED_IN_PROPS,
+  sessionIsCurrent,
+  type LoginForm,
+  type NewPassword,
+  type SignedInUser,
+} from '../users/user.schemas';
 import type { PasswordHasher } from './passwords';
 import type { RateLimits } from './rate-limits';
 import type { TokenIssuer } from './tokens';
@@ -44,9 +50,10 @@ export class AuthService {
       if (await this.orm.em.fork().count(DeletedUser, { id: claims.sub })) throw invalidCredentials();
       throw new ApiError(404, 'User not found');
     }
-    if (user.tokenVersion !== claims.ver) throw invalidCredentials();
+    const session = { id: claims.sid, version: claims.ver };
+    if (!sessionIsCurrent(user, session)) throw invalidCredentials();
     if (!user.isActive) throw inactiveUser();
-    return user;
+    return { ...user, session };
   }
 
   async login(form: LoginForm, caller: Caller): Promise<{ access_token: string; token_type: 'bearer' }> {

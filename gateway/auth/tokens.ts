@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { invalidCredentials } from '../errors';
 
@@ -8,11 +8,16 @@ interface Claims {
   sub: string;
   ver: number;
   typ: Purpose;
+  /** Access tokens: the session this token is, so a password change can keep the session that made it. */
+  sid?: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * HS256 JWTs. Access and reset tokens carry `typ` so one can never stand in for the other,
  * and `ver` (the user's token version) so a password change or deactivation revokes them.
+ * Each access token is a session of its own (`sid`, one per sign-in).
  */
 export class TokenIssuer {
   // A KeyObject, not the string: given a string, jsonwebtoken first tries to parse it as a PEM key on every call.
@@ -27,7 +32,10 @@ export class TokenIssuer {
   }
 
   issueAccess(user: { id: string; tokenVersion: number }): string {
-    return this.sign({ sub: user.id, ver: user.tokenVersion, typ: 'access' }, this.accessMinutes * 60);
+    return this.sign(
+      { sub: user.id, ver: user.tokenVersion, typ: 'access', sid: randomUUID() },
+      this.accessMinutes * 60,
+    );
   }
 
   issueReset(user: { id: string; tokenVersion: number }): string {
@@ -39,10 +47,12 @@ export class TokenIssuer {
     try {
       const payload = jwt.verify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload !== 'object' || payload === null) return undefined;
-      const { sub, ver, typ } = payload as Partial<Claims>;
+      const { sub, ver, typ, sid } = payload as Partial<Claims>;
       if (typ !== purpose || typeof sub !== 'string' || typeof ver !== 'number') return undefined;
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sub)) return undefined;
-      return { sub, ver, typ };
+      if (!UUID.test(sub)) return undefined;
+      // Tokens issued before sessions had ids carry none: they stay valid, but no password change keeps them.
+      if (sid !== undefined && (typeof sid !== 'string' || !UUID.test(sid))) return undefined;
+      return { sub, ver, typ, sid };
     } catch {
       return undefined;
     }

@@ -4,7 +4,15 @@ import { Entity, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/c
 @Entity({ tableName: 'users' })
 @Index({ name: 'users_created_at_id_index', properties: ['createdAt', 'id'] })
 export class User {
-  [OptionalProps]?: 'isActive' | 'isSuperuser' | 'tokenVersion' | 'createdAt' | 'updatedAt' | 'fullName';
+  [OptionalProps]?:
+    | 'isActive'
+    | 'isSuperuser'
+    | 'tokenVersion'
+    | 'keptSessionId'
+    | 'keptSessionVersion'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'fullName';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -28,6 +36,17 @@ export class User {
   /** Raised on every password change and deactivation: tokens carrying an older value are refused. */
   @Property({ type: 'integer', default: 0 })
   tokenVersion: number = 0;
+
+  /**
+   * The session (access token `sid`) that changed the password last, and the token version it was issued with:
+   * that one token stays valid across the change that raised `tokenVersion`, while every other earlier one ends.
+   * Cleared by every change that ends all sessions (a reset, a superuser's new password, a deactivation).
+   */
+  @Property({ type: 'uuid', nullable: true })
+  keptSessionId?: string | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  keptSessionVersion?: number | null = null;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date = new Date();

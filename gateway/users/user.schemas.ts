@@ -23,8 +23,30 @@ export const USER_PUBLIC_PROPS = [
 ] as const satisfies readonly (keyof User)[];
 
 /** What a signed-in request knows of its user: the public fields, and what checks its password and tokens. */
-export const SIGNED_IN_PROPS = [...USER_PUBLIC_PROPS, 'hashedPassword', 'tokenVersion'] as const;
-export type SignedInUser = Pick<User, (typeof SIGNED_IN_PROPS)[number]>;
+export const SIGNED_IN_PROPS = [
+  ...USER_PUBLIC_PROPS,
+  'hashedPassword',
+  'tokenVersion',
+  'keptSessionId',
+  'keptSessionVersion',
+] as const;
+
+/** The access token a request came with: its session id (absent on tokens older than sessions) and version. */
+export interface Session {
+  id?: string;
+  version: number;
+}
+
+export type SignedInUser = Pick<User, (typeof SIGNED_IN_PROPS)[number]> & { session?: Session };
+
+/** True when a token of `session` is still valid for `user`: issued since the last revocation, or the kept one. */
+export function sessionIsCurrent(
+  user: Pick<User, 'tokenVersion' | 'keptSessionId' | 'keptSessionVersion'>,
+  session: Session,
+) {
+  if (session.version === user.tokenVersion) return true;
+  return session.id !== undefined && session.id === user.keptSessionId && session.version === user.keptSessionVersion;
+}
 
 export const toUserPublic = (u: Pick<User, (typeof USER_PUBLIC_PROPS)[number]>): UserPublic => ({
   id: u.id,

@@ -1,7 +1,7 @@
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Registration } from '../config';
-import { ApiError, notEnoughPrivileges } from '../errors';
+import { ApiError, invalidCredentials, notEnoughPrivileges } from '../errors';
 import type { Caller } from '../auth/auth.service';
 import type { PasswordHasher } from '../auth/passwords';
 import type { RateLimits } from '../auth/rate-limits';
@@ -11,6 +11,7 @@ import { DeletedUser, User } from './user.entity';
 import {
   USER_PUBLIC_PROPS,
   toUserPublic,
+  type Session,
   type SignedInUser,
   type UpdatePassword,
   type UserCreate,
@@ -33,6 +34,13 @@ export function requireSuperuser(caller: SignedInUser): void {
 }
 
 const userNotFound = () => new ApiError(404, 'User not found');
+
+/** Raises the token version, which ends every earlier session of the user but `keep`. */
+function endSessions(user: User, keep?: Session): void {
+  user.tokenVersion += 1;
+  user.keptSessionId = keep?.id ?? null;
+  user.keptSessionVersion = keep?.id ? keep.version : null;
+}
 const emailTakenOnUpdate = () => new ApiError(409, 'User with this email already exists');
 
 export class UserService {
@@ -100,11 +108,12 @@ export class UserService {
     if (input.is_superuser !== undefined) user.isSuperuser = input.is_superuser;
     if (input.password !== undefined) {
       user.hashedPassword = await this.passwords.hash(input.password);
-      user.tokenVersion += 1;
+      // Someone else's password: all their sessions end. A superuser's own: the session doing it goes on.
+      endSessions(user, id === caller.id ? caller.session : undefined);
     }
     if (input.is_active !== undefined && input.is_active !== user.isActive) {
       user.isActive = input.is_active;
-      if (!input.is_active) user.tokenVersion += 1;
+      if (!input.is_active) endSessions(user);
     }
     await this.flushUnique(em, emailTakenOnUpdate);
     return toUserPublic(user);
@@ -139,7 +148,31 @@ export class UserService {
     if (input.current_password === input.new_password) {
       throw new ApiError(400, 'New password cannot be the same as the current one');
     }
-    await this.setPassword(caller.id, input.new_password);
+    const hashed = await this.passwords.hash(input.new_password);
+    // The token that made the change stays valid (remembered as the kept session); every other earlier one ends.
+    // The statement only applies while that token is still current: a change made meanwhile from another session
+    // ended it, and then this one is refused like any ended session.
+    const session = caller.session ?? { version: caller.tokenVersion };
+    const kept = session.id ?? null;
+    const changed = await this.orm.em
+      .fork()
+      .createQueryBuilder(User)
+      .update({
+        hashedPassword: hashed,
+        tokenVersion: raw('token_version + 1'),
+        keptSessionId: kept,
+        keptSessionVersion: kept ? session.version : null,
+        updatedAt: new Date(),
+      })
+      .where({
+        id: caller.id,
+        $or: [
+          { tokenVersion: session.version },
+          ...(kept ? [{ keptSessionId: kept, keptSessionVersion: session.version }] : []),
+        ],
+      })
+      .execute('run');
+    if (!changed.affectedRows) throw invalidCredentials();
   }
 
   async deleteMe(caller: SignedInUser): Promise<void> {
@@ -154,7 +187,13 @@ export class UserService {
     await this.orm.em
       .fork()
       .createQueryBuilder(User)
-      .update({ hashedPassword: hashed, tokenVersion: raw('token_version + 1'), updatedAt: new Date() })
+      .update({
+        hashedPassword: hashed,
+        tokenVersion: raw('token_version + 1'),
+        keptSessionId: null,
+        keptSessionVersion: null,
+        updatedAt: new Date(),
+      })
       .where({ id: userId })
       .execute();
   }

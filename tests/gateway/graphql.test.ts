@@ -235,12 +235,25 @@ describe('the same data as REST', () => {
     ).signup;
     expect(signed).toMatchObject({ email, is_active: true, is_superuser: false, full_name: null });
     const token = await t.login(email, 'first-password');
+    const otherSession = await t.login(email, 'first-password');
     const changed = await ok(
       'mutation { updatePassword(current_password: "first-password", new_password: "second-password") { message } }',
       {},
       token,
     );
     expect(changed.updatePassword).toEqual({ message: 'Password updated successfully' });
+    // The session that changed it goes on; the other one ended.
+    expect((await ok('{ me { email } }', {}, token)).me.email).toBe(email);
+    const ended = await refused('{ me { email } }', {}, otherSession);
+    expect(ended.extensions.code).toBe('FORBIDDEN');
+    expect(ended.message).toBe('Could not validate credentials');
+    const again = await ok(
+      'mutation { updatePassword(current_password: "second-password", new_password: "between-password") { message } }',
+      {},
+      token,
+    );
+    expect(again.updatePassword.message).toBe('Password updated successfully');
+    expect((await ok('{ me { email } }', {}, token)).me.email).toBe(email);
     const recovered = await ok(`mutation($email: String!) { recoverPassword(email: $email) { message } }`, { email });
     const unknown = await ok('mutation { recoverPassword(email: "nobody-gql@example.com") { message } }');
     expect(recovered.recoverPassword).toEqual({
@@ -256,6 +269,23 @@ describe('the same data as REST', () => {
     );
     expect(reset.resetPassword).toEqual({ message: 'Password updated successfully' });
     await expect(t.login(email, 'third-password')).resolves.toEqual(expect.any(String));
+    // A reset ends every session, the one that changed the password before included.
+    expect((await refused('{ me { email } }', {}, token)).extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('updateUser with a password ends every session of that user', async () => {
+    const user = await t.createUser();
+    const second = await t.login(user.email, user.password);
+    const updated = await ok(
+      'mutation($id: ID!) { updateUser(id: $id, password: "set-by-the-admin") { id } }',
+      { id: user.id },
+      su,
+    );
+    expect(updated.updateUser.id).toBe(user.id);
+    for (const token of [user.token, second]) {
+      expect((await refused('{ me { email } }', {}, token)).message).toBe('Could not validate credentials');
+    }
+    expect((await ok('{ me { id } }', {}, await t.login(user.email, 'set-by-the-admin'))).me.id).toBe(user.id);
   });
 });
 

@@ -159,16 +159,89 @@ describe('authentication of every protected route', () => {
 });
 
 describe('token revocation', () => {
-  it('refuses earlier tokens after a password change', async () => {
-    const user = await t.createUser();
-    const changed = await t.request('PATCH', '/api/v1/users/me/password', {
-      token: user.token,
-      json: { current_password: user.password, new_password: 'another-good-password' },
+  const changePassword = (token: string, current: string, next: string) =>
+    t.request('PATCH', '/api/v1/users/me/password', {
+      token,
+      json: { current_password: current, new_password: next },
     });
-    expect(changed.status).toBe(200);
-    expect(await me(user.token)).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
+
+  it('keeps the session that changed the password and ends every other earlier one', async () => {
+    const user = await t.createUser();
+    const otherSession = await t.login(user.email, user.password);
+    const changed = await changePassword(user.token, user.password, 'another-good-password');
+    expect(changed).toMatchObject({ status: 200, body: { message: 'Password updated successfully' } });
+    // The answer is the contract's: no new token to read.
+    expect(Object.keys(changed.body)).toEqual(['message']);
+    expect((await me(user.token)).body.id).toBe(user.id);
+    expect(await me(otherSession)).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
     const token = await t.login(user.email, 'another-good-password');
     expect((await me(token)).body.id).toBe(user.id);
+  });
+
+  it('keeps that session through several changes in a row, and a later change elsewhere ends it', async () => {
+    const user = await t.createUser();
+    expect((await changePassword(user.token, user.password, 'second-good-password')).status).toBe(200);
+    const laterSession = await t.login(user.email, 'second-good-password');
+    expect((await changePassword(user.token, 'second-good-password', 'third-good-password')).status).toBe(200);
+    expect((await changePassword(user.token, 'third-good-password', 'fourth-good-password')).status).toBe(200);
+    expect((await me(user.token)).status).toBe(200);
+    // The session opened between the changes is not the one that made them: it ended with the second.
+    expect(await me(laterSession)).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
+
+    const newest = await t.login(user.email, 'fourth-good-password');
+    expect((await changePassword(newest, 'fourth-good-password', 'fifth-good-password')).status).toBe(200);
+    expect((await me(newest)).status).toBe(200);
+    expect(await me(user.token)).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
+    // An ended session cannot change the password either.
+    const late = await changePassword(user.token, 'fifth-good-password', 'sixth-good-password');
+    expect(late).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
+    expect((await me(await t.login(user.email, 'fifth-good-password'))).status).toBe(200);
+  });
+
+  it('lets only one of two sessions changing the password at once keep going', async () => {
+    const user = await t.createUser();
+    const other = await t.login(user.email, user.password);
+    const answers = await Promise.all([
+      changePassword(user.token, user.password, 'first-racer-password'),
+      changePassword(other, user.password, 'second-racer-password'),
+    ]);
+    // Both may pass the current-password check; the second write finds its session ended by the first.
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+    const winner = answers[0].status === 200 ? 0 : 1;
+    const sessions = [user.token, other];
+    expect((await me(sessions[winner])).status).toBe(200);
+    expect((await me(sessions[1 - winner])).status).toBe(403);
+    const password = ['first-racer-password', 'second-racer-password'][winner];
+    expect((await me(await t.login(user.email, password))).status).toBe(200);
+  });
+
+  it('ends every session, the one asking included, after a password reset', async () => {
+    const user = await t.createUser();
+    const reset = await t.request('POST', '/api/v1/reset-password/', {
+      json: { token: await resetTokenFor(user.email), new_password: 'reset-password-1' },
+    });
+    expect(reset.status).toBe(200);
+    expect((await me(user.token)).status).toBe(403);
+  });
+
+  it("keeps a superuser's own session when they set their own password through PATCH /users/{id}", async () => {
+    const admin = await t.login(SUPERUSER.email, SUPERUSER.password);
+    const otherAdmin = await t.login(SUPERUSER.email, SUPERUSER.password);
+    const id = (await me(admin)).body.id;
+    const changed = await t.request('PATCH', `/api/v1/users/${id}`, {
+      token: admin,
+      json: { password: 'superuser-password-2' },
+    });
+    expect(changed.status).toBe(200);
+    expect((await me(admin)).status).toBe(200);
+    expect((await me(otherAdmin)).status).toBe(403);
+    // Put back, for the other tests.
+    const back = await t.request('PATCH', `/api/v1/users/${id}`, {
+      token: admin,
+      json: { password: SUPERUSER.password },
+    });
+    expect(back.status).toBe(200);
+    su = await t.superuserToken();
   });
 
   it('refuses earlier tokens after a superuser sets a new password', async () => {

@@ -248,6 +248,8 @@ describe('PATCH /users/me/password', () => {
     expect(answer.body).toEqual({ message: 'Password updated successfully' });
     await expect(t.login(user.email, 'the-new-password')).resolves.toEqual(expect.any(String));
     await expect(t.login(user.email, user.password)).rejects.toThrow(/400/);
+    // The token that made the change is still signed in.
+    expect((await t.request('GET', '/api/v1/users/me', { token: user.token })).status).toBe(200);
   });
 
   it('answers 400 Incorrect password for a wrong current password', async () => {
