@@ -47,6 +47,9 @@ function serverEnv(databaseUrl) {
     DATABASE_URL: databaseUrl,
     FIRST_SUPERUSER: superuser,
     FIRST_SUPERUSER_PASSWORD: password,
+    // Production wants its public addresses set; the benchmark sends no mail and opens no checkout.
+    FRONTEND_HOST: 'http://localhost',
+    CHECKOUT_URL: 'http://localhost/',
     BCRYPT_COST: String(bcryptCost),
     LOG_LEVEL: 'info',
     // All load comes from one address: the login budgets are raised as if it came from many.

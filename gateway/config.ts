@@ -62,13 +62,15 @@ const schema = z.object({
   SMTP_SSL: bool.default(false),
   EMAILS_FROM_EMAIL: z.email().default('noreply@example.com'),
   EMAILS_FROM_NAME: z.string().default('Sistema de Integração'),
-  FRONTEND_HOST: z.url().default('http://localhost:8000'),
+  /** Where the admin is served, for the links in emails; `http://localhost:${PORT}` unless set (required in production). */
+  FRONTEND_HOST: z.url().optional(),
 
   NUVEMSHOP_CLIENT_ID: z.string().default(''),
   NUVEMSHOP_CLIENT_SECRET: z.string().default(''),
   NUVEMSHOP_TOKEN_URL: z.url().default('https://www.tiendanube.com/apps/authorize/token'),
   NUVEMSHOP_TIMEOUT_MS: int(100, 120_000).default(10_000),
-  CHECKOUT_URL: z.url().default('http://localhost:8000/'),
+  /** Where store owners pay after authorizing the app; `http://localhost:${PORT}/` unless set (required in production). */
+  CHECKOUT_URL: z.url().optional(),
 
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),
@@ -93,9 +95,13 @@ const schema = z.object({
 });
 
 export type Registration = 'open' | 'approval' | 'closed';
-export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION'> & {
+
+/** Addresses that default to this process's own origin, which in production is never the public one. */
+const PUBLIC_ADDRESSES = ['FRONTEND_HOST', 'CHECKOUT_URL'] as const;
+
+export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION' | (typeof PUBLIC_ADDRESSES)[number]> & {
   USERS_OPEN_REGISTRATION: Registration;
-};
+} & Record<(typeof PUBLIC_ADDRESSES)[number], string>;
 
 /** Settings whose development default must never reach production. */
 const PRODUCTION_SECRETS: [keyof Config, string][] = [
@@ -117,17 +123,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const origin = `http://localhost:${parsed.data.PORT}`;
   const config: Config = {
     ...parsed.data,
     // A stranger must never reach store credentials: production waits for a superuser's approval by default;
     // development signs up at once, so the screens' signup → login flow works out of the box.
     USERS_OPEN_REGISTRATION:
       parsed.data.USERS_OPEN_REGISTRATION ?? (parsed.data.NODE_ENV === 'production' ? 'approval' : 'open'),
+    FRONTEND_HOST: parsed.data.FRONTEND_HOST ?? origin,
+    CHECKOUT_URL: parsed.data.CHECKOUT_URL ?? `${origin}/`,
   };
   if (config.NODE_ENV === 'production') {
     for (const [key, devDefault] of PRODUCTION_SECRETS) {
       if (config[key] === devDefault) {
         throw new ConfigError(`${key} keeps its development default; set it before running with NODE_ENV=production`);
+      }
+    }
+    for (const key of PUBLIC_ADDRESSES) {
+      if (parsed.data[key] === undefined) {
+        throw new ConfigError(
+          `${key} is not set; set it to the public address before running with NODE_ENV=production`,
+        );
       }
     }
   }

@@ -6,6 +6,8 @@ const productionSecrets = {
   SECRET_KEY: 'a-production-secret-key-of-some-length',
   FIRST_SUPERUSER_PASSWORD: 'a-production-password',
   TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  FRONTEND_HOST: 'https://admin.integracao.example',
+  CHECKOUT_URL: 'https://pay.integracao.example/checkout',
 };
 
 describe('configuration', () => {
@@ -27,6 +29,27 @@ describe('configuration', () => {
 
   it('starts in production with every secret set', () => {
     expect(loadConfig(productionSecrets).NODE_ENV).toBe('production');
+  });
+
+  it('points FRONTEND_HOST and CHECKOUT_URL at its own port unless they are set', () => {
+    expect(loadConfig({})).toMatchObject({
+      FRONTEND_HOST: 'http://localhost:8000',
+      CHECKOUT_URL: 'http://localhost:8000/',
+    });
+    expect(loadConfig({ PORT: '9123' })).toMatchObject({
+      FRONTEND_HOST: 'http://localhost:9123',
+      CHECKOUT_URL: 'http://localhost:9123/',
+    });
+    expect(loadConfig({ PORT: '9123', FRONTEND_HOST: 'https://admin.example' }).FRONTEND_HOST).toBe(
+      'https://admin.example',
+    );
+  });
+
+  it.each(['FRONTEND_HOST', 'CHECKOUT_URL'])('refuses production without %s, naming it', (name) => {
+    const env: Record<string, string> = { ...productionSecrets };
+    delete env[name];
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
   });
 
   it('names each invalid variable', () => {

@@ -86,4 +86,17 @@ describe('npm start without DATABASE_URL', () => {
   it('refuses to start in production with a development secret, naming it', async () => {
     await expect(spawnGateway({ ...env, NODE_ENV: 'production' }, 20_000)).rejects.toThrow(/SECRET_KEY/);
   });
+
+  it('refuses to start in production without its public addresses, naming them', async () => {
+    const production = {
+      ...env,
+      NODE_ENV: 'production',
+      SECRET_KEY: 'a-production-secret-key-of-some-length',
+      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+    };
+    await expect(spawnGateway(production, 20_000)).rejects.toThrow(/FRONTEND_HOST/);
+    await expect(spawnGateway({ ...production, FRONTEND_HOST: 'https://admin.example' }, 20_000)).rejects.toThrow(
+      /CHECKOUT_URL/,
+    );
+  });
 });
