@@ -4,7 +4,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { AuthService, Caller } from '../auth/auth.service';
 import type { SignedInUser } from '../users/user.schemas';
+import { ValidationFailed } from '../errors';
 import { validate } from '../validation';
+import { formBody } from './form-body';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Schema = z.ZodType;
@@ -27,7 +29,7 @@ export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean 
   /** Needs a bearer token. Superuser and ownership rules live in the services. */
   auth: A;
   body?: B;
-  /** Login takes a form, every other body is JSON. */
+  /** Login takes a form (urlencoded or multipart), every other body is JSON. */
   form?: boolean;
   query?: Q;
   params?: P;
@@ -64,6 +66,18 @@ const ValidationDetail = z
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
+/** A form's fields are read one by one, so a missing one echoes no input (FastAPI answers `null`), not the form. */
+function validateForm<S extends Schema>(schema: S, data: unknown, root: 'body'): z.output<S> {
+  try {
+    return validate(schema, data, root);
+  } catch (error) {
+    if (error instanceof ValidationFailed) {
+      throw new ValidationFailed(error.issues.map((i) => (i.type === 'missing' ? { ...i, input: null } : i)));
+    }
+    throw error;
+  }
+}
+
 function document(registry: OpenAPIRegistry, r: Route): void {
   const json = (schema: Schema) => ({ 'application/json': { schema } });
   const responses: Record<string, { description: string; content?: object }> = {
@@ -96,9 +110,11 @@ function document(registry: OpenAPIRegistry, r: Route): void {
       body: r.body
         ? {
             required: true,
-            content: {
-              [r.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: r.body as Schema },
-            },
+            content: Object.fromEntries(
+              (r.form ? ['application/x-www-form-urlencoded', 'multipart/form-data'] : ['application/json']).map(
+                (type) => [type, { schema: r.body as Schema }],
+              ),
+            ),
           }
         : undefined,
     },
@@ -116,7 +132,7 @@ export function mountRoutes(routes: Route[], auth: AuthService, registry: OpenAP
       const input = {
         params: r.params ? validate(r.params as Schema, req.params, 'path') : undefined,
         query: r.query ? validate(r.query as Schema, req.query, 'query') : undefined,
-        body: r.body ? validate(r.body as Schema, req.body, 'body') : undefined,
+        body: r.body ? (r.form ? validateForm : validate)(r.body as Schema, req.body, 'body') : undefined,
         user,
         caller: { ip: req.ip ?? 'unknown' },
       };
@@ -124,7 +140,8 @@ export function mountRoutes(routes: Route[], auth: AuthService, registry: OpenAP
       if (r.response === 'html') res.type('html').send(result);
       else res.json(result);
     };
-    router[r.method](r.path, handler);
+    if (r.form) router[r.method](r.path, formBody, handler);
+    else router[r.method](r.path, handler);
   }
   // A known path asked with another method is a 405 naming the allowed ones, as FastAPI answers.
   const methods = new Map<string, string[]>();

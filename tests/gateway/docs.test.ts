@@ -59,7 +59,7 @@ describe('OpenAPI document', () => {
     expect(register.required).toEqual(expect.arrayContaining(['email', 'password']));
     expect(signup.responses['422']).toBeTruthy();
     const login = doc.paths['/api/v1/login/access-token'].post.requestBody.content;
-    expect(Object.keys(login)).toEqual(['application/x-www-form-urlencoded']);
+    expect(Object.keys(login)).toEqual(['application/x-www-form-urlencoded', 'multipart/form-data']);
     expect(doc.paths['/api/v1/users/'].get.security).toEqual([{ OAuth2PasswordBearer: [] }]);
   });
 });

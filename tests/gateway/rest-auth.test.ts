@@ -330,6 +330,69 @@ describe('POST /login/access-token', () => {
     expect(wrong.body).toEqual({ detail: 'Incorrect email or password' });
   });
 
+  it("takes the form as multipart/form-data too, as the FastAPI template's own client sends it", async () => {
+    const user = await t.createUser();
+    const form = new FormData();
+    form.set('username', user.email);
+    form.set('password', user.password);
+    form.set('grant_type', 'password');
+    const response = await fetch(`${t.url}/api/v1/login/access-token`, { method: 'POST', body: form });
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await response.json()) as { access_token: string; token_type: string };
+    expect(response.status).toBe(200);
+    expect(body.token_type).toBe('bearer');
+    expect((await me(body.access_token)).body.id).toBe(user.id);
+
+    const wrong = new FormData();
+    wrong.set('username', user.email);
+    wrong.set('password', 'not-the-password');
+    const refused = await fetch(`${t.url}/api/v1/login/access-token`, { method: 'POST', body: wrong });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ detail: 'Incorrect email or password' });
+  });
+
+  it('answers a JSON body as FastAPI does: not a form, so both fields are missing', async () => {
+    const user = await t.createUser();
+    const answer = await t.request('POST', '/api/v1/login/access-token', {
+      json: { username: user.email, password: user.password },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({
+      detail: [
+        { type: 'missing', loc: ['body', 'username'], msg: 'Field required', input: null },
+        { type: 'missing', loc: ['body', 'password'], msg: 'Field required', input: null },
+      ],
+    });
+  });
+
+  it('refuses a multipart login carrying a file, a huge field or a broken body with a 4xx', async () => {
+    const withFile = new FormData();
+    withFile.set('username', SUPERUSER.email);
+    withFile.set('password', new Blob(['x']), 'password.txt');
+    const file = await fetch(`${t.url}/api/v1/login/access-token`, { method: 'POST', body: withFile });
+    expect(file.status).toBe(400);
+    expect(await file.json()).toEqual({ detail: 'This form takes text fields only, not files' });
+
+    const huge = new FormData();
+    huge.set('username', SUPERUSER.email);
+    huge.set('password', 'p'.repeat(100_000));
+    const large = await fetch(`${t.url}/api/v1/login/access-token`, { method: 'POST', body: huge });
+    expect(large.status).toBe(413);
+    expect(await large.json()).toEqual({ detail: 'Request body is too large' });
+
+    const broken = await t.request('POST', '/api/v1/login/access-token', {
+      raw: '--xyz\r\nContent-Disposition: form-data; name="username"\r\n\r\nadmin',
+      contentType: 'multipart/form-data; boundary=xyz',
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ detail: 'Malformed multipart/form-data body' });
+    const noBoundary = await t.request('POST', '/api/v1/login/access-token', {
+      raw: 'username=a',
+      contentType: 'multipart/form-data',
+    });
+    expect(noBoundary.status).toBe(400);
+  });
+
   it('answers 422 listing each missing form field', async () => {
     const answer = await t.request('POST', '/api/v1/login/access-token', { form: { username: SUPERUSER.email } });
     expect(answer.status).toBe(422);
