@@ -92,6 +92,15 @@ const schema = z.object({
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
   GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
   GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
+
+  RUN_WORKERS: bool.default(true),
+  JOBS_POOL_MAX: int(1, 50).default(3),
+  JOBS_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(300).default(2),
+  JOBS_CRON_CHECK_SECONDS: int(1, 45).default(30),
+  MAIL_CONCURRENCY: int(1, 50).default(2),
+  MAIL_RETRY_LIMIT: int(0, 50).default(10),
+  MAIL_RETRY_DELAY_SECONDS: int(1, 86_400).default(30),
+  MAIL_RETRY_BACKOFF: bool.default(true),
 });
 
 export type Registration = 'open' | 'approval' | 'closed';
@@ -160,6 +169,7 @@ export function developmentNotice(config: Config): string[] {
   if (config.TOKEN_ENCRYPTION_KEY === DEV_TOKEN_ENCRYPTION_KEY) {
     notes.push('TOKEN_ENCRYPTION_KEY uses its development default');
   }
-  if (!config.SMTP_HOST) notes.push('SMTP_HOST is not set: password recovery links are written to the log');
+  if (!config.SMTP_HOST)
+    notes.push('SMTP_HOST is not set: emails, password recovery links included, are written to the log');
   return notes;
 }

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { migrate, openDatabase } from './database/orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
+import { JobQueue, jobQueueOptions } from './jobs/queue';
 import { createApolloServer } from './graphql/server';
 import { createServices, type Services } from './services';
 
@@ -44,14 +45,18 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     databaseUrl = embedded.url;
   }
   let orm: MikroORM | undefined;
+  let jobs: JobQueue | undefined;
   try {
     orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX);
     const applied = await migrate(orm);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
-    const services = createServices(orm, config, log);
+    jobs = new JobQueue(jobQueueOptions(config, databaseUrl), log);
+    const services = createServices(orm, config, log, jobs);
     if (await services.users.ensureSuperuser(config.FIRST_SUPERUSER, config.FIRST_SUPERUSER_PASSWORD)) {
       log.info({ email: config.FIRST_SUPERUSER }, 'first superuser created');
     }
+    // pg-boss installs or upgrades its schema here; with RUN_WORKERS this process also sends the queued mail.
+    await jobs.start(services.queues, { work: config.RUN_WORKERS });
     const apollo = createApolloServer(config, log);
     await apollo.start();
     const server = http.createServer(
@@ -69,6 +74,7 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const url = `http://localhost:${port}`;
     log.info({ url }, 'gateway listening');
     const db = orm;
+    const queue = jobs;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -83,6 +89,8 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
           await closed;
           clearTimeout(force);
           await apollo.stop();
+          // Mail being sent finishes first; queued mail stays in the database for the next worker.
+          await queue.stop();
           services.mailer.close();
           await db.close(true);
           await embedded?.stop();
@@ -90,6 +98,7 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
         })()),
     };
   } catch (error) {
+    await jobs?.stop();
     await orm?.close(true);
     await embedded?.stop();
     throw error;

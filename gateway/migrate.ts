@@ -3,8 +3,12 @@ import { startEmbeddedPostgres } from './database/embedded-postgres';
 import { migrate, openDatabase } from './database/orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { createLogger } from './gateway';
+import { installJobSchema } from './jobs/queue';
 
-/** `npm run migrate`: applies the committed migrations to DATABASE_URL, or to the embedded database. */
+/**
+ * `npm run migrate`: applies the committed migrations to DATABASE_URL (or to the embedded database) and installs or
+ * upgrades the job queue's schema, as the gateway does when it starts.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config);
@@ -16,6 +20,9 @@ async function main(): Promise<void> {
   try {
     const applied = await migrate(orm);
     log.info({ migrations: applied }, applied.length ? 'migrations applied' : 'the database is up to date');
+    // The job queue's own tables (schema `pgboss`), which pg-boss creates and upgrades itself.
+    await installJobSchema(config.DATABASE_URL ?? embedded!.url);
+    log.info('job queue schema ready');
   } finally {
     await orm.close(true);
     await embedded?.stop();

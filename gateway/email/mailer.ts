@@ -9,14 +9,25 @@ export interface Mail {
   text: string;
 }
 
-/** Sends over SMTP when SMTP_HOST is set; otherwise writes the message to the log so a developer can follow its link. */
+/**
+ * How mail leaves this process:
+ * - `smtp`: through SMTP_HOST;
+ * - `log`: no SMTP outside production: the message, links included, is written to the log so a developer can
+ *   follow a recovery link;
+ * - `off`: no SMTP in production: nothing is sent and nothing usable is logged (a reset link in a log is a live
+ *   credential); the process says so once when it starts.
+ */
+export type MailMode = 'smtp' | 'log' | 'off';
+
 export class Mailer {
+  readonly mode: MailMode;
   private readonly transport?: Transporter;
 
   constructor(
     private readonly config: Config,
     private readonly log: Logger,
   ) {
+    this.mode = config.SMTP_HOST ? 'smtp' : config.NODE_ENV === 'production' ? 'off' : 'log';
     if (config.SMTP_HOST) {
       this.transport = nodemailer.createTransport({
         host: config.SMTP_HOST,
@@ -26,16 +37,18 @@ export class Mailer {
         ignoreTLS: !config.SMTP_TLS && !config.SMTP_SSL,
         auth: config.SMTP_USER ? { user: config.SMTP_USER, pass: config.SMTP_PASSWORD ?? '' } : undefined,
         connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
         socketTimeout: 20_000,
       });
     }
+    if (this.mode === 'off') {
+      log.warn('SMTP_HOST is not set: password recovery and account emails cannot be sent');
+    }
   }
 
-  get configured(): boolean {
-    return this.transport !== undefined;
-  }
-
+  /** Hands the message to the SMTP server (or, in `log` mode, to the log). Throws when the server refuses it. */
   async send(mail: Mail): Promise<void> {
+    if (this.mode === 'off') throw new Error('SMTP is not configured');
     if (!this.transport) {
       this.log.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'SMTP is not configured; email not sent');
       return;

@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { CallbackResolver } from '../callback/callback.resolver';
 import { ClientResolver } from '../clients/client.resolver';
 import { ItemResolver } from '../items/item.resolver';
+import { MailJobResolver } from '../jobs/mail-job.resolver';
 import { UserResolver } from '../users/user.resolver';
 import { authChecker } from './context';
 
@@ -12,7 +13,7 @@ let schema: GraphQLSchema | undefined;
 /** The GraphQL schema, built once from the resolvers (validation is done by the shared zod schemas). */
 export function graphqlSchema(): GraphQLSchema {
   schema ??= buildSchemaSync({
-    resolvers: [UserResolver, ItemResolver, ClientResolver, CallbackResolver],
+    resolvers: [UserResolver, ItemResolver, ClientResolver, CallbackResolver, MailJobResolver],
     authChecker,
     authMode: 'error',
     validate: false,

@@ -133,3 +133,42 @@ export class CallbackAnswer {
   @Field()
   checkout_url!: string;
 }
+
+@ObjectType('MailJob', { description: 'A queued email as superusers follow it: never its body or any link in it' })
+export class MailJobType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'password-recovery, new-account or email-changed' })
+  kind!: string;
+
+  @Field({ description: 'The recipient' })
+  to!: string;
+
+  @Field({ description: 'created, retry, active, completed, cancelled or failed (after its last retry)' })
+  state!: string;
+
+  @Field(() => Int, { description: 'Attempts made so far' })
+  attempts!: number;
+
+  @Field(() => Int, { description: 'Retries a failed attempt may cause' })
+  retry_limit!: number;
+
+  @Field(() => String, { nullable: true, description: 'Why the last attempt failed' })
+  last_error!: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Once completed: whether a message went to the mail server' })
+  sent!: boolean | null;
+
+  @Field(() => String, { nullable: true, description: 'Why a completed job sent nothing' })
+  not_sent_reason!: string | null;
+
+  @Field({ description: 'ISO 8601' })
+  created_at!: string;
+
+  @Field(() => String, { nullable: true, description: 'When a waiting job is tried next (ISO 8601)' })
+  next_attempt_at!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601' })
+  completed_at!: string | null;
+}

@@ -6,6 +6,8 @@ import type { Caller } from '../auth/auth.service';
 import type { PasswordHasher } from '../auth/passwords';
 import type { RateLimits } from '../auth/rate-limits';
 import { findPage, type ListOptions } from '../database/pagination';
+import type { MailJob } from '../jobs/payloads';
+import type { JobQueue } from '../jobs/queue';
 import type { PlainRows } from '../database/plain-rows';
 import { DeletedUser, User } from './user.entity';
 import {
@@ -35,6 +37,11 @@ export function requireSuperuser(caller: SignedInUser): void {
 
 const userNotFound = () => new ApiError(404, 'User not found');
 
+/** The notice an account's previous address gets when its email changes (none when it did not). */
+function emailChangeNotice(previous: string, current: string): MailJob | undefined {
+  return previous === current ? undefined : { kind: 'email-changed', email: previous, newEmail: current };
+}
+
 /** Raises the token version, which ends every earlier session of the user but `keep`. */
 function endSessions(user: User, keep?: Session): void {
   user.tokenVersion += 1;
@@ -51,6 +58,7 @@ export class UserService {
     private readonly limits: RateLimits,
     /** Who may sign up (USERS_OPEN_REGISTRATION). */
     readonly registration: Registration,
+    private readonly jobs: JobQueue,
   ) {}
 
   async list(caller: SignedInUser, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
@@ -65,7 +73,7 @@ export class UserService {
   /** A superuser creates an account (POST /users/). */
   async create(caller: SignedInUser, input: UserCreate): Promise<UserPublic> {
     requireSuperuser(caller);
-    return this.insert(input, 'The user with this email already exists in the system.');
+    return this.insert(input, 'The user with this email already exists in the system.', { welcome: true });
   }
 
   /**
@@ -100,6 +108,7 @@ export class UserService {
     const em = this.orm.em.fork();
     const user = await em.findOne(User, { id });
     if (!user) throw new ApiError(404, 'The user with this id does not exist in the system');
+    const previousEmail = user.email;
     if (input.email !== undefined && input.email !== user.email) {
       if (await em.count(User, { email: input.email })) throw emailTakenOnUpdate();
       user.email = input.email;
@@ -115,7 +124,7 @@ export class UserService {
       user.isActive = input.is_active;
       if (!input.is_active) endSessions(user);
     }
-    await this.flushUnique(em, emailTakenOnUpdate);
+    await this.save(em, emailTakenOnUpdate, emailChangeNotice(previousEmail, user.email));
     return toUserPublic(user);
   }
 
@@ -132,12 +141,13 @@ export class UserService {
   async updateMe(caller: SignedInUser, input: UserUpdateMe): Promise<UserPublic> {
     const em = this.orm.em.fork();
     const user = await em.findOneOrFail(User, { id: caller.id });
+    const previousEmail = user.email;
     if (input.email !== undefined && input.email !== user.email) {
       if (await em.count(User, { email: input.email })) throw emailTakenOnUpdate();
       user.email = input.email;
     }
     if (input.full_name !== undefined) user.fullName = input.full_name;
-    await this.flushUnique(em, emailTakenOnUpdate);
+    await this.save(em, emailTakenOnUpdate, emailChangeNotice(previousEmail, user.email));
     return toUserPublic(user);
   }
 
@@ -214,7 +224,7 @@ export class UserService {
     }
   }
 
-  private async insert(input: UserCreate, takenDetail: string): Promise<UserPublic> {
+  private async insert(input: UserCreate, takenDetail: string, { welcome = false } = {}): Promise<UserPublic> {
     const em = this.orm.em.fork();
     if (await em.count(User, { email: input.email })) throw new ApiError(400, takenDetail);
     const user = em.create(User, {
@@ -225,7 +235,11 @@ export class UserService {
       isSuperuser: input.is_superuser,
     });
     // Two signups with one email at the same moment: the unique index decides, the loser gets the same 400.
-    await this.flushUnique(em, () => new ApiError(400, takenDetail));
+    await this.save(
+      em,
+      () => new ApiError(400, takenDetail),
+      welcome ? { kind: 'new-account', email: user.email } : undefined,
+    );
     return toUserPublic(user);
   }
 
@@ -237,9 +251,25 @@ export class UserService {
     });
   }
 
-  private async flushUnique(em: ReturnType<MikroORM['em']['fork']>, onConflict: () => ApiError): Promise<void> {
+  /**
+   * Writes `em`'s changes and queues `mail` in one transaction: the mail exists only if the change does (a unique
+   * violation, which becomes `onConflict()`, or any other failure queues nothing).
+   */
+  private async save(
+    em: ReturnType<MikroORM['em']['fork']>,
+    onConflict: () => ApiError,
+    mail?: MailJob,
+  ): Promise<void> {
     try {
-      await em.flush();
+      await em.begin();
+      try {
+        if (mail) await this.jobs.send('mail', mail, { em });
+        await em.commit(); // flushes the changes inside the transaction, then commits
+      } catch (error) {
+        // The error that made it roll back is the one to report, even if the rollback fails too.
+        await em.rollback().catch(() => undefined);
+        throw error;
+      }
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw onConflict();
       throw error;

@@ -1,11 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { mailJobs, waitForMailJob } from '../support/mail-jobs';
 import { startTestSmtp, type TestSmtp } from '../support/smtp';
 
 const RECOVERY = 'If that email is registered, we sent a password recovery link';
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
 let smtp: TestSmtp;
 let t: TestGateway;
+let su: string;
 beforeAll(async () => {
   smtp = await startTestSmtp({ user: 'mailer', pass: 'smtp-secret' });
   t = await startTestGateway({
@@ -16,6 +21,7 @@ beforeAll(async () => {
     SMTP_PASSWORD: 'smtp-secret',
     EMAILS_FROM_EMAIL: 'noreply@integracao.example',
   });
+  su = await t.superuserToken();
 });
 afterAll(async () => {
   await t?.close();
@@ -29,7 +35,7 @@ function resetLink(html: string): URL {
 }
 
 describe('password recovery by email', () => {
-  it('sends a real email whose link resets the password', async () => {
+  it('sends a real email, HTML and plain text, whose link resets the password', async () => {
     const user = await t.createUser('recover.me@example.com', 'old-password-1');
     const arriving = smtp.next(user.email);
     const answer = await t.request('POST', `/api/v1/password-recovery/${user.email}`);
@@ -63,14 +69,27 @@ describe('password recovery by email', () => {
     expect(again).toMatchObject({ status: 400, body: { detail: 'Invalid token' } });
     const stale = await t.request('GET', '/api/v1/users/me', { token: user.token });
     expect(stale).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
+
+    // The queue shows the mail as sent, and holds neither its body nor the link.
+    const job = await waitForMailJob(t, su, (j) => j.to === user.email && j.state === 'completed');
+    expect(job).toMatchObject({ kind: 'password-recovery', sent: true, attempts: 1, last_error: null });
+    const [row] = await t.sql<{ data: unknown }>(`select data from pgboss.job where id = $1`, [job.id]);
+    expect(row.data).toEqual({ kind: 'password-recovery', email: user.email });
   });
 
-  it('answers unknown addresses the same way and sends nothing', async () => {
-    const before = smtp.messages.length;
-    const answer = await t.request('POST', '/api/v1/password-recovery/nobody@example.com');
-    expect(answer).toMatchObject({ status: 200, body: { message: RECOVERY } });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(smtp.messages.length).toBe(before);
+  it('answers unknown and inactive addresses the same way and sends them nothing', async () => {
+    const inactive = await t.createUser('inactive.recover@example.com');
+    expect(
+      (await t.request('PATCH', `/api/v1/users/${inactive.id}`, { token: su, json: { is_active: false } })).status,
+    ).toBe(200);
+    for (const email of ['nobody@example.com', inactive.email]) {
+      const answer = await t.request('POST', `/api/v1/password-recovery/${email}`);
+      expect(answer).toMatchObject({ status: 200, body: { message: RECOVERY } });
+      // The worker looked the address up and found no active account.
+      const job = await waitForMailJob(t, su, (j) => j.to === email && j.state === 'completed');
+      expect(job).toMatchObject({ sent: false, not_sent_reason: 'no active account has this email' });
+      expect(smtp.to(email)).toEqual([]);
+    }
   });
 
   it('works through GraphQL too, with the same answer', async () => {
@@ -93,25 +112,66 @@ describe('password recovery by email', () => {
   });
 
   it('shows a superuser the email body', async () => {
-    const token = await t.superuserToken();
-    const page = await t.request('POST', '/api/v1/password-recovery-html-content/recover.me@example.com', { token });
+    const page = await t.request('POST', '/api/v1/password-recovery-html-content/recover.me@example.com', {
+      token: su,
+    });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('http://frontend.test/reset-password?token=');
   });
 });
 
+describe('recovery timing', () => {
+  it('answers known and unknown addresses in the same time, with a mail server taking 300 ms a message', async () => {
+    const slow = await startTestSmtp({ delayMs: 300 });
+    const timed = await startTestGateway({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(slow.port), SMTP_TLS: 'false' });
+    try {
+      const known = await timed.createUser('timed.known@example.com');
+      const recover = (email: string) => timed.request('POST', `/api/v1/password-recovery/${email}`);
+      // Warm up both paths (connections, compiled code) before measuring.
+      await recover(known.email);
+      await recover('warm.unknown@example.com');
+      const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+      for (let i = 0; i < 15; i++) {
+        for (const kind of i % 2 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const)) {
+          const answer = await recover(kind === 'known' ? known.email : `unknown-${i}@example.com`);
+          expect(answer).toMatchObject({ status: 200, body: { message: RECOVERY } });
+          times[kind].push(answer.ms);
+        }
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      const knownMs = median(times.known);
+      const unknownMs = median(times.unknown);
+      console.log(
+        `recovery timing: known median ${knownMs.toFixed(1)} ms, unknown median ${unknownMs.toFixed(1)} ms ` +
+          `(15 each, SMTP 300 ms a message)`,
+      );
+      expect(Math.abs(knownMs - unknownMs)).toBeLessThan(20);
+      // Each answer came before the mail server could even have taken one message.
+      expect(Math.max(...times.known)).toBeLessThan(300);
+      // And the known address still gets its mails.
+      await expect.poll(() => slow.to(known.email).length, { timeout: 30_000 }).toBe(16);
+      expect(slow.messages.every((m) => m.to && JSON.stringify(m.to).includes(known.email))).toBe(true);
+    } finally {
+      await timed.close();
+      await slow.close();
+    }
+  }, 60_000);
+});
+
 describe('password recovery without SMTP', () => {
-  it('writes the link to the log so a developer can still reset a password', async () => {
+  it('in development, writes the link to the log so a developer can still reset a password', async () => {
     const lines: string[] = [];
-    const { default: pino } = await import('pino');
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
     const bare = await startTestGateway({}, log);
     try {
       const user = await bare.createUser('nosmtp@example.com', 'old-password-1');
       await bare.request('POST', `/api/v1/password-recovery/${user.email}`);
-      const entry = lines.map((l) => JSON.parse(l)).find((l) => l.msg?.includes('SMTP is not configured'));
-      expect(entry?.text).toMatch(/http:\/\/frontend\.test\/reset-password\?token=\S+/);
+      const logged = () =>
+        lines.map((l) => JSON.parse(l)).find((l) => l.msg?.includes('SMTP is not configured') && l.to === user.email);
+      await expect.poll(logged, { timeout: 10_000 }).toBeTruthy();
+      const entry = logged();
+      expect(entry.text).toMatch(/http:\/\/frontend\.test\/reset-password\?token=\S+/);
       const token = /token=(\S+)/.exec(entry.text)![1];
       const reset = await bare.request('POST', '/api/v1/reset-password/', {
         json: { token, new_password: 'fresh-password' },
@@ -119,6 +179,49 @@ describe('password recovery without SMTP', () => {
       expect(reset.status).toBe(200);
     } finally {
       await bare.close();
+    }
+  });
+
+  it('in production, says so once at start and never logs a usable token', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
+    const production = await startTestGateway(
+      {
+        NODE_ENV: 'production',
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        FIRST_SUPERUSER_PASSWORD: 'superuser-password',
+        LOG_LEVEL: 'trace',
+      },
+      log,
+    );
+    try {
+      const notices = () => lines.filter((l) => l.includes('password recovery and account emails cannot be sent'));
+      expect(notices()).toHaveLength(1);
+      const admin = await production.superuserToken();
+      const user = { email: 'prod.nosmtp@example.com' };
+      const created = await production.request('POST', '/api/v1/users/', {
+        token: admin,
+        json: { email: user.email, password: 'a-good-password' },
+      });
+      expect(created.status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        expect((await production.request('POST', `/api/v1/password-recovery/${user.email}`)).status).toBe(200);
+      }
+      const jobs = async () =>
+        (await mailJobs(production, admin)).filter(
+          (j) => j.to === user.email && j.kind === 'password-recovery' && j.state === 'completed',
+        );
+      await expect.poll(async () => (await jobs()).length, { timeout: 10_000 }).toBe(3);
+      for (const job of await jobs()) {
+        expect(job).toMatchObject({ sent: false, not_sent_reason: 'SMTP is not configured' });
+      }
+      const text = lines.join('\n');
+      expect(text).not.toMatch(/reset-password\?token=/);
+      expect(text).not.toMatch(JWT);
+      expect(notices()).toHaveLength(1);
+    } finally {
+      await production.close();
     }
   });
 });

@@ -99,14 +99,18 @@ describe('logs of a full run', () => {
     ).toBe(400);
     const login = await send('POST', '/api/v1/login/access-token', { form: { username: email, password: first } });
     const token = login.body.access_token;
+    const otherSession = (
+      await send('POST', '/api/v1/login/access-token', { form: { username: email, password: first } })
+    ).body.access_token;
     expect((await send('GET', '/api/v1/users/me', { token })).status).toBe(200);
     const changed = await send('PATCH', '/api/v1/users/me/password', {
       token,
       json: { current_password: first, new_password: second },
     });
     expect(changed.status).toBe(200);
-    // The revoked token, and one that is not a token at all.
-    expect((await send('GET', '/api/v1/users/me', { token })).status).toBe(403);
+    // The session that changed it goes on; the other one is revoked; and one that is not a token at all.
+    expect((await send('GET', '/api/v1/users/me', { token })).status).toBe(200);
+    expect((await send('GET', '/api/v1/users/me', { token: otherSession })).status).toBe(403);
     expect((await send('GET', '/api/v1/users/me', { token: `${token}x` })).status).toBe(403);
 
     const arriving = smtp.next(email);
@@ -219,10 +223,12 @@ describe('logs of a full run', () => {
     for (const e of aboutRequests) expect(e.req?.id, JSON.stringify(e)).toMatch(/^[\w-]+$/);
     const logged = new Set(aboutRequests.map((e) => e.req.id));
     for (const id of requestIds) expect(logged.has(id), `request ${id} is not in the log`).toBe(true);
-    // The lines that are not about a request are the process's own: start and stop.
+    // The lines that are not about a request are the process's own: start and stop, and its background jobs.
     const others = entries.filter((e) => !e.req && !e.res).map((e) => e.msg);
     for (const msg of others) {
-      expect(msg).toMatch(/migrations applied|first superuser created|gateway listening|embedded/);
+      expect(msg).toMatch(
+        /migrations applied|first superuser created|gateway listening|embedded|email sent|old rows pruned/,
+      );
     }
   });
 });

@@ -94,9 +94,14 @@ export interface TestGateway {
 
 let counter = 0;
 
-/** A real gateway on a fresh database of its own, on a free port. */
+/**
+ * A real gateway on a fresh database of its own, on a free port; or, given `env.DATABASE_URL`, on that database
+ * (a restart on the same data), which its `close` then leaves in place.
+ */
 export async function startTestGateway(env: Record<string, string> = {}, log?: Logger): Promise<TestGateway> {
-  const database = await createTestDatabase(inject('postgresUrl'));
+  const database = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, drop: async () => undefined }
+    : await createTestDatabase(inject('postgresUrl'));
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -113,6 +118,8 @@ export async function startTestGateway(env: Record<string, string> = {}, log?: L
     RATE_LIMIT_RECOVERY: '10000',
     RATE_LIMIT_RESET: '10000',
     RATE_LIMIT_CALLBACK: '10000',
+    // Idle mail workers look for work twice a second, so a test waits fractions of a second for a queued mail.
+    JOBS_POLL_INTERVAL_SECONDS: '0.5',
     ...env,
     DATABASE_URL: database.url,
   });

@@ -1,0 +1,22 @@
+/**
+ * Every queue and the data its jobs carry. A job's data is stored in PostgreSQL (pg-boss's `job` table) until it is
+ * archived and deleted, and shown to superusers: it holds addresses and ids, never a password, token or mail body.
+ * Work the product adds later (store synchronisation, say) adds its queue here and its definition in workers.ts.
+ */
+export interface JobPayloads {
+  /** One email to one person, rendered and sent by the worker. */
+  mail: MailJob;
+}
+
+export type QueueName = keyof JobPayloads;
+
+/** `email` is always the recipient, so a list of mail jobs can show it without knowing each kind. */
+export type MailJob =
+  /** A password recovery link for `email`, if it belongs to an active account (the worker looks it up). */
+  | { kind: 'password-recovery'; email: string }
+  /** Welcome to an account a superuser created, with the login address. */
+  | { kind: 'new-account'; email: string }
+  /** Sent to the address an account had before its email was changed to `newEmail`. */
+  | { kind: 'email-changed'; email: string; newEmail: string };
+
+export type MailKind = MailJob['kind'];

@@ -1,0 +1,231 @@
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { JobPayloads, QueueName } from './payloads';
+
+/** The PostgreSQL schema pg-boss keeps its tables in, beside (never inside) the ORM's `public` schema. */
+export const JOBS_SCHEMA = 'pgboss';
+
+export type Job<N extends QueueName> = PgBoss.JobWithMetadata<JobPayloads[N]>;
+
+/** One queue: how its jobs are retried, how many one process runs at once, what runs them, and when. */
+export interface QueueDefinition<N extends QueueName = QueueName> {
+  name: N;
+  /** Retries, backoff and how long one attempt may run before it counts as failed. */
+  options: { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number };
+  /** Jobs of this queue one process works on at once. */
+  concurrency: number;
+  /** A cron expression (UTC): a job is sent on it by whichever process checks the schedules first. */
+  schedule?: string;
+  /** Runs one job. Throwing fails the attempt (retried until `retryLimit`); what it answers is kept as the output. */
+  handle(job: Job<N>): Promise<Record<string, unknown> | void>;
+}
+
+export interface JobQueueOptions {
+  databaseUrl: string;
+  /** Connections of pg-boss's own pool: workers polling and maintenance never wait on the requests' pool. */
+  poolMax: number;
+  /** How often an idle worker asks for a job. */
+  pollingIntervalSeconds: number;
+  /** How often a process checks the schedules. */
+  cronCheckSeconds: number;
+}
+
+// Finished jobs stay in the job table for half a day, failed ones a week, then move to pg-boss's archive, which
+// keeps them 30 days more: a failed mail stays visible to superusers well past the next working day.
+const ARCHIVE_COMPLETED_AFTER_SECONDS = 12 * 3600;
+const ARCHIVE_FAILED_AFTER_SECONDS = 7 * 24 * 3600;
+const DELETE_ARCHIVED_AFTER_DAYS = 30;
+
+/**
+ * The product's durable job queue: pg-boss on the gateway's own PostgreSQL. Jobs survive restarts, are retried with
+ * exponential backoff, and are shared by every gateway and worker process on the database (each job runs once).
+ *
+ * pg-boss creates and upgrades its own schema (`pgboss`) when a process starts it, under an advisory lock, so
+ * processes starting together are safe; `npm run migrate` does the same ahead of a deployment.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly pollMs: number;
+  private readonly loops: Promise<void>[] = [];
+  private readonly sleepers = new Set<() => void>();
+  private started = false;
+  private stopping = false;
+
+  constructor(
+    options: JobQueueOptions,
+    private readonly log: Logger,
+  ) {
+    this.pollMs = options.pollingIntervalSeconds * 1000;
+    this.boss = new PgBoss({
+      connectionString: options.databaseUrl,
+      schema: JOBS_SCHEMA,
+      max: options.poolMax,
+      application_name: 'integracao-jobs',
+      migrate: true,
+      pollingIntervalSeconds: options.pollingIntervalSeconds,
+      cronMonitorIntervalSeconds: options.cronCheckSeconds,
+      cronWorkerIntervalSeconds: options.cronCheckSeconds,
+      archiveCompletedAfterSeconds: ARCHIVE_COMPLETED_AFTER_SECONDS,
+      archiveFailedAfterSeconds: ARCHIVE_FAILED_AFTER_SECONDS,
+      deleteAfterDays: DELETE_ARCHIVED_AFTER_DAYS,
+    });
+    // Without a listener an 'error' event would end the process: a lost connection (the database restarting)
+    // is worth a warning, and pg-boss retries on its next poll.
+    this.boss.on('error', (error) => log.warn({ err: { message: errorMessage(error) } }, 'job queue: database error'));
+  }
+
+  /**
+   * Installs or upgrades pg-boss's schema, creates the queues (applying settings changed since), registers their
+   * schedules and, with `work`, starts this process's workers.
+   */
+  async start(definitions: QueueDefinition[], { work }: { work: boolean }): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const definition of definitions) {
+      const options = { name: definition.name, ...definition.options };
+      await this.boss.createQueue(definition.name, options);
+      // createQueue leaves an existing queue as it was; jobs copy their queue's settings when sent.
+      await this.boss.updateQueue(definition.name, options);
+      if (definition.schedule) await this.boss.schedule(definition.name, definition.schedule, {}, { tz: 'UTC' });
+      else await this.boss.unschedule(definition.name);
+    }
+    if (work) {
+      for (const definition of definitions) {
+        for (let i = 0; i < definition.concurrency; i++) this.loops.push(this.workLoop(definition));
+      }
+    }
+  }
+
+  /**
+   * Queues a job. With `em` (a transaction's entity manager) the job is written on that transaction's connection:
+   * it exists only if the transaction commits, so a change and the mail it causes are saved together or not at all.
+   */
+  async send<N extends QueueName>(name: N, data: JobPayloads[N], options: { em?: EntityManager } = {}): Promise<void> {
+    const db = options.em ? transactionDb(options.em) : undefined;
+    await this.boss.send(name, data, db ? { db } : {});
+  }
+
+  /**
+   * Stops taking jobs, lets the running ones finish (up to `timeoutMs`), then closes pg-boss's connections. A job
+   * still running then is left active: pg-boss's expiry hands it to the next worker, in this process or another.
+   */
+  async stop(timeoutMs = 15_000): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    this.stopping = true;
+    for (const wake of this.sleepers) wake();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      Promise.all(this.loops).then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) this.log.warn('jobs were still running when the queue stopped: they will be tried again');
+    await this.boss.stop({ graceful: false, wait: true });
+  }
+
+  /**
+   * One worker: fetches a job, runs it, records the outcome, and at once asks for the next; sleeps a polling
+   * interval only when the queue is empty, so a burst of mail drains at the speed of the mail server.
+   *
+   * Outcomes are recorded here, awaited, rather than by pg-boss's own work loop, which records them without waiting
+   * (a database lost at that moment would be an unhandled rejection, and end the process).
+   */
+  private async workLoop<N extends QueueName>(definition: QueueDefinition<N>): Promise<void> {
+    while (!this.stopping) {
+      // pg-boss answers no job, rather than an error, while the database cannot be reached.
+      const [job] = await this.boss.fetch<JobPayloads[N]>(definition.name, { batchSize: 1, includeMetadata: true });
+      if (job) await this.run(definition, job);
+      else await this.sleep(this.pollMs);
+    }
+  }
+
+  private async run<N extends QueueName>(definition: QueueDefinition<N>, job: Job<N>): Promise<void> {
+    let outcome: { output: Record<string, unknown> | undefined } | { error: unknown };
+    try {
+      outcome = { output: (await withinSeconds(definition.handle(job), Number(job.expireInSeconds))) ?? undefined };
+    } catch (error) {
+      outcome = { error };
+      const last = job.retryCount >= job.retryLimit;
+      this.log.warn(
+        { job: job.id, queue: job.name, attempt: job.retryCount + 1, err: { message: errorMessage(error) } },
+        last ? 'job failed for good after its last attempt' : 'job failed; it will be retried',
+      );
+    }
+    try {
+      // Only the message is kept: a stack trace says nothing to whoever reads the failed mail's reason.
+      if ('error' in outcome) await this.boss.fail(job.name, job.id, { message: errorMessage(outcome.error) });
+      else await this.boss.complete(job.name, job.id, outcome.output);
+    } catch (error) {
+      // The database went away meanwhile: the job stays active until its expiry, then is tried again.
+      this.log.warn({ job: job.id, err: { message: errorMessage(error) } }, 'job outcome could not be recorded');
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
+    });
+  }
+}
+
+/** `work`, or a rejection once it has run longer than its job may (pg-boss would expire it then anyway). */
+function withinSeconds<T>(work: Promise<T>, seconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the job ran longer than its ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** pg-boss's statement runner on the connection of the transaction `em` is in. */
+function transactionDb(em: EntityManager): PgBoss.Db {
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  if (!transaction) throw new Error('a job sent with an entity manager must be sent inside its transaction');
+  return {
+    executeSql: async (text, values) => {
+      // A knex transaction's client hands out the transaction's own connection, with pg's $1 placeholders intact.
+      const connection = await transaction.client.acquireConnection();
+      return connection.query(text, values);
+    },
+  };
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Installs or upgrades pg-boss's schema and nothing else (no workers, no maintenance): `npm run migrate`. */
+export async function installJobSchema(databaseUrl: string): Promise<void> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: JOBS_SCHEMA,
+    max: 1,
+    migrate: true,
+    supervise: false,
+    schedule: false,
+  });
+  let failure: unknown;
+  boss.on('error', (error) => (failure ??= error));
+  await boss.start();
+  await boss.stop({ graceful: false, wait: true });
+  if (failure) throw failure;
+}
+
+/** The queue's settings from the configuration, on the database this process uses. */
+export function jobQueueOptions(config: Config, databaseUrl: string): JobQueueOptions {
+  return {
+    databaseUrl,
+    poolMax: config.JOBS_POOL_MAX,
+    pollingIntervalSeconds: config.JOBS_POLL_INTERVAL_SECONDS,
+    cronCheckSeconds: config.JOBS_CRON_CHECK_SECONDS,
+  };
+}

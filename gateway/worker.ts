@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ConfigError, loadConfig } from './config';
+import { embeddedDatabaseUrl, startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
+import { migrate, openDatabase } from './database/orm';
+import { setTokenEncryptionKey } from './database/token-cipher';
+import { createLogger } from './gateway';
+import { JobQueue, jobQueueOptions } from './jobs/queue';
+import { createServices } from './services';
+
+/**
+ * `npm run worker`: runs the job queue's workers (mail, scheduled maintenance) without serving HTTP, beside any
+ * number of gateways and other workers on the same database; each job runs in one process only.
+ *
+ * Without DATABASE_URL it uses the embedded PostgreSQL that `npm start` runs: the one already running on
+ * EMBEDDED_PG_PORT, or, when nothing answers there, it starts it itself (which a gateway started later cannot share).
+ */
+async function main(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger(config);
+  setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let orm: MikroORM | undefined;
+  let jobs: JobQueue | undefined;
+  const release = async () => {
+    await jobs?.stop();
+    await orm?.close(true);
+    await embedded?.stop();
+  };
+  try {
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      const running = embeddedDatabaseUrl(config.EMBEDDED_PG_PORT);
+      if (await answers(running)) databaseUrl = running;
+      else {
+        embedded = await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
+        databaseUrl = embedded.url;
+      }
+    }
+    orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX);
+    const applied = await migrate(orm);
+    if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+    jobs = new JobQueue(jobQueueOptions(config, databaseUrl), log);
+    const services = createServices(orm, config, log, jobs);
+    await jobs.start(services.queues, { work: true });
+    log.info({ queues: services.queues.map((q) => q.name) }, 'worker started');
+  } catch (error) {
+    await release();
+    throw error;
+  }
+
+  const stop = (signal: string) => {
+    log.info({ signal }, 'stopping');
+    // Mail being sent is finished (up to the queue's timeout); what is still queued waits for the next worker.
+    release().then(
+      () => {
+        log.info('worker stopped');
+        process.exit(0);
+      },
+      (error) => {
+        log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** Whether a PostgreSQL server accepts a connection at `url`. */
+async function answers(url: string): Promise<boolean> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+main().catch((error) => {
+  console.error('The worker could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
