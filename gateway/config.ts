@@ -101,6 +101,12 @@ const schema = z.object({
   MAIL_RETRY_LIMIT: int(0, 50).default(10),
   MAIL_RETRY_DELAY_SECONDS: int(1, 86_400).default(30),
   MAIL_RETRY_BACKOFF: bool.default(true),
+  /** Five cron fields, UTC; checked again by the queue when it registers the schedule. */
+  MAINTENANCE_CRON: z
+    .string()
+    .regex(/^\s*[\d*/,-]+(\s+[\d*/,-]+){4}\s*$/, 'must be a cron expression of five fields, e.g. 17 * * * *')
+    .default('17 * * * *'),
+  AUTHORIZATION_CODE_RETENTION_DAYS: int(1, 3650).default(30),
 });
 
 export type Registration = 'open' | 'approval' | 'closed';

@@ -6,6 +6,8 @@
 export interface JobPayloads {
   /** One email to one person, rendered and sent by the worker. */
   mail: MailJob;
+  /** Deletes expired rate-limit counters and old authorization codes; runs on a schedule. */
+  'prune-tables': Record<string, never>;
 }
 
 export type QueueName = keyof JobPayloads;

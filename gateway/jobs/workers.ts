@@ -1,5 +1,6 @@
 import type { MailJobDeps } from './mail.job';
 import { mailQueue } from './mail.job';
+import { pruneQueue } from './prune.job';
 import type { QueueDefinition } from './queue';
 
 /**
@@ -8,5 +9,5 @@ import type { QueueDefinition } from './queue';
  * synchronisation, say) adds its payload to payloads.ts and its definition here.
  */
 export function queueDefinitions(deps: MailJobDeps): QueueDefinition[] {
-  return [mailQueue(deps)] as QueueDefinition[];
+  return [mailQueue(deps), pruneQueue(deps)] as QueueDefinition[];
 }

@@ -1,0 +1,61 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { QueueDefinition } from './queue';
+
+// Rows are deleted a batch at a time, so a table grown large (an attack's worth of rate-limit keys) is pruned
+// without one long statement holding locks or running into the statement timeout.
+const BATCH = 5_000;
+
+/**
+ * The `prune-tables` queue, sent on MAINTENANCE_CRON: deletes rate-limit counters whose window is over (they would
+ * be reset on their next use anyway) and exchanged authorization codes older than AUTHORIZATION_CODE_RETENTION_DAYS
+ * (a code is spent within minutes; its stored answer only serves a browser posting it twice).
+ */
+export function pruneQueue({
+  orm,
+  config,
+  log,
+}: {
+  orm: MikroORM;
+  config: Config;
+  log: Logger;
+}): QueueDefinition<'prune-tables'> {
+  const deleteInBatches = async (table: string, key: string, condition: string, values: unknown[]) => {
+    const connection = orm.em.getConnection();
+    let total = 0;
+    for (;;) {
+      const result = await connection.execute<{ affectedRows: number }>(
+        `delete from "${table}" where "${key}" in (select "${key}" from "${table}" where ${condition} limit ${BATCH})`,
+        values,
+        'run',
+      );
+      total += result.affectedRows;
+      if (result.affectedRows < BATCH) return total;
+    }
+  };
+
+  return {
+    name: 'prune-tables',
+    options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
+    concurrency: 1,
+    schedule: config.MAINTENANCE_CRON,
+    handle: async () => {
+      // rate-limiter-flexible keeps `expire` in epoch milliseconds; a counter without one never expires.
+      const rateLimits = await deleteInBatches(
+        'rate_limits',
+        'key',
+        'expire is not null and expire < extract(epoch from now()) * 1000',
+        [],
+      );
+      const authorizationCodes = await deleteInBatches(
+        'authorization_codes',
+        'code_hash',
+        `created_at < now() - make_interval(days => ?)`,
+        [config.AUTHORIZATION_CODE_RETENTION_DAYS],
+      );
+      log.info({ rateLimits, authorizationCodes }, 'old rows pruned');
+      return { rateLimits, authorizationCodes };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrate, openDatabase } from '../../gateway/database/orm';
+import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
+import { createTestDatabase, sql } from '../support/database';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+/**
+ * Expired rate-limit counters and old authorization codes go on a schedule (a pg-boss cron job), so these tables do
+ * not grow forever. The rows are in place before the gateway starts, and its schedule runs every minute, checked
+ * every second: the first run removes the old rows and leaves the fresh ones.
+ */
+let database: { url: string; drop(): Promise<void> };
+let t: TestGateway;
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+beforeAll(async () => {
+  setTokenEncryptionKey(Buffer.alloc(32, 3).toString('base64'));
+  database = await createTestDatabase(inject('postgresUrl'));
+  const orm = await openDatabase(database.url);
+  await migrate(orm);
+  await orm.close(true);
+  const now = Date.now();
+  // rate-limiter-flexible's rows: `expire` in epoch milliseconds, null for a counter that never expires.
+  for (const [key, expire] of [
+    ['login:expired-long-ago', now - DAY],
+    ['login:expired-just-now', now - 1000],
+    ['login:still-counting', now + HOUR],
+    ['login:never-expires', null],
+  ] as const) {
+    await sql(database.url, 'insert into rate_limits (key, points, expire) values ($1, 3, $2)', [key, expire]);
+  }
+  for (const [hash, ageDays] of [
+    ['a'.repeat(64), 45],
+    ['b'.repeat(64), 11],
+    ['c'.repeat(64), 9],
+    ['d'.repeat(64), 0],
+  ] as const) {
+    await sql(
+      database.url,
+      `insert into authorization_codes (code_hash, status, answer, created_at)
+       values ($1, 200, '{}', now() - make_interval(days => $2))`,
+      [hash, ageDays],
+    );
+  }
+  t = await startTestGateway({
+    DATABASE_URL: database.url,
+    MAINTENANCE_CRON: '* * * * *',
+    JOBS_CRON_CHECK_SECONDS: '1',
+    AUTHORIZATION_CODE_RETENTION_DAYS: '10',
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await database?.drop();
+});
+
+describe('the prune-tables schedule', () => {
+  it('is registered with pg-boss with the configured cron', async () => {
+    const schedules = await t.sql('select name, cron, timezone from pgboss.schedule');
+    expect(schedules).toEqual([{ name: 'prune-tables', cron: '* * * * *', timezone: 'UTC' }]);
+  });
+
+  it('removes expired rate-limit rows and codes past the retention, and keeps the rest', async () => {
+    const runs = () =>
+      t.sql<{ output: { rateLimits: number; authorizationCodes: number } }>(
+        `select output from pgboss.job where name = 'prune-tables' and state = 'completed'`,
+      );
+    await expect.poll(async () => (await runs()).length, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
+    const [first] = await runs();
+    expect(first.output).toEqual({ rateLimits: 2, authorizationCodes: 2 });
+
+    const keys = await t.sql<{ key: string }>('select key from rate_limits order by key');
+    expect(keys.map((r) => r.key)).toEqual(['login:never-expires', 'login:still-counting']);
+    const codes = await t.sql<{ code_hash: string }>('select code_hash from authorization_codes order by code_hash');
+    expect(codes.map((r) => r.code_hash)).toEqual(['c'.repeat(64), 'd'.repeat(64)]);
+  });
+});
