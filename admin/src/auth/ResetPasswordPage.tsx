@@ -1,7 +1,7 @@
-import { Typography } from '@mui/material';
+import { Link, Typography } from '@mui/material';
 import { Form, SaveButton } from 'react-admin';
 import { PasswordInput } from '../inputs/TextInput';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorText, rest } from '../api';
 import { useToast } from '../layout/Toast';
 import { matches, newPasswordRules, required } from '../validation';
@@ -9,15 +9,36 @@ import { AuthCard } from './AuthCard';
 
 const confirmRules = [required('Password confirmation is required'), matches('new_password')];
 
+/** A reset token is a JWT: three base64url segments. Anything else cannot be one, whatever the server would say. */
+const TOKEN_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+/** The link was opened without its token, or with one cut or mangled on the way (a wrapped line in a mail). */
+function InvalidLink() {
+  return (
+    <AuthCard title="Reset Password">
+      <Typography align="center" role="alert">
+        This password reset link is invalid or has expired.
+      </Typography>
+      <Typography align="center" sx={{ mt: 1 }}>
+        <Link component={RouterLink} to="/recover-password">
+          Request a new link
+        </Link>
+      </Typography>
+    </AuthCard>
+  );
+}
+
 /** /reset-password?token=… */
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const toast = useToast();
+  const token = params.get('token') ?? '';
+  if (!TOKEN_SHAPE.test(token)) return <InvalidLink />;
 
   const submit = async (values: Record<string, unknown>) => {
     try {
-      await rest('POST', '/reset-password/', { new_password: values.new_password, token: params.get('token') ?? '' });
+      await rest('POST', '/reset-password/', { new_password: values.new_password, token });
       toast('Success!', 'Password updated successfully.');
       navigate('/login');
     } catch (error) {
