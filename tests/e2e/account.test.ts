@@ -5,6 +5,9 @@ import { refusal, startNuvemshopStandIn, type NuvemshopStandIn } from '../suppor
 import { startTestSmtp, type TestSmtp } from '../support/smtp';
 import { browserSuite, expectToast, login } from './support/browser';
 
+/** A mailbox the mail server refuses. */
+const BOUNCING = 'no-such-mailbox@example.com';
+
 let t: TestGateway;
 let mail: TestSmtp;
 let platform: NuvemshopStandIn;
@@ -20,7 +23,10 @@ const grantGoodCode = (code: string) =>
 
 const open = browserSuite(
   async () => {
-    [mail, platform] = await Promise.all([startTestSmtp(), startNuvemshopStandIn(grantGoodCode)]);
+    [mail, platform] = await Promise.all([
+      startTestSmtp({ reject: (address) => address === BOUNCING }),
+      startNuvemshopStandIn(grantGoodCode),
+    ]);
     const port = await freePort();
     t = await startTestGateway({
       PORT: String(port),
@@ -33,6 +39,8 @@ const open = browserSuite(
       NUVEMSHOP_CLIENT_ID: '1234',
       NUVEMSHOP_CLIENT_SECRET: 'secret',
       CHECKOUT_URL: platform.checkoutUrl,
+      // A refused mail fails for good at once, for the dashboard's count.
+      MAIL_RETRY_LIMIT: '0',
     });
     return t;
   },
@@ -79,8 +87,9 @@ describe('own account', () => {
     await page.getByRole('heading', { name: 'Olá, Paula Perfil' }).waitFor();
   });
 
-  it('changes the password: a wrong current password is refused, a right one works', async () => {
+  it('changes the password and stays signed in: a wrong current password is refused, a right one works', async () => {
     const user = await t.createUser('senha@example.com', 'first-password');
+    const elsewhere = await t.login(user.email, user.password);
     const page = await open();
     await login(page, user.email, user.password);
     await page.goto('/config');
@@ -104,6 +113,30 @@ describe('own account', () => {
         })
       ).status,
     ).toBe(200);
+
+    // The session that changed it goes on: the next clicks and a reload stay signed in.
+    await page.getByRole('tab', { name: 'Meu perfil' }).click();
+    await page.getByRole('tabpanel').getByText('Test User').waitFor();
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Olá, Test User' }).waitFor();
+    await page.goto('/clientes');
+    await page.getByRole('heading', { name: 'Gerenciar clientes' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Gerenciar clientes' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/clientes');
+    // A second change from the same screen works too.
+    await page.goto('/config');
+    await page.getByRole('tab', { name: 'Senha' }).click();
+    await page.getByLabel('Current Password').fill('second-password');
+    await page.getByLabel('New Password').fill('third-password');
+    await page.getByLabel('Confirm Password').fill('third-password');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expectToast(page, 'Success!', 'Password updated successfully.');
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Olá, Test User' }).waitFor();
+    // Every other session of the user ended with the first change.
+    const other = await t.request('GET', '/api/v1/users/me', { token: elsewhere });
+    expect(other).toMatchObject({ status: 403, body: { detail: 'Could not validate credentials' } });
   });
 
   it('keeps dark mode across reloads', async () => {
@@ -173,13 +206,55 @@ describe('password recovery', () => {
     await expectToast(page, 'Success!', 'Password updated successfully.');
     await login(page, 'esqueci@example.com', 'brand-new-password');
 
-    // A used or invalid token is refused with the server's detail.
+    // A used token has the right shape: the server refuses it, with its detail.
     await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await page.goto('/reset-password?token=not-a-token');
+    await page.goto(link!.replace(/&amp;/g, '&'));
     await page.getByLabel('New Password').fill('another-password');
     await page.getByLabel('Confirm Password').fill('another-password');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await expectToast(page, 'Error', 'Invalid token');
+  });
+
+  it('says at once that a link without a token, or with a malformed one, is invalid, and offers a new one', async () => {
+    const page = await open();
+    for (const path of ['/reset-password', '/reset-password?token=not-a-token']) {
+      await page.goto(path);
+      await page.getByText('This password reset link is invalid or has expired.').waitFor();
+      await expect(page.getByLabel('New Password').count()).resolves.toBe(0);
+    }
+    await page.getByRole('link', { name: 'Request a new link' }).click();
+    await page.waitForURL('**/recover-password');
+    await page.getByRole('button', { name: 'Continue' }).waitFor();
+  });
+});
+
+describe('failed mail on the dashboard', () => {
+  it('is counted for superusers only', async () => {
+    const su = await t.superuserToken();
+    const created = await t.request('POST', '/api/v1/users/', {
+      token: su,
+      json: { email: BOUNCING, password: 'a-good-password' },
+    });
+    expect(created.status).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          (await t.graphql('{ _allMailJobsMeta(filter: { state: "failed" }) { count } }', {}, su)).body.data
+            ._allMailJobsMeta.count,
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+
+    const page = await open();
+    await login(page, SUPERUSER.email, SUPERUSER.password);
+    await page.getByText('Emails que falharam: 1').waitFor();
+
+    const user = await t.createUser('sem.emails@example.com', 'sem-emails-password');
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    await login(page, user.email, user.password);
+    await page.getByRole('heading', { name: 'Olá, Test User' }).waitFor();
+    await expect(page.getByText(/Emails que falharam/).count()).resolves.toBe(0);
   });
 });
 
