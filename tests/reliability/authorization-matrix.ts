@@ -76,6 +76,8 @@ const TABLE: [string, number[], string?][] = [
   ['GraphQL query _allClientsMeta',                    [401, 200, 200, 400, 403, 403, 403, 403]],
   ['GraphQL query Client',                             [401, 200, 200, 400, 403, 403, 403, 403]],
   ['GraphQL query registration',                      [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GraphQL query allMailJobs',                        [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query _allMailJobsMeta',                   [401, 403, 200, 400, 403, 403, 403, 403]],
   ['GraphQL mutation login',                           [200, 200, 200, 200, 200, 200, 200, 200]],
   ['GraphQL mutation signup',                          [200, 200, 200, 200, 200, 200, 200, 200]],
   ['GraphQL mutation recoverPassword',                 [200, 200, 200, 200, 200, 200, 200, 200]],

@@ -107,9 +107,11 @@ async function fixture(): Promise<Fixture> {
     algorithm: 'HS256',
     expiresIn: 3600,
   });
+  // Changed from another session of the same user: the session that changes a password keeps working, every other
+  // earlier one (this caller's) ends.
   ok(
     await t.request('PATCH', '/api/v1/users/me/password', {
-      token: stale.token,
+      token: await t.login(stale.email, stale.password),
       json: { current_password: stale.password, new_password: 'changed-password' },
     }),
     'change password',
@@ -249,6 +251,8 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query me': () => ({ query: `{ me ${USER_FIELDS} }` }),
   'query allUsers': () => ({ query: `{ allUsers ${USER_FIELDS} }` }),
   'query _allUsersMeta': () => ({ query: '{ _allUsersMeta { count } }' }),
+  'query allMailJobs': () => ({ query: '{ allMailJobs { id kind to state attempts last_error } }' }),
+  'query _allMailJobsMeta': () => ({ query: '{ _allMailJobsMeta(filter: { state: "failed" }) { count } }' }),
   'query User (another user)': (f) => ({
     query: `query ($id: ID!) { User(id: $id) ${USER_FIELDS} }`,
     variables: { id: f.victim.id },
