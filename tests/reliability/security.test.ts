@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptToken } from '../../gateway/database/token-cipher';
 import { startTestGateway, SUPERUSER, type TestGateway } from '../support/gateway';
+import { mailJobs } from '../support/mail-jobs';
 import { startNuvemshopStandIn, type NuvemshopStandIn } from '../support/nuvemshop';
 import { recordFigures } from './support/figures';
 
@@ -17,6 +18,7 @@ const TOKEN_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 const CALLBACK_TIMEOUT_MS = 2000;
 const LOGIN_ACCOUNT_BUDGET = 30;
 const figures: Record<string, string | number> = {};
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
 const logLines: { level: number; msg?: string }[] = [];
 const capture = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) });
@@ -334,6 +336,52 @@ describe('login throttling', () => {
     const typed = keys.filter((k) => /@|owner|example|203\.0|198\.51|192\.0|127\.0/.test(k));
     expect(typed).toEqual([]);
     figures.securityRateLimitKeys = `${keys.length} rate-limit keys, ${typed.length} holding an email or address`;
+  });
+});
+
+describe('reset links in the logs', () => {
+  it('in production, says so once at start and never logs a usable token', async () => {
+    const lines: string[] = [];
+    const log = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
+    const production = await startTestGateway(
+      {
+        NODE_ENV: 'production',
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        TOKEN_ENCRYPTION_KEY,
+        FIRST_SUPERUSER_PASSWORD: 'superuser-password',
+        LOG_LEVEL: 'trace',
+      },
+      log,
+    );
+    try {
+      const notices = () => lines.filter((l) => l.includes('password recovery and account emails cannot be sent'));
+      expect(notices()).toHaveLength(1);
+      const admin = await production.superuserToken();
+      const user = { email: 'prod.nosmtp@example.com' };
+      const created = await production.request('POST', '/api/v1/users/', {
+        token: admin,
+        json: { email: user.email, password: 'a-good-password' },
+      });
+      expect(created.status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        expect((await production.request('POST', `/api/v1/password-recovery/${user.email}`)).status).toBe(200);
+      }
+      const jobs = async () =>
+        (await mailJobs(production, admin)).filter(
+          (j) => j.to === user.email && j.kind === 'password-recovery' && j.state === 'completed',
+        );
+      await expect.poll(async () => (await jobs()).length, { timeout: 10_000 }).toBe(3);
+      for (const job of await jobs()) {
+        expect(job).toMatchObject({ sent: false, not_sent_reason: 'SMTP is not configured' });
+      }
+      const text = lines.join('\n');
+      expect(text).not.toMatch(/reset-password\?token=/);
+      expect(text).not.toMatch(JWT);
+      expect(notices()).toHaveLength(1);
+      figures.securityResetTokenLogs = `production without SMTP: 1 notice at start, 3 recoveries, 0 reset links or tokens in ${lines.length} log lines`;
+    } finally {
+      await production.close();
+    }
   });
 });
 

@@ -37,6 +37,8 @@ const LABELS: [string, string][] = [
   ['securityLockout', 'account lockout'],
   ['securityDistributedGuessing', 'guessing from many addresses'],
   ['securityRateLimitKeys', 'rate-limit keys'],
+  ['securityResetTokenLogs', 'reset tokens in the logs'],
+  ['securityPruned', 'expired rows pruned'],
   ['securitySelfDemotion', 'superuser self-demotion'],
   ['securitySuggestions', 'schema suggestions'],
 ];

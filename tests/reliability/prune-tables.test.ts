@@ -3,6 +3,7 @@ import { migrate, openDatabase } from '../../gateway/database/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { createTestDatabase, sql } from '../support/database';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { recordFigures } from './support/figures';
 
 /**
  * Expired rate-limit counters and old authorization codes go on a schedule (a pg-boss cron job), so these tables do
@@ -74,5 +75,8 @@ describe('the prune-tables schedule', () => {
     expect(keys.map((r) => r.key)).toEqual(['login:never-expires', 'login:still-counting']);
     const codes = await t.sql<{ code_hash: string }>('select code_hash from authorization_codes order by code_hash');
     expect(codes.map((r) => r.code_hash)).toEqual(['c'.repeat(64), 'd'.repeat(64)]);
+    recordFigures('prune-tables', {
+      securityPruned: `first scheduled run removed ${first.output.rateLimits} of 2 expired rate-limit rows and ${first.output.authorizationCodes} of 2 codes past a 10-day retention; fresh rows kept`,
+    });
   });
 });
