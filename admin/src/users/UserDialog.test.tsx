@@ -54,6 +54,8 @@ describe('UserDialog', () => {
     const dialog = screen.getByRole('dialog', { name: 'Edit User' });
     const save = within(dialog).getByRole('button', { name: 'Save' });
     expect(save).toBeDisabled();
+    // The dialog focuses Email as it opens: typing before that lands would be split between two fields.
+    await waitFor(() => expect(within(dialog).getByLabelText('Email')).toHaveFocus());
     await person.type(within(dialog).getByLabelText('Set Password'), 'short');
     await person.click(within(dialog).getByLabelText('Email'));
     expect(await within(dialog).findByText('Password must be at least 8 characters')).toBeInTheDocument();
