@@ -1,9 +1,32 @@
+import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8000';
+const outDir = path.resolve(__dirname, '../dist/admin');
+
+/**
+ * Writes dist/admin.built once every file of a build is written, dated when the build began: `npm start`
+ * (scripts/start.mjs) builds the admin again only when one of its inputs is newer, and a file saved during a build
+ * is. It sits beside dist/admin, which every build empties.
+ */
+function buildRecord(): Plugin {
+  let started = new Date();
+  return {
+    name: 'build-record',
+    apply: 'build',
+    buildStart() {
+      started = new Date();
+    },
+    writeBundle() {
+      const record = `${outDir}.built`;
+      writeFileSync(record, `${started.toISOString()}\n`);
+      utimesSync(record, started, started);
+    },
+  };
+}
 
 /** The admin (index.html) and the GraphQL explorer (graphiql/index.html), built into dist/admin for the gateway to serve. */
 export default defineConfig({
@@ -20,9 +43,10 @@ export default defineConfig({
       algorithms: ['brotliCompress', 'gzip'],
       logLevel: 'silent',
     }),
+    buildRecord(),
   ],
   build: {
-    outDir: path.resolve(__dirname, '../dist/admin'),
+    outDir,
     emptyOutDir: true,
     rollupOptions: {
       input: {

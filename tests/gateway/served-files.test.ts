@@ -1,9 +1,8 @@
 import http from 'node:http';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import buildAdmin from '../e2e/support/build-admin';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 interface RawAnswer {
@@ -37,14 +36,15 @@ let mainScript: string;
 let identity: Buffer;
 
 beforeAll(async () => {
-  buildAdmin();
+  // Built before the suites run (`npm test` builds first), as for the explorer's test in docs.test.ts.
+  expect(existsSync('dist/admin.built'), 'build the admin first: npm run build').toBe(true);
   t = await startTestGateway();
   const page = await rawGet(`${t.url}/`);
   const src = /<script type="module"[^>]* src="(\/assets\/admin-[^"]+\.js)"/.exec(page.body.toString());
   expect(src, page.body.toString()).not.toBeNull();
   mainScript = src![1];
   identity = readFileSync(path.join('dist/admin', mainScript));
-}, 120_000);
+});
 afterAll(() => t?.close());
 
 describe("the admin's main script", () => {
