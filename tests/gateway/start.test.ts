@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../../gateway/paths';
+import { createTestDatabase } from '../support/database';
 import { freePort } from '../support/net';
 import { startNuvemshopStandIn, type NuvemshopStandIn } from '../support/nuvemshop';
-import { spawnGateway } from '../support/process';
+import { MAIN, spawnGateway } from '../support/process';
 
 let dir: string;
 let platform: NuvemshopStandIn;
@@ -85,6 +86,30 @@ describe('npm start without DATABASE_URL', () => {
       expect(await second.exited).toBe(0);
     }
   }, 120_000);
+
+  it('stops cleanly on a SIGTERM received while it starts, once it has started', async () => {
+    const database = await createTestDatabase(inject('postgresUrl'));
+    try {
+      const child = spawn(process.execPath, [MAIN], {
+        env: { ...env, DATABASE_URL: database.url, LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await new Promise<void>((resolve) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          // The development notes come before the database is opened: the signal arrives while it starts.
+          if (!output) resolve();
+          output += chunk.toString();
+        });
+      });
+      child.kill('SIGTERM');
+      expect(await exited, output).toBe(0);
+      expect(output).toMatch(/"signal":"SIGTERM","msg":"stopping"[\s\S]*"msg":"gateway stopped"/);
+    } finally {
+      await database.drop();
+    }
+  });
 
   it('refuses to start in production with a development secret, naming it', async () => {
     await expect(spawnGateway({ ...env, NODE_ENV: 'production' }, 20_000)).rejects.toThrow(/SECRET_KEY/);
