@@ -68,13 +68,16 @@ const viaRelay = (url, port) => {
   return u.toString();
 };
 
-/** The node flags `npm start` runs the gateway with (its heap bounds), so the benchmark measures the same process. */
+/**
+ * The node flags `npm start` runs the gateway with (its heap bounds), so the benchmark measures the same process.
+ * scripts/start.mjs takes them from the `serve` script.
+ */
 const GATEWAY_FLAGS = startFlags();
 
 function startFlags() {
-  const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/gateway\/main\.js\b/.exec(start);
-  if (!match) throw new Error(`package.json's start script does not run "node [flags] dist/gateway/main.js": ${start}`);
+  const serve = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.serve;
+  const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/gateway\/main\.js\b/.exec(serve);
+  if (!match) throw new Error(`package.json's serve script does not run "node [flags] dist/gateway/main.js": ${serve}`);
   return match[1].trim().split(/\s+/).filter(Boolean);
 }
 

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
@@ -9,15 +7,13 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { projectRoot } from './paths';
+import { adminFiles, explorerPage } from './admin-files';
 import { buildContext, type Context } from './graphql/context';
 import { graphqlBodyErrors, queryLengthLimit } from './graphql/server';
 import { restApi } from './rest/api';
 import { errorHandler } from './rest/error-handler';
 import { docsPage } from './rest/docs';
 import type { Services } from './services';
-
-export const adminDist = path.join(projectRoot, 'dist', 'admin');
 
 /** Query parameters that carry secrets (reset tokens, authorization codes) are masked in logs. */
 const SECRET_QUERY = /([?&](?:token|code|access_token)=)[^&#]*/gi;
@@ -99,12 +95,7 @@ export function createApp({ config, services, apollo, log }: AppParts): Express 
 
   app.use('/api/v1', restApi(services, config));
 
-  const explorer = path.join(adminDist, 'graphiql', 'index.html');
-  app.get('/graphql', (req, res, next) => {
-    if (!req.accepts('html') || req.query.query !== undefined) return next();
-    if (existsSync(explorer)) return res.sendFile(explorer);
-    res.type('text').send('The GraphQL explorer is part of the admin build: run `npm run build`.');
-  });
+  app.get('/graphql', explorerPage());
   app.use(
     '/graphql',
     express.json({ limit: config.BODY_LIMIT }),
@@ -115,13 +106,7 @@ export function createApp({ config, services, apollo, log }: AppParts): Express 
 
   app.use('/docs', docsPage());
 
-  app.use(express.static(adminDist, { index: false, maxAge: '1h' }));
-  // History fallback: every screen's address answers with the admin app, which routes it.
-  app.get(/^\/(?!api\/|graphql|docs).*/, (_req, res) => {
-    const index = path.join(adminDist, 'index.html');
-    if (existsSync(index)) return res.sendFile(index, { headers: { 'Cache-Control': 'no-cache' } });
-    res.type('text').send('The admin is not built yet: run `npm run build`.');
-  });
+  app.use(adminFiles());
   app.use((_req, res) => {
     res.status(404).json({ detail: 'Not Found' });
   });

@@ -15,9 +15,9 @@ function nodeFlags(words: string[]): string[] {
 }
 
 describe('how the gateway is run', () => {
-  it('with the same heap bounds by `npm start` and by the image', () => {
-    const start = JSON.parse(read('package.json')).scripts.start as string;
-    const fromStart = nodeFlags(start.split(/\s+/));
+  it('with the same heap bounds by `npm start` (which runs the command of `npm run serve`) and by the image', () => {
+    const serve = JSON.parse(read('package.json')).scripts.serve as string;
+    const fromStart = nodeFlags(serve.split(/\s+/));
     const cmd = /^CMD (\[.*\])$/m.exec(read('Dockerfile'));
     expect(cmd, 'the Dockerfile has no CMD in exec form').not.toBeNull();
     const fromImage = nodeFlags(JSON.parse(cmd![1]) as string[]);

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { Router, type RequestHandler } from 'express';
+import expressStaticGzip from 'express-static-gzip';
+import { projectRoot } from './paths';
+
+/** The admin and the GraphQL explorer as Vite builds them (admin/vite.config.ts). */
+export const adminDist = path.join(projectRoot, 'dist', 'admin');
+
+/** Pages that name the current hashed files: a browser must ask again each time, or it runs yesterday's admin. */
+const NOT_CACHED = { 'Cache-Control': 'no-cache' };
+
+/**
+ * The admin's files. Vite names every file under assets/ after a hash of its content, so a browser may keep one
+ * for a year without asking again; the build writes .br and .gz copies next to each, and the one the browser
+ * accepts is sent as is, with nothing compressed per request. The copies are listed once, here: a build made
+ * while the gateway runs is served compressed from its next start.
+ */
+export function adminFiles(): Router {
+  const router = Router();
+  router.use(
+    '/assets',
+    expressStaticGzip(path.join(adminDist, 'assets'), {
+      enableBrotli: true,
+      // Browsers send `gzip, deflate, br` (all equally wanted): brotli is the smaller of the two.
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: { index: false, maxAge: '1y', immutable: true },
+    }),
+  );
+  // A file the build no longer has (a page open since the last deploy asking for its old chunks) is missing, not
+  // a screen's address: the history fallback below would answer it with HTML.
+  router.use('/assets', (_req, res) => {
+    res.status(404).json({ detail: 'Not Found' });
+  });
+  // Whatever else Vite wrote (the explorer's page, files from a public folder) keeps no fixed name per content.
+  router.use(
+    express.static(adminDist, {
+      index: false,
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', NOT_CACHED['Cache-Control']),
+    }),
+  );
+  // History fallback: every screen's address answers with the admin app, which routes it.
+  router.get(/^\/(?!api\/|graphql|docs).*/, (_req, res) => {
+    const index = path.join(adminDist, 'index.html');
+    if (existsSync(index)) return res.sendFile(index, { headers: NOT_CACHED });
+    res.type('text').send('The admin is not built yet: run `npm run build`.');
+  });
+  return router;
+}
+
+/** GET /graphql from a browser: the GraphQL explorer's page; API requests go on to Apollo. */
+export function explorerPage(): RequestHandler {
+  const explorer = path.join(adminDist, 'graphiql', 'index.html');
+  return (req, res, next) => {
+    if (!req.accepts('html') || req.query.query !== undefined) return next();
+    if (existsSync(explorer)) return res.sendFile(explorer, { headers: NOT_CACHED });
+    res.type('text').send('The GraphQL explorer is part of the admin build: run `npm run build`.');
+  };
+}

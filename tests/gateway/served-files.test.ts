@@ -1,0 +1,159 @@
+import http from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The bytes as they came over the wire: fetch would decompress them behind our back. */
+  body: Buffer;
+}
+
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+const FOREVER = 'public, max-age=31536000, immutable';
+const varies = (answer: RawAnswer) =>
+  String(answer.headers.vary ?? '')
+    .toLowerCase()
+    .split(/\s*,\s*/);
+
+let t: TestGateway;
+let mainScript: string;
+let identity: Buffer;
+
+beforeAll(async () => {
+  // Built before the suites run (`npm test` builds first), as for the explorer's test in docs.test.ts.
+  expect(existsSync('dist/admin.built'), 'build the admin first: npm run build').toBe(true);
+  t = await startTestGateway();
+  const page = await rawGet(`${t.url}/`);
+  const src = /<script type="module"[^>]* src="(\/assets\/admin-[^"]+\.js)"/.exec(page.body.toString());
+  expect(src, page.body.toString()).not.toBeNull();
+  mainScript = src![1];
+  identity = readFileSync(path.join('dist/admin', mainScript));
+});
+afterAll(() => t?.close());
+
+describe("the admin's main script", () => {
+  it('is sent as built, with its length and type, to a client that asks for no encoding', async () => {
+    const answer = await rawGet(t.url + mainScript);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(Number(answer.headers['content-length'])).toBe(identity.length);
+    expect(answer.body.equals(identity)).toBe(true);
+    expect(answer.headers['cache-control']).toBe(FOREVER);
+    expect(varies(answer)).toContain('accept-encoding');
+  });
+
+  it.each([
+    ['br', 'br', zlib.brotliDecompressSync],
+    ['gzip', 'gzip', zlib.gunzipSync],
+    // What browsers send: every encoding equally wanted; brotli is the smaller.
+    ['gzip, deflate, br, zstd', 'br', zlib.brotliDecompressSync],
+    // Brotli refused outright.
+    ['br;q=0, gzip', 'gzip', zlib.gunzipSync],
+  ])(
+    'asked with Accept-Encoding "%s", is sent %s-compressed and decompresses to the same bytes',
+    async (accept, encoding, decompress) => {
+      const answer = await rawGet(t.url + mainScript, { 'Accept-Encoding': accept });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+      const onDisk = path.join('dist/admin', `${mainScript}.${encoding === 'gzip' ? 'gz' : 'br'}`);
+      expect(answer.body.length).toBe(statSync(onDisk).size);
+      expect(answer.body.length).toBeLessThan(identity.length / 3);
+      expect(decompress(answer.body).equals(identity)).toBe(true);
+      expect(answer.headers['cache-control']).toBe(FOREVER);
+      expect(varies(answer)).toContain('accept-encoding');
+    },
+  );
+
+  it('is sent as built when the client accepts only identity', async () => {
+    const answer = await rawGet(t.url + mainScript, { 'Accept-Encoding': 'identity' });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body.equals(identity)).toBe(true);
+  });
+});
+
+describe('pages that name the hashed files', () => {
+  it.each(['/', '/clientes', '/index.html'])(
+    '%s is the admin page, never kept without asking again',
+    async (address) => {
+      const answer = await rawGet(t.url + address, { Accept: 'text/html' });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      expect(answer.body.toString()).toContain(mainScript);
+      expect(answer.headers['cache-control']).toMatch(/no-cache|no-store/);
+    },
+  );
+
+  it('the GraphQL explorer opened in a browser is not cached either', async () => {
+    const answer = await rawGet(`${t.url}/graphql`, { Accept: 'text/html' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.toString()).toContain('GraphQL explorer');
+    expect(answer.headers['cache-control']).toMatch(/no-cache|no-store/);
+  });
+
+  it('a hashed file the build does not have is missing, not the admin page', async () => {
+    const answer = await rawGet(`${t.url}/assets/admin-00000000.js`);
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
+
+describe('/docs', () => {
+  const swaggerDist = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  const version = () =>
+    (JSON.parse(readFileSync(path.join(swaggerDist, 'package.json'), 'utf8')) as { version: string }).version;
+
+  it('is never cached, and names its scripts by the package version so they can be', async () => {
+    const page = await rawGet(`${t.url}/docs`);
+    expect(page.headers['cache-control']).toMatch(/no-cache|no-store/);
+    const init = await rawGet(`${t.url}/docs/init.js`);
+    expect(init.headers['cache-control']).toMatch(/no-cache|no-store/);
+    expect(page.body.toString()).toContain(`/docs/assets/${version()}/swagger-ui-bundle.js`);
+  });
+
+  it.each([
+    [undefined, undefined, (b: Buffer) => b],
+    ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
+    ['gzip', 'gzip', zlib.gunzipSync],
+  ])(
+    'sends Swagger UI with Accept-Encoding %s as %s, decompressing to the package file',
+    async (accept, encoding, decompress) => {
+      const page = (await rawGet(`${t.url}/docs`)).body.toString();
+      const bundle = /src="(\/docs\/assets\/[^"]+\/swagger-ui-bundle\.js)"/.exec(page)![1];
+      const answer = await rawGet(t.url + bundle, accept ? { 'Accept-Encoding': accept } : {});
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+      expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+      expect(decompress(answer.body).equals(readFileSync(path.join(swaggerDist, 'swagger-ui-bundle.js')))).toBe(true);
+      expect(answer.headers['cache-control']).toBe(FOREVER);
+      expect(varies(answer)).toContain('accept-encoding');
+    },
+  );
+
+  it.each(['/docs/assets/0.0.0/swagger-ui-bundle.js', `/docs/assets/VERSION/..%2Fexpress%2Fpackage.json`])(
+    'answers %s with 404: only this version of the package files',
+    async (address) => {
+      const answer = await rawGet(t.url + address.replace('VERSION', version()));
+      expect(answer.status).toBe(404);
+    },
+  );
+});
