@@ -5,9 +5,11 @@ import { startBanner } from '../../gateway/terminal';
 import { createTestDatabase } from '../support/database';
 import { MAIN, spawnGateway } from '../support/process';
 
-const PRODUCTION_SECRETS = {
+const PRODUCTION_SETTINGS = {
   SECRET_KEY: 'a-production-secret-key-of-some-length',
   TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  FRONTEND_HOST: 'https://admin.example.com',
+  CHECKOUT_URL: 'https://checkout.example.com/',
 };
 
 let database: { url: string; drop(): Promise<void> };
@@ -67,7 +69,11 @@ async function runInTerminal(extra: Record<string, string>, until = BANNER_PRINT
 
 describe('at a terminal, outside production', () => {
   it('logs readable lines, then says where the product is, who logs in first and where recovery links go', async () => {
-    const output = await runInTerminal({ FIRST_SUPERUSER: 'owner@example.com' });
+    // The gateway takes any free port here, so the recovery address is given as a developer's .env would.
+    const output = await runInTerminal({
+      FIRST_SUPERUSER: 'owner@example.com',
+      FRONTEND_HOST: 'http://localhost:8000',
+    });
     const lines = output.split('\n').filter(Boolean);
     expect(lines.filter((l) => l.trimStart().startsWith('{'))).toEqual([]);
     expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: gateway listening$/m);
@@ -102,7 +108,7 @@ describe('at a terminal, outside production', () => {
 describe('JSON lines stay the format', () => {
   it('in production, even at a terminal', async () => {
     const output = await runInTerminal(
-      { NODE_ENV: 'production', ...PRODUCTION_SECRETS, FIRST_SUPERUSER_PASSWORD: 'a-production-password' },
+      { NODE_ENV: 'production', ...PRODUCTION_SETTINGS, FIRST_SUPERUSER_PASSWORD: 'a-production-password' },
       /"msg":"gateway listening".*\n/,
     );
     const lines = output.split('\n').filter(Boolean);
