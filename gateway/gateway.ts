@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app';
+import { createLane } from './http/lane';
+import { restApi } from './rest/api';
 import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { migrate, openDatabase } from './database/orm';
@@ -59,11 +61,15 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     await jobs.start(services.queues, { work: config.RUN_WORKERS });
     const apollo = createApolloServer(config, log);
     await apollo.start();
+    const app = createApp({ config, log });
+    const lane = createLane({ config, services, apollo, log, rest: restApi(services) });
     const server = http.createServer(
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.
       { requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
-      createApp({ config, services, apollo, log }),
+      (req, res) => {
+        if (!lane(req, res)) app(req, res);
+      },
     );
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthChecker } from 'type-graphql';
 import type { Caller } from '../auth/auth.service';
 import type { Services } from '../services';
@@ -13,7 +13,13 @@ export interface Context {
   once<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
-export function buildContext(req: Request, services: Services): Context {
+/** The request as the context reads it: the caller's address and the Authorization header. */
+export interface ContextRequest {
+  ip?: string;
+  headers: IncomingHttpHeaders;
+}
+
+export function buildContext(req: ContextRequest, services: Services): Context {
   let user: Promise<SignedInUser> | undefined;
   const results = new Map<string, Promise<unknown>>();
   return {

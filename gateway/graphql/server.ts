@@ -8,7 +8,6 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type ValidationContext } from 'graphql';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
@@ -122,20 +121,25 @@ export function documentCache(maxBytes: number): InMemoryLRUCache<DocumentNode> 
   });
 }
 
+/** A refusal in GraphQL's shape: `errors` with the message, a code and the HTTP status. */
+export interface GraphqlRefusal {
+  status: number;
+  body: { errors: { message: string; extensions: { code: string; status: number } }[] };
+}
+const refusal = (status: number, message: string, code: string): GraphqlRefusal => ({
+  status,
+  body: { errors: [{ message, extensions: { code, status } }] },
+});
+
 /**
  * A query text longer than GRAPHQL_MAX_QUERY_LENGTH is refused before Apollo reads it: neither parsed, nor hashed,
  * nor kept as a persisted query.
  */
-export function queryLengthLimit(maxLength: number): RequestHandler {
-  return (req, res, next) => {
-    const query = req.method === 'GET' ? req.query?.query : (req.body as { query?: unknown } | undefined)?.query;
-    if (typeof query === 'string' && query.length > maxLength) {
-      const message = `The query is ${query.length} characters long; at most ${maxLength} are accepted`;
-      res.status(413).json({ errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
-      return;
-    }
-    next();
-  };
+export function queryTooLong(body: unknown, config: Config): GraphqlRefusal | undefined {
+  const query = typeof body === 'string' ? body : (body as { query?: unknown } | undefined)?.query;
+  const max = config.GRAPHQL_MAX_QUERY_LENGTH;
+  if (typeof query !== 'string' || query.length <= max) return undefined;
+  return refusal(413, `The query is ${query.length} characters long; at most ${max} are accepted`, 'PAYLOAD_TOO_LARGE');
 }
 
 /**
@@ -178,13 +182,10 @@ export function createApolloServer(config: Config, log: Logger): ApolloServer<Co
   });
 }
 
-/** A body the JSON parser refused is answered the GraphQL way, never by Express's HTML page with a stack trace. */
-export const graphqlBodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
+/** A body the JSON parser refused, answered the GraphQL way (undefined: not a refusal of the body). */
+export function graphqlBodyRefusal(error: unknown): GraphqlRefusal | undefined {
   const { type } = error as { type?: string };
-  const refuse = (status: number, message: string, code: string) =>
-    res.status(status).json({ errors: [{ message, extensions: { code, status } }] });
-  if (res.headersSent) return next(error);
-  if (type === 'entity.too.large') return refuse(413, 'Request body is too large', 'PAYLOAD_TOO_LARGE');
-  if (type === 'entity.parse.failed') return refuse(400, 'Malformed JSON in the request body', 'BAD_REQUEST');
-  return next(error);
-};
+  if (type === 'entity.too.large') return refusal(413, 'Request body is too large', 'PAYLOAD_TOO_LARGE');
+  if (type === 'entity.parse.failed') return refusal(400, 'Malformed JSON in the request body', 'BAD_REQUEST');
+  return undefined;
+}

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
 import { ApiError, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
 
@@ -9,38 +10,51 @@ interface BodyParserError {
   message?: string;
 }
 
-/** The one place domain, parser and infrastructure errors become HTTP answers. No answer carries a stack trace. */
-export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-    if (res.headersSent) return;
-    res.set(headers).status(status).json(body);
-  };
-  if (error instanceof ApiError) return send(error.status, { detail: error.detail }, error.headers);
-  if (error instanceof ValidationFailed) return send(422, { detail: error.issues });
+export interface ErrorAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * The one place domain, parser and infrastructure errors become HTTP answers (undefined: the client went away, there
+ * is no one to answer). No answer carries a stack trace; only what is not the caller's doing is logged as an error.
+ */
+export function errorAnswer(error: unknown, log: Logger | undefined): ErrorAnswer | undefined {
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({ status, body, headers });
+  if (error instanceof ApiError) return answer(error.status, { detail: error.detail }, error.headers);
+  if (error instanceof ValidationFailed) return answer(422, { detail: error.issues });
   const parser = error as BodyParserError;
   switch (parser.type) {
     case 'entity.parse.failed':
-      return send(422, {
+      return answer(422, {
         detail: [
           { type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid JSON' } },
         ],
       });
     case 'entity.too.large':
-      return send(413, { detail: 'Request body is too large' });
+      return answer(413, { detail: 'Request body is too large' });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return send(415, { detail: 'Unsupported request encoding' });
+      return answer(415, { detail: 'Unsupported request encoding' });
     case 'request.aborted':
       return undefined;
   }
   if (typeof parser.status === 'number' && parser.status >= 400 && parser.status < 500) {
-    return send(parser.status, { detail: 'Bad request' });
+    return answer(parser.status, { detail: 'Bad request' });
   }
   if (isDatabaseUnavailable(error)) {
-    req.log?.warn({ err: error }, 'database unavailable');
+    log?.warn({ err: error }, 'database unavailable');
     const unavailable = databaseUnavailable();
-    return send(unavailable.status, { detail: unavailable.detail }, unavailable.headers);
+    return answer(unavailable.status, { detail: unavailable.detail }, unavailable.headers);
   }
-  req.log?.error({ err: error }, 'unhandled error');
-  return send(500, { detail: 'Internal Server Error' });
+  log?.error({ err: error }, 'unhandled error');
+  return answer(500, { detail: 'Internal Server Error' });
+}
+
+/** errorAnswer for the Express app (the admin's files, /docs and the explorer). */
+export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const answer = errorAnswer(error, req.log);
+  if (!answer || res.headersSent) return;
+  res.set(answer.headers).status(answer.status).json(answer.body);
 };

@@ -1,5 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import multer from 'multer';
+import typeis from 'type-is';
 import { ApiError } from '../errors';
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
@@ -21,23 +22,25 @@ const multipart = multer({
 const TOO_LARGE = new Set(['LIMIT_PART_COUNT', 'LIMIT_FIELD_KEY', 'LIMIT_FIELD_VALUE', 'LIMIT_FIELD_COUNT']);
 
 /**
- * The body of a form route, read as FastAPI reads a `Form` body: `application/x-www-form-urlencoded` (parsed by the
- * API's urlencoded parser) or `multipart/form-data` (the FastAPI template's own generated client sends this one).
+ * The body of a form route, read as FastAPI reads a `Form` body: `application/x-www-form-urlencoded` (already parsed by
+ * the API's urlencoded parser) or `multipart/form-data` (the FastAPI template's own generated client sends this one).
  * Any other body, JSON included, is not a form: it is read as no fields, so each field is reported missing (422).
  */
-export const formBody: RequestHandler = (req, res, next) => {
-  if (!req.is(FORM_TYPES)) {
+export function readForm(req: IncomingMessage & { body?: unknown }, res: ServerResponse): Promise<void> {
+  if (!typeis(req, FORM_TYPES)) {
     req.body = {};
-    return next();
+    return Promise.resolve();
   }
-  multipart(req, res, (error?: unknown) => {
-    if (!error) return next();
-    const code = (error as { code?: string }).code;
-    if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
-      return next(new ApiError(400, 'This form takes text fields only, not files'));
-    }
-    if (code && TOO_LARGE.has(code)) return next(new ApiError(413, 'Request body is too large'));
-    // Busboy's own complaints: no boundary, a truncated body, a malformed part header.
-    return next(new ApiError(400, 'Malformed multipart/form-data body'));
+  return new Promise((resolve, reject) => {
+    multipart(req as never, res as never, (error?: unknown) => {
+      if (!error) return resolve();
+      const code = (error as { code?: string }).code;
+      if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
+        return reject(new ApiError(400, 'This form takes text fields only, not files'));
+      }
+      if (code && TOO_LARGE.has(code)) return reject(new ApiError(413, 'Request body is too large'));
+      // Busboy's own complaints: no boundary, a truncated body, a malformed part header.
+      return reject(new ApiError(400, 'Malformed multipart/form-data body'));
+    });
   });
-};
+}

@@ -1,12 +1,10 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import type { Request, RequestHandler, Response } from 'express';
-import { Router } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import type { AuthService, Caller } from '../auth/auth.service';
 import type { SignedInUser } from '../users/user.schemas';
 import { ValidationFailed } from '../errors';
 import { validate } from '../validation';
-import { formBody } from './form-body';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Schema = z.ZodType;
@@ -122,34 +120,55 @@ function document(registry: OpenAPIRegistry, r: Route): void {
   });
 }
 
-/** Mounts every route on a router (validating with the same schemas the OpenAPI document is made of). */
-export function mountRoutes(routes: Route[], auth: AuthService, registry: OpenAPIRegistry): Router {
-  const router = Router();
-  for (const r of routes) {
+export interface RestRequest {
+  params: Record<string, string | undefined>;
+  /** The query string, parsed when a route reads it. */
+  query(): Record<string, unknown>;
+  body: unknown;
+  headers: IncomingHttpHeaders;
+  ip: string;
+}
+
+export interface RestAnswer {
+  body: string;
+  contentType: string;
+}
+
+/** A route made ready to answer: its schemas checked, its handler called, its result written as JSON or HTML. */
+export interface Endpoint {
+  method: Uppercase<Method>;
+  /** Path below /api/v1, with `:param` segments. */
+  path: string;
+  /** Takes a form body (urlencoded or multipart). */
+  form: boolean;
+  answer(request: RestRequest): Promise<RestAnswer>;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** Every route as an endpoint, each documented in the OpenAPI registry from the same schemas it validates with. */
+export function endpoints(routes: Route[], auth: AuthService, registry: OpenAPIRegistry): Endpoint[] {
+  return routes.map((r) => {
     document(registry, r);
-    const handler: RequestHandler = async (req: Request, res: Response) => {
-      const user = r.auth ? await auth.authenticate(req.headers.authorization) : undefined;
-      const input = {
-        params: r.params ? validate(r.params as Schema, req.params, 'path') : undefined,
-        query: r.query ? validate(r.query as Schema, req.query, 'query') : undefined,
-        body: r.body ? (r.form ? validateForm : validate)(r.body as Schema, req.body, 'body') : undefined,
-        user,
-        caller: { ip: req.ip ?? 'unknown' },
-      };
-      const result = await r.handler(input as never);
-      if (r.response === 'html') res.type('html').send(result);
-      else res.json(result);
+    return {
+      method: r.method.toUpperCase() as Uppercase<Method>,
+      path: r.path,
+      form: Boolean(r.form),
+      answer: async (request) => {
+        const user = r.auth ? await auth.authenticate(request.headers.authorization) : undefined;
+        const input = {
+          params: r.params ? validate(r.params as Schema, request.params, 'path') : undefined,
+          query: r.query ? validate(r.query as Schema, request.query(), 'query') : undefined,
+          body: r.body ? (r.form ? validateForm : validate)(r.body as Schema, request.body, 'body') : undefined,
+          user,
+          caller: { ip: request.ip },
+        };
+        const result = await r.handler(input as never);
+        return r.response === 'html'
+          ? { body: String(result), contentType: HTML_TYPE }
+          : { body: JSON.stringify(result), contentType: JSON_TYPE };
+      },
     };
-    if (r.form) router[r.method](r.path, formBody, handler);
-    else router[r.method](r.path, handler);
-  }
-  // A known path asked with another method is a 405 naming the allowed ones, as FastAPI answers.
-  const methods = new Map<string, string[]>();
-  for (const r of routes) methods.set(r.path, [...(methods.get(r.path) ?? []), r.method.toUpperCase()]);
-  for (const [path, allowed] of methods) {
-    router.all(path, (_req, res) => {
-      res.set('Allow', allowed.join(', ')).status(405).json({ detail: 'Method Not Allowed' });
-    });
-  }
-  return router;
+  });
 }
