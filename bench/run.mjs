@@ -240,7 +240,8 @@ async function main() {
 
     // ---- statements per request and same answers, through the counting relay
     const db = new URL(databaseUrl);
-    const gatewayCounter = await startSqlCounter(db.hostname, Number(db.port || 5432));
+    // The job queue's own pool (pg-boss, application_name integracao-jobs) polls whatever the requests do.
+    const gatewayCounter = await startSqlCounter(db.hostname, Number(db.port || 5432), ['integracao-jobs']);
     const baselineCounter = await startSqlCounter(db.hostname, Number(db.port || 5432));
     log('counting SQL statements per request');
     const [countingGateway, countingBaseline] = await Promise.all([

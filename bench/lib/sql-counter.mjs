@@ -5,7 +5,11 @@ import net from 'node:net';
  * statements a server sends: each simple Query ('Q') and each extended-protocol Execute ('E') is one.
  * Used only in a counting pass, never during timed load, so it adds nothing to the timings.
  */
-export async function startSqlCounter(targetHost, targetPort) {
+/**
+ * Connections whose startup names one of `ignoredApplications` (application_name) are relayed but not counted: the
+ * gateway's job queue polls and keeps its own tables on a pool of its own, whatever the requests do.
+ */
+export async function startSqlCounter(targetHost, targetPort, ignoredApplications = []) {
   let statements = 0;
   let recording = false;
   const log = [];
@@ -16,6 +20,7 @@ export async function startSqlCounter(targetHost, targetPort) {
     sockets.add(client).add(upstream);
     let buffer = Buffer.alloc(0);
     let started = false;
+    let ignored = false;
     let pendingParse = '';
     const parse = () => {
       for (;;) {
@@ -24,9 +29,15 @@ export async function startSqlCounter(targetHost, targetPort) {
           const length = buffer.readInt32BE(0);
           if (buffer.length < length) return;
           const code = buffer.readInt32BE(4);
+          // SSLRequest / GSSENCRequest are followed by a real startup message; anything else is the startup,
+          // whose parameters are NUL-terminated name and value pairs after the protocol version.
+          if (code !== 80877103 && code !== 80877104) {
+            started = true;
+            const pairs = buffer.toString('utf8', 8, length).split('\0');
+            const name = pairs[pairs.indexOf('application_name') + 1];
+            ignored = pairs.includes('application_name') && ignoredApplications.includes(name);
+          }
           buffer = buffer.subarray(length);
-          // SSLRequest / GSSENCRequest are followed by a real startup message; anything else is the startup.
-          if (code !== 80877103 && code !== 80877104) started = true;
           continue;
         }
         if (buffer.length < 5) return;
@@ -35,6 +46,7 @@ export async function startSqlCounter(targetHost, targetPort) {
         if (buffer.length < length + 1) return;
         const body = buffer.subarray(5, length + 1);
         buffer = buffer.subarray(length + 1);
+        if (ignored) continue;
         if (type === 'Q') {
           statements++;
           if (recording) log.push(body.toString('utf8', 0, body.length - 1));

@@ -71,28 +71,14 @@ function retryAfter(error: ApiError): Record<string, number> {
   return Number.isFinite(seconds) ? { retryAfter: seconds } : {};
 }
 
-/** A rate-limited GraphQL call carries the same Retry-After header as its REST twin. */
-const retryAfterPlugin: ApolloServerPlugin<Context> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response, errors }) {
-        if (response.body.kind !== 'single' || !errors?.length) return;
-        const retry = errors
-          .map(rootCause)
-          .map((e) => (e instanceof ApiError ? e.headers['Retry-After'] : undefined))
-          .find(Boolean);
-        if (retry) response.http.headers.set('Retry-After', retry);
-      },
-    };
-  },
-};
-
 /**
- * A document with no operation the request can run (an `operationName` naming none of them, or several operations and
- * no name) is the caller's mistake: refused with graphql-js's own words and a 400 before execution, which has nothing
- * to run.
+ * What each request needs beyond Apollo's own pipeline, in one plugin (one more set of hooks per request is a cost):
+ * - a document with no operation the request can run (an `operationName` naming none of them, or several operations
+ *   and no name) is the caller's mistake: refused with graphql-js's own words and a 400 before execution, which has
+ *   nothing to run;
+ * - a rate-limited call carries the same Retry-After header as its REST twin.
  */
-const operationResolution: ApolloServerPlugin<Context> = {
+const requestRules: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
       async didResolveOperation({ operation, request }) {
@@ -103,6 +89,14 @@ const operationResolution: ApolloServerPlugin<Context> = {
         throw new GraphQLError(message, {
           extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400, headers: new HeaderMap() } },
         });
+      },
+      async willSendResponse({ response, errors }) {
+        if (response.body.kind !== 'single' || !errors?.length) return;
+        const retry = errors
+          .map(rootCause)
+          .map((e) => (e instanceof ApiError ? e.headers['Retry-After'] : undefined))
+          .find(Boolean);
+        if (retry) response.http.headers.set('Retry-After', retry);
       },
     };
   },
@@ -173,12 +167,7 @@ export function createApolloServer(config: Config, log: Logger): ApolloServer<Co
     ],
     // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN. No answer carries
     // cache hints, so the cache-control plugin, which wraps every field's resolver to collect them, is left out.
-    plugins: [
-      ApolloServerPluginLandingPageDisabled(),
-      ApolloServerPluginCacheControlDisabled(),
-      retryAfterPlugin,
-      operationResolution,
-    ],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), requestRules],
   });
 }
 
