@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -126,6 +127,23 @@ const PRODUCTION_SECRETS: [keyof Config, string][] = [
 ];
 
 export class ConfigError extends Error {}
+
+/**
+ * The configuration of a process started from the command line (the gateway, a worker): a developer's .env (see
+ * .env.example) fills in what the environment does not set, and an invalid setting ends the process with its reasons.
+ */
+export function loadProcessConfig(): Config {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, string> = {};

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { ConfigError, developmentNotice, loadConfig } from './config';
+import { developmentNotice, loadProcessConfig } from './config';
 import { createLogger, startGateway } from './gateway';
 import { readableLog, startBanner, wantsReadableOutput } from './terminal';
 
@@ -16,18 +15,7 @@ async function main(): Promise<void> {
   // kills the process at once, and a signal caught just as listeners are swapped is lost.
   process.on('SIGINT', onStopSignal);
   process.on('SIGTERM', onStopSignal);
-  // A developer's .env (see .env.example) fills in what the environment does not set.
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadProcessConfig();
   const readable = wantsReadableOutput(config);
   const log = createLogger(config, readable ? await readableLog() : undefined);
   if (config.NODE_ENV !== 'production') {

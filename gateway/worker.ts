@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { ConfigError, loadConfig } from './config';
+import { loadProcessConfig } from './config';
 import { embeddedDatabaseUrl, startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { migrate, openDatabase } from './database/orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
@@ -17,17 +16,7 @@ import { createServices } from './services';
  * EMBEDDED_PG_PORT, or, when nothing answers there, it starts it itself (which a gateway started later cannot share).
  */
 async function main(): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadProcessConfig();
   const log = createLogger(config);
   setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
 
