@@ -36,15 +36,19 @@ export class ListFilter {
   ids?: string[];
 }
 
-/** react-admin's list arguments: `page` counts from 0. */
+/** A page of a list, as react-admin asks for it: `page` counts from 0. */
 @ArgsType()
-export class ListArgs {
+export class PageOfListArgs {
   @Field(() => Int, { nullable: true })
   page?: number;
 
   @Field(() => Int, { nullable: true })
   perPage?: number;
+}
 
+/** react-admin's list arguments: a page, its order and its filter. */
+@ArgsType()
+export class ListArgs extends PageOfListArgs {
   @Field(() => String, { nullable: true })
   sortField?: string;
 

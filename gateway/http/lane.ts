@@ -146,7 +146,8 @@ export function createLane({ config, services, apollo, log, rest }: LaneParts) {
       await run(json, req, res);
       await run(urlencoded, req, res);
       const found = router.find(req.method as FindMyWay.HTTPMethod, path);
-      if (!found) throw new ApiError(404, 'Not Found');
+      // A path find-my-way cannot decode (a stray `%`) is the caller's mistake, as Express answered it: 400.
+      if (!found) throw isDecodable(path) ? new ApiError(404, 'Not Found') : new ApiError(400, 'Bad request');
       const route = found.store as RestRoute;
       if ('allowed' in route) {
         send(405, JSON.stringify({ detail: 'Method Not Allowed' }), JSON_TYPE, ['Allow', route.allowed]);
@@ -154,7 +155,7 @@ export function createLane({ config, services, apollo, log, rest }: LaneParts) {
       }
       if (route.endpoint.form) await readForm(req, res);
       const result = await route.endpoint.answer({
-        params: decodeParams(found.params),
+        params: found.params,
         query: () => (end === -1 ? {} : querystring.parse(url.slice(end + 1))),
         body: req.body,
         headers: req.headers,
@@ -221,10 +222,11 @@ function wantsExplorer(req: IncomingMessage, url: string, end: number): boolean 
   return Boolean(accepts(req).type('html'));
 }
 
-/** Path parameters as Express decoded them: a malformed escape is the caller's mistake, not a 500. */
-function decodeParams(params: Record<string, string | undefined>): Record<string, string | undefined> {
-  for (const value of Object.values(params)) {
-    if (value !== undefined && /%(?![0-9a-f]{2})/i.test(value)) throw new ApiError(400, 'Bad request');
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
   }
-  return params;
 }

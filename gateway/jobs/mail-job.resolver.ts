@@ -1,6 +1,6 @@
-import { Args, ArgsType, Authorized, Ctx, Field, InputType, Int, Query, Resolver } from 'type-graphql';
+import { Args, ArgsType, Authorized, Ctx, Field, InputType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../graphql/context';
-import { ListMetadata, MailJobType } from '../graphql/types';
+import { ListMetadata, MailJobType, PageOfListArgs } from '../graphql/types';
 import { validate } from '../validation';
 import { MailJobListArgs } from './mail-job.service';
 
@@ -10,15 +10,9 @@ class MailJobFilter {
   state?: string;
 }
 
-/** react-admin's list arguments (`page` counts from 0), filtered by state. */
+/** A page of mail jobs, filtered by state. */
 @ArgsType()
-class MailJobArgs {
-  @Field(() => Int, { nullable: true })
-  page?: number;
-
-  @Field(() => Int, { nullable: true })
-  perPage?: number;
-
+class MailJobArgs extends PageOfListArgs {
   @Field(() => MailJobFilter, { nullable: true })
   filter?: MailJobFilter;
 }

@@ -451,6 +451,16 @@ describe('odd requests', () => {
     );
   });
 
+  it('tells an undecodable path (400) from a decoded id that is not a UUID (422)', async () => {
+    const broken = await t.request('GET', '/api/v1/items/%E0%A4%A', { token: user.token });
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ detail: 'Bad request' });
+    // `%25` decodes to a percent sign: a well-formed path whose id is then refused by validation.
+    const percent = await t.request('GET', '/api/v1/items/%25zz', { token: user.token });
+    expect(percent.status).toBe(422);
+    expect(percent.body.detail[0]).toMatchObject({ type: 'uuid_parsing', loc: ['path', 'id'], input: '%zz' });
+  });
+
   it('on /graphql are answered 400 in GraphQL form without a stack trace, and change nothing', async () => {
     let nested: unknown = 'title';
     for (let i = 0; i < 3000; i++) nested = [nested];

@@ -1,19 +1,8 @@
+import type { MailJobPublic } from '../../gateway/jobs/mail-job.service';
 import type { TestGateway } from './gateway';
 
-export interface MailJobView {
-  id: string;
-  kind: string;
-  to: string;
-  state: string;
-  attempts: number;
-  retry_limit: number;
-  last_error: string | null;
-  sent: boolean | null;
-  not_sent_reason: string | null;
-  created_at: string;
-  next_attempt_at: string | null;
-  completed_at: string | null;
-}
+/** What `allMailJobs` answers for one job: the service's public shape. */
+export type MailJobView = MailJobPublic;
 
 const FIELDS =
   'id kind to state attempts retry_limit last_error sent not_sent_reason created_at next_attempt_at completed_at';
