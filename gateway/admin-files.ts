@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { projectRoot } from './paths';
+import { messages } from './messages';
 
 /** The admin and the GraphQL explorer as Vite builds them (admin/vite.config.ts). */
 export const adminDist = path.join(projectRoot, 'dist', 'admin');
@@ -31,7 +32,7 @@ export function adminFiles(): Router {
   // A file the build no longer has (a page open since the last deploy asking for its old chunks) is missing, not
   // a screen's address: the history fallback below would answer it with HTML.
   router.use('/assets', (_req, res) => {
-    res.status(404).json({ detail: 'Not Found' });
+    res.status(404).json({ detail: messages.notFound });
   });
   // Whatever else Vite wrote (the explorer's page, files from a public folder) keeps no fixed name per content.
   router.use(

@@ -8,6 +8,7 @@ import { adminFiles, explorerPage } from './admin-files';
 import { corsOptions, HELMET_OPTIONS, maskUrl, requestId, TIMED_OUT } from './http/protections';
 import { errorHandler } from './rest/error-handler';
 import { docsPage } from './rest/docs';
+import { messages } from './messages';
 
 function requestTimeout(ms: number): RequestHandler {
   return (_req, res, next) => {
@@ -62,7 +63,7 @@ export function createApp({ config, log }: AppParts): Express {
 
   app.use(adminFiles());
   app.use((_req, res) => {
-    res.status(404).json({ detail: 'Not Found' });
+    res.status(404).json({ detail: messages.notFound });
   });
   // Whatever reaches here would otherwise get Express's default page, which shows the stack trace.
   app.use(errorHandler);

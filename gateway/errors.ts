@@ -1,3 +1,5 @@
+import { messages } from './messages';
+
 /**
  * Domain errors. Services throw them; the REST error handler and the GraphQL error formatter
  * translate them, so each status and `detail` text is written once, here or in the service.
@@ -7,6 +9,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
+    /** The GraphQL `extensions.code`, when the status alone does not say it (a session that no longer works). */
+    readonly code?: string,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -30,20 +34,26 @@ export class ValidationFailed extends Error {
   }
 }
 
-export const notAuthenticated = () => new ApiError(401, 'Not authenticated', { 'WWW-Authenticate': 'Bearer' });
-export const invalidCredentials = () => new ApiError(403, 'Could not validate credentials');
-export const notEnoughPrivileges = () => new ApiError(403, "The user doesn't have enough privileges");
-export const inactiveUser = () => new ApiError(400, 'Inactive user');
+/** The code of every failure that means "sign in again", whatever its REST status, so clients need no texts. */
+export const SESSION_CODE = 'UNAUTHENTICATED';
+
+export const notAuthenticated = () =>
+  new ApiError(401, messages.notAuthenticated, { 'WWW-Authenticate': 'Bearer' }, SESSION_CODE);
+export const invalidCredentials = () => new ApiError(403, messages.invalidCredentials, {}, SESSION_CODE);
+export const notEnoughPrivileges = () => new ApiError(403, messages.notEnoughPrivileges);
+export const inactiveUser = () => new ApiError(400, messages.inactiveUser);
+/** A token whose user has been deactivated, or no longer exists. */
+export const sessionOfInactiveUser = () => new ApiError(400, messages.inactiveUser, {}, SESSION_CODE);
+export const sessionUserGone = () => new ApiError(404, messages.userNotFound, {}, SESSION_CODE);
 
 export class TooManyRequests extends ApiError {
   constructor(retryAfterSeconds: number) {
-    super(429, 'Too many requests', { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+    super(429, messages.tooManyRequests, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
 
 /** PostgreSQL cannot be reached: the caller may retry, so REST and GraphQL both answer this. */
-export const databaseUnavailable = () =>
-  new ApiError(503, 'Service temporarily unavailable, try again shortly', { 'Retry-After': '5' });
+export const databaseUnavailable = () => new ApiError(503, messages.databaseUnavailable, { 'Retry-After': '5' });
 
 const REASONS: Record<number, string> = {
   401: 'UNAUTHENTICATED',

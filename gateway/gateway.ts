@@ -8,10 +8,13 @@ import { createLane } from './http/lane';
 import { restApi } from './rest/api';
 import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
-import { migrate, openDatabase } from './database/orm';
+import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { JobQueue, jobQueueOptions } from './jobs/queue';
 import { createApolloServer } from './graphql/server';
+import { graphqlSchema } from './graphql/schema';
+import { resolvers } from './resolvers';
+import { restRoutes } from './routes';
 import { createServices, type Services } from './services';
 
 export interface Gateway {
@@ -59,10 +62,10 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     }
     // pg-boss installs or upgrades its schema here; with RUN_WORKERS this process also sends the queued mail.
     await jobs.start(services.queues, { work: config.RUN_WORKERS });
-    const apollo = createApolloServer(config, log);
+    const apollo = createApolloServer(config, log, graphqlSchema(resolvers));
     await apollo.start();
     const app = createApp({ config, log });
-    const lane = createLane({ config, services, apollo, log, rest: restApi(services) });
+    const lane = createLane({ config, services, apollo, log, rest: restApi(restRoutes(services), services.auth) });
     const server = http.createServer(
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.

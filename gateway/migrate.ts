@@ -1,6 +1,6 @@
 import { loadConfig } from './config';
 import { startEmbeddedPostgres } from './database/embedded-postgres';
-import { migrate, openDatabase } from './database/orm';
+import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { createLogger } from './gateway';
 import { installJobSchema } from './jobs/queue';

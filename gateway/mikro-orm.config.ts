@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig } from './config';
-import { ormOptions } from './database/orm';
+import { ormOptions } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 
 // Used by the MikroORM CLI (`npm run migration:create`). It needs DATABASE_URL: the schema diff runs against a real server.

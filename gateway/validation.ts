@@ -3,16 +3,11 @@ import { ValidationFailed, type ValidationIssue } from './errors';
 
 export type Location = 'body' | 'query' | 'path';
 
-/** Fields whose values are never echoed back in a validation error. */
-const SECRET_FIELDS = new Set([
-  'password',
-  'new_password',
-  'current_password',
-  'token',
-  'code',
-  'hiper_token',
-  'nuvemshop_token',
-]);
+/**
+ * Fields whose values are never echoed back in a validation error: these, and every secret or password field a
+ * resource declares (gateway/fields/resource.ts adds them).
+ */
+export const secretNames = new Set(['password', 'new_password', 'current_password', 'token', 'code']);
 const MAX_ECHO = 200;
 
 function echo(value: unknown): unknown {
@@ -45,7 +40,7 @@ function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): Valida
   const field = issue.path[issue.path.length - 1];
   // A query parameter coerced to a number arrives as NaN when it is not one: echo what the client sent.
   const input = 'input' in issue ? (Number.isNaN(issue.input) ? valueAt(data, issue.path) : issue.input) : undefined;
-  const base = { loc, input: typeof field === 'string' && SECRET_FIELDS.has(field) ? undefined : echo(input) };
+  const base = { loc, input: typeof field === 'string' && secretNames.has(field) ? undefined : echo(input) };
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return { type: 'missing', msg: 'Field required', ...base, input: echo(data) };
@@ -148,6 +143,8 @@ export const ListQuery = z.object({
 });
 export type ListQuery = z.output<typeof ListQuery>;
 export const IdParams = z.object({ id: Id });
+/** A record id as a caller gave it (in a path or an argument): a UUID, or a 422 before the database is asked. */
+export const recordId = (id: string): string => validate(IdParams, { id }, 'path').id;
 
 export const Message = z.object({ message: z.string() }).meta({ id: 'Message' });
 export const listOf = <T extends z.ZodType>(item: T, id: string) =>

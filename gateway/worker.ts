@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadProcessConfig } from './config';
 import { embeddedDatabaseUrl, startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
-import { migrate, openDatabase } from './database/orm';
+import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { createLogger } from './gateway';
 import { JobQueue, jobQueueOptions } from './jobs/queue';

@@ -5,24 +5,26 @@ import { PROJECT_NAME } from '../email/layout';
 import type { Mail } from '../email/mailer';
 import { resetPasswordEmail } from '../email/reset-password.email';
 import type { JobQueue } from '../jobs/queue';
-import { ApiError, inactiveUser, invalidCredentials, notAuthenticated } from '../errors';
+import {
+  ApiError,
+  inactiveUser,
+  invalidCredentials,
+  notAuthenticated,
+  sessionOfInactiveUser,
+  sessionUserGone,
+} from '../errors';
+import { messages } from '../messages';
 import { DeletedUser, User } from '../users/user.entity';
 import { requireSuperuser, type UserService } from '../users/user.service';
-import {
-  SIGNED_IN_PROPS,
-  sessionIsCurrent,
-  type LoginForm,
-  type NewPassword,
-  type SignedInUser,
-} from '../users/user.schemas';
+import { SIGNED_IN_PROPS, sessionIsCurrent, type LoginForm, type SignedInUser } from '../users/user.schemas';
+import type { NewPassword } from '../users/user.resource';
 import type { PasswordHasher } from './passwords';
 import type { RateLimits } from './rate-limits';
 import type { TokenIssuer } from './tokens';
 
-/** Who is calling, for the per-address limits on public operations. */
-export interface Caller {
-  ip: string;
-}
+import type { Caller } from './caller';
+
+export type { Caller };
 
 export const RECOVERY_MESSAGE = 'If that email is registered, we sent a password recovery link';
 
@@ -47,11 +49,11 @@ export class AuthService {
     const user = await this.rows.findOne(User, SIGNED_IN_PROPS, claims.sub);
     if (!user) {
       if (await this.orm.em.fork().count(DeletedUser, { id: claims.sub })) throw invalidCredentials();
-      throw new ApiError(404, 'User not found');
+      throw sessionUserGone();
     }
     const session = { id: claims.sid, version: claims.ver };
     if (!sessionIsCurrent(user, session)) throw invalidCredentials();
-    if (!user.isActive) throw inactiveUser();
+    if (!user.isActive) throw sessionOfInactiveUser();
     return { ...user, session };
   }
 
@@ -64,7 +66,7 @@ export class AuthService {
       : await this.passwords.verifyNobody(form.password);
     if (!user || !valid) {
       await this.limits.loginFailed(email, caller.ip);
-      throw new ApiError(400, 'Incorrect email or password');
+      throw new ApiError(400, messages.incorrectLogin);
     }
     await this.limits.loginSucceeded(email, caller.ip);
     if (!user.isActive) throw inactiveUser();
@@ -88,16 +90,16 @@ export class AuthService {
     const claims = this.tokens.read(input.token, 'reset');
     const user = claims && (await this.orm.em.fork().findOne(User, { id: claims.sub }));
     // A used token is refused too: the password change raised the user's token version.
-    if (!claims || !user || user.tokenVersion !== claims.ver) throw new ApiError(400, 'Invalid token');
+    if (!claims || !user || user.tokenVersion !== claims.ver) throw new ApiError(400, messages.invalidResetToken);
     if (!user.isActive) throw inactiveUser();
     await this.users.setPassword(user.id, input.new_password);
-    return 'Password updated successfully';
+    return messages.passwordUpdated;
   }
 
   async recoveryHtml(caller: SignedInUser, email: string): Promise<string> {
     requireSuperuser(caller);
     const user = await this.orm.em.fork().findOne(User, { email });
-    if (!user) throw new ApiError(404, 'The user with this username does not exist in the system.');
+    if (!user) throw new ApiError(404, messages.usernameNotFound);
     return this.recoveryEmail(user).html;
   }
 

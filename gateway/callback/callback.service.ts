@@ -10,8 +10,7 @@ import type { PlainRows } from '../database/plain-rows';
 import { AuthorizationCode } from './authorization-code.entity';
 import type { AuthorizeCallback, CallbackAnswer } from './callback.schemas';
 import { exchangeCode, type NuvemshopApp } from './nuvemshop-token.client';
-
-export const AUTHORIZED_MESSAGE = 'Store authorized successfully';
+import { messages } from '../messages';
 
 type Outcome = { status: number; answer: Record<string, unknown> };
 
@@ -68,7 +67,7 @@ export class CallbackService {
       const earlier = await this.outcome(hash);
       if (earlier) return earlier;
       // Another process is exchanging this code right now: its outcome is this post's answer too.
-      if (Date.now() > giveUp) throw new ApiError(502, 'Nuvemshop did not answer in time');
+      if (Date.now() > giveUp) throw new ApiError(502, messages.nuvemshopTimedOut);
       await sleep(POLL_MS);
     }
     let exchange;
@@ -81,7 +80,7 @@ export class CallbackService {
     }
     const outcome: Outcome =
       exchange.kind === 'granted'
-        ? { status: 200, answer: { message: AUTHORIZED_MESSAGE, checkout_url: this.config.CHECKOUT_URL } }
+        ? { status: 200, answer: { message: messages.storeAuthorized, checkout_url: this.config.CHECKOUT_URL } }
         : { status: 400, answer: { detail: exchange.reason } };
     await this.orm.em.fork().transactional(async (em) => {
       if (exchange.kind === 'granted') await this.clients.saveStoreToken(em, exchange.storeId, exchange.accessToken);

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { messages } from '../messages';
 
 export type Exchange = { kind: 'granted'; storeId: number; accessToken: string } | { kind: 'refused'; reason: string };
 
@@ -30,7 +31,7 @@ export async function exchangeCode(app: NuvemshopApp, code: string): Promise<Exc
     });
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-    throw new ApiError(502, timedOut ? 'Nuvemshop did not answer in time' : 'Could not reach Nuvemshop');
+    throw new ApiError(502, timedOut ? messages.nuvemshopTimedOut : 'Could not reach Nuvemshop');
   }
   let body: Record<string, unknown>;
   try {

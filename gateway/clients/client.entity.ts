@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { BigIntType, Entity, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import {
+  BigIntType,
+  Entity,
+  Index,
+  OptionalProps,
+  PrimaryKey,
+  Property,
+  type FilterQuery,
+  type RequiredEntityData,
+} from '@mikro-orm/core';
 import { EncryptedText } from '../database/token-cipher';
 
 @Entity({ tableName: 'clients' })
@@ -45,4 +54,14 @@ export class Client {
 
   @Property({ type: 'datetime', defaultRaw: 'now()', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
+
+  /** The client a store's app install lands on. */
+  static ofStore(storeId: number): FilterQuery<Client> {
+    return { nuvemshopStoreId: storeId };
+  }
+
+  /** A client made by a store's app install, before anyone has given it a URL. */
+  static newStore(storeId: number, token: string): RequiredEntityData<Client> {
+    return { url: `nuvemshop://${storeId}`, nuvemshopStoreId: storeId, nuvemshopToken: token };
+  }
 }

@@ -1,22 +1,24 @@
 import 'reflect-metadata';
-import { buildSchemaSync } from 'type-graphql';
-import type { GraphQLSchema } from 'graphql';
-import { CallbackResolver } from '../callback/callback.resolver';
-import { ClientResolver } from '../clients/client.resolver';
-import { ItemResolver } from '../items/item.resolver';
-import { MailJobResolver } from '../jobs/mail-job.resolver';
-import { UserResolver } from '../users/user.resolver';
+import { buildSchemaSync, type BuildSchemaOptions } from 'type-graphql';
+import { specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { authChecker } from './context';
+import { fieldDirectives } from './derived-types';
 
-let schema: GraphQLSchema | undefined;
+type Resolvers = BuildSchemaOptions['resolvers'];
+const built = new Map<Resolvers, GraphQLSchema>();
 
 /** The GraphQL schema, built once from the resolvers (validation is done by the shared zod schemas). */
-export function graphqlSchema(): GraphQLSchema {
-  schema ??= buildSchemaSync({
-    resolvers: [UserResolver, ItemResolver, ClientResolver, CallbackResolver, MailJobResolver],
-    authChecker,
-    authMode: 'error',
-    validate: false,
-  });
+export function graphqlSchema(resolvers: Resolvers): GraphQLSchema {
+  let schema = built.get(resolvers);
+  if (!schema) {
+    schema = buildSchemaSync({
+      resolvers,
+      authChecker,
+      authMode: 'error',
+      validate: false,
+      directives: [...specifiedDirectives, ...fieldDirectives],
+    });
+    built.set(resolvers, schema);
+  }
   return schema;
 }

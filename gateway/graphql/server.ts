@@ -7,14 +7,20 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationContext,
+} from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { compiledExecution } from './compiled-executor';
 import type { Context } from './context';
-import { graphqlSchema } from './schema';
+import { messages } from '../messages';
 
 /** The error a resolver threw, under the GraphQLError wrappers graphql-js and Apollo put around it. */
 function rootCause(error: unknown): unknown {
@@ -40,7 +46,11 @@ function formatError(log: Logger) {
       return {
         ...base,
         message: original.detail,
-        extensions: { code: codeForStatus(original.status), status: original.status, ...retryAfter(original) },
+        extensions: {
+          code: original.code ?? codeForStatus(original.status),
+          status: original.status,
+          ...retryAfter(original),
+        },
       };
     }
     if (original instanceof ValidationFailed) {
@@ -62,7 +72,7 @@ function formatError(log: Logger) {
       return { ...base, message: formatted.message, extensions: { code } };
     }
     log.error({ err: original }, 'unhandled GraphQL error');
-    return { ...base, message: 'Internal Server Error', extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } };
+    return { ...base, message: messages.internalError, extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } };
   };
 }
 
@@ -145,9 +155,9 @@ const reportRejection = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-export function createApolloServer(config: Config, log: Logger): ApolloServer<Context> {
+export function createApolloServer(config: Config, log: Logger, schema: GraphQLSchema): ApolloServer<Context> {
   return new ApolloServer<Context>({
-    gateway: compiledExecution(graphqlSchema()),
+    gateway: compiledExecution(schema),
     introspection: config.NODE_ENV !== 'production',
     // Like introspection, "Did you mean …?" suggestions describe the schema to whoever asks: not in production.
     hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',

@@ -16,6 +16,7 @@ import { readForm } from '../rest/form-body';
 import { JSON_TYPE, type Endpoint } from '../rest/route';
 import type { Services } from '../services';
 import { corsOptions, HEALTH_CHECK_PATH, maskUrl, requestId, securityHeaders, TIMED_OUT } from './protections';
+import { messages } from '../messages';
 
 export interface LaneParts {
   config: Config;
@@ -147,10 +148,11 @@ export function createLane({ config, services, apollo, log, rest }: LaneParts) {
       await run(urlencoded, req, res);
       const found = router.find(req.method as FindMyWay.HTTPMethod, path);
       // A path find-my-way cannot decode (a stray `%`) is the caller's mistake, as Express answered it: 400.
-      if (!found) throw isDecodable(path) ? new ApiError(404, 'Not Found') : new ApiError(400, 'Bad request');
+      if (!found)
+        throw isDecodable(path) ? new ApiError(404, messages.notFound) : new ApiError(400, messages.badRequest);
       const route = found.store as RestRoute;
       if ('allowed' in route) {
-        send(405, JSON.stringify({ detail: 'Method Not Allowed' }), JSON_TYPE, ['Allow', route.allowed]);
+        send(405, JSON.stringify({ detail: messages.methodNotAllowed }), JSON_TYPE, ['Allow', route.allowed]);
         return;
       }
       if (route.endpoint.form) await readForm(req, res);

@@ -1,14 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import type { Services } from '../services';
-import { callbackRoutes } from '../callback/callback.routes';
-import { clientRoutes } from '../clients/client.routes';
-import { itemRoutes } from '../items/item.routes';
-import { loginRoutes, userRoutes } from '../users/user.routes';
+import type { AuthService } from '../auth/auth.service';
 import { HEALTH_CHECK_PATH } from '../http/protections';
-import { endpoints, JSON_TYPE, type Endpoint } from './route';
+import { endpoints, JSON_TYPE, type Endpoint, type Route } from './route';
 
 /** The REST /api/v1 dialect of REST-CONTRACT.md, and its OpenAPI document built from the same schemas. */
-export function restApi(services: Services): Endpoint[] {
+export function restApi(routes: Route[], auth: AuthService): Endpoint[] {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'OAuth2PasswordBearer', {
     type: 'oauth2',
@@ -23,17 +19,7 @@ export function restApi(services: Services): Endpoint[] {
       200: { description: 'Successful Response', content: { 'application/json': { schema: { type: 'boolean' } } } },
     },
   });
-  const routes = endpoints(
-    [
-      ...loginRoutes(services.auth),
-      ...userRoutes(services.users),
-      ...itemRoutes(services.items),
-      ...clientRoutes(services.clients),
-      ...callbackRoutes(services.callback),
-    ],
-    services.auth,
-    registry,
-  );
+  const served = endpoints(routes, auth, registry);
   const document = JSON.stringify(
     new OpenApiGeneratorV3(registry.definitions).generateDocument({
       openapi: '3.0.3',
@@ -52,5 +38,5 @@ export function restApi(services: Services): Endpoint[] {
     form: false,
     answer: async () => ({ body, contentType: JSON_TYPE }),
   });
-  return [...routes, fixed(HEALTH_CHECK_PATH.slice('/api/v1'.length), 'true'), fixed('/openapi.json', document)];
+  return [...served, fixed(HEALTH_CHECK_PATH.slice('/api/v1'.length), 'true'), fixed('/openapi.json', document)];
 }

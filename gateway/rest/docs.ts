@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
+import { messages } from '../messages';
 
 const swaggerDist = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const swaggerVersion = (JSON.parse(readFileSync(path.join(swaggerDist, 'package.json'), 'utf8')) as { version: string })
@@ -108,7 +109,7 @@ export function docsPage(): Router {
     }
   });
   router.use('/assets', (_req, res) => {
-    res.status(404).json({ detail: 'Not Found' });
+    res.status(404).json({ detail: messages.notFound });
   });
   return router;
 }

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
+import { messages } from '../messages';
 
 interface BodyParserError {
   type?: string;
@@ -33,15 +34,15 @@ export function errorAnswer(error: unknown, log: Logger | undefined): ErrorAnswe
         ],
       });
     case 'entity.too.large':
-      return answer(413, { detail: 'Request body is too large' });
+      return answer(413, { detail: messages.bodyTooLarge });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return answer(415, { detail: 'Unsupported request encoding' });
+      return answer(415, { detail: messages.unsupportedEncoding });
     case 'request.aborted':
       return undefined;
   }
   if (typeof parser.status === 'number' && parser.status >= 400 && parser.status < 500) {
-    return answer(parser.status, { detail: 'Bad request' });
+    return answer(parser.status, { detail: messages.badRequest });
   }
   if (isDatabaseUnavailable(error)) {
     log?.warn({ err: error }, 'database unavailable');
@@ -49,7 +50,7 @@ export function errorAnswer(error: unknown, log: Logger | undefined): ErrorAnswe
     return answer(unavailable.status, { detail: unavailable.detail }, unavailable.headers);
   }
   log?.error({ err: error }, 'unhandled error');
-  return answer(500, { detail: 'Internal Server Error' });
+  return answer(500, { detail: messages.internalError });
 }
 
 /** errorAnswer for the Express app (the admin's files, /docs and the explorer). */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import multer from 'multer';
 import typeis from 'type-is';
 import { ApiError } from '../errors';
+import { messages } from '../messages';
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
@@ -36,11 +37,11 @@ export function readForm(req: IncomingMessage & { body?: unknown }, res: ServerR
       if (!error) return resolve();
       const code = (error as { code?: string }).code;
       if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {
-        return reject(new ApiError(400, 'This form takes text fields only, not files'));
+        return reject(new ApiError(400, messages.formFieldsOnly));
       }
-      if (code && TOO_LARGE.has(code)) return reject(new ApiError(413, 'Request body is too large'));
+      if (code && TOO_LARGE.has(code)) return reject(new ApiError(413, messages.bodyTooLarge));
       // Busboy's own complaints: no boundary, a truncated body, a malformed part header.
-      return reject(new ApiError(400, 'Malformed multipart/form-data body'));
+      return reject(new ApiError(400, messages.malformedMultipart));
     });
   });
 }

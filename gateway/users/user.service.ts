@@ -2,7 +2,7 @@ import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Registration } from '../config';
 import { ApiError, invalidCredentials, notEnoughPrivileges } from '../errors';
-import type { Caller } from '../auth/auth.service';
+import type { Caller } from '../auth/caller';
 import type { PasswordHasher } from '../auth/passwords';
 import type { RateLimits } from '../auth/rate-limits';
 import { findPage, type ListOptions } from '../database/pagination';
@@ -10,32 +10,24 @@ import type { MailJob } from '../jobs/payloads';
 import type { JobQueue } from '../jobs/queue';
 import type { PlainRows } from '../database/plain-rows';
 import { DeletedUser, User } from './user.entity';
+import { messages } from '../messages';
+import { recordId } from '../validation';
+import { USER_PUBLIC_PROPS, toUserPublic, type Session, type SignedInUser } from './user.schemas';
 import {
-  USER_PUBLIC_PROPS,
-  toUserPublic,
-  type Session,
-  type SignedInUser,
+  userResource,
   type UpdatePassword,
   type UserCreate,
   type UserPublic,
   type UserRegister,
   type UserUpdate,
   type UserUpdateMe,
-} from './user.schemas';
-
-const SORTABLE = {
-  email: 'email',
-  full_name: 'fullName',
-  is_active: 'isActive',
-  is_superuser: 'isSuperuser',
-  created_at: 'createdAt',
-};
+} from './user.resource';
 
 export function requireSuperuser(caller: SignedInUser): void {
   if (!caller.isSuperuser) throw notEnoughPrivileges();
 }
 
-const userNotFound = () => new ApiError(404, 'User not found');
+const userNotFound = () => new ApiError(404, messages.userNotFound);
 
 /** The notice an account's previous address gets when its email changes (none when it did not). */
 function emailChangeNotice(previous: string, current: string): MailJob | undefined {
@@ -48,7 +40,7 @@ function endSessions(user: User, keep?: Session): void {
   user.keptSessionId = keep?.id ?? null;
   user.keptSessionVersion = keep?.id ? keep.version : null;
 }
-const emailTakenOnUpdate = () => new ApiError(409, 'User with this email already exists');
+const emailTakenOnUpdate = () => new ApiError(409, messages.emailTakenOnUpdate);
 
 export class UserService {
   constructor(
@@ -63,8 +55,8 @@ export class UserService {
 
   async list(caller: SignedInUser, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
     requireSuperuser(caller);
-    const scope = { search: ['email', 'fullName'] };
-    const { rows, count } = await findPage(this.rows, User, USER_PUBLIC_PROPS, scope, options, SORTABLE, {
+    const scope = { search: userResource.searched };
+    const { rows, count } = await findPage(this.rows, User, USER_PUBLIC_PROPS, scope, options, userResource.sortable, {
       table: 'users',
     });
     return { data: rows.map(toUserPublic), count };
@@ -73,7 +65,7 @@ export class UserService {
   /** A superuser creates an account (POST /users/). */
   async create(caller: SignedInUser, input: UserCreate): Promise<UserPublic> {
     requireSuperuser(caller);
-    return this.insert(input, 'The user with this email already exists in the system.', { welcome: true });
+    return this.insert(input, messages.emailTakenOnCreate, { welcome: true });
   }
 
   /**
@@ -82,19 +74,19 @@ export class UserService {
    */
   async signup(input: UserRegister, caller: Caller): Promise<UserPublic> {
     if (this.registration === 'closed') {
-      throw new ApiError(403, 'Open user registration is forbidden on this server');
+      throw new ApiError(403, messages.registrationClosed);
     }
     await this.limits.consume('signup', caller.ip);
     return this.insert(
       { ...input, is_active: this.registration === 'open', is_superuser: false },
-      'The user with this email already exists in the system',
+      messages.emailTakenOnSignup,
     );
   }
 
   async get(caller: SignedInUser, id: string): Promise<UserPublic> {
     if (id === caller.id) return toUserPublic(caller);
     requireSuperuser(caller);
-    const user = await this.rows.findOne(User, USER_PUBLIC_PROPS, id);
+    const user = await this.rows.findOne(User, USER_PUBLIC_PROPS, recordId(id));
     if (!user) throw userNotFound();
     return toUserPublic(user);
   }
@@ -103,11 +95,11 @@ export class UserService {
     requireSuperuser(caller);
     // The system must never be left without an active superuser: nobody takes the last word from themselves.
     if (id === caller.id && (input.is_superuser === false || input.is_active === false)) {
-      throw new ApiError(403, 'Super users are not allowed to demote or deactivate themselves');
+      throw new ApiError(403, messages.noSelfDemotion);
     }
     const em = this.orm.em.fork();
-    const user = await em.findOne(User, { id });
-    if (!user) throw new ApiError(404, 'The user with this id does not exist in the system');
+    const user = await em.findOne(User, { id: recordId(id) });
+    if (!user) throw new ApiError(404, messages.userIdNotFound);
     const previousEmail = user.email;
     if (input.email !== undefined && input.email !== user.email) {
       if (await em.count(User, { email: input.email })) throw emailTakenOnUpdate();
@@ -131,9 +123,9 @@ export class UserService {
   async delete(caller: SignedInUser, id: string): Promise<UserPublic> {
     requireSuperuser(caller);
     const em = this.orm.em.fork();
-    const user = await em.findOne(User, { id });
+    const user = await em.findOne(User, { id: recordId(id) });
     if (!user) throw userNotFound();
-    if (user.id === caller.id) throw new ApiError(403, 'Super users are not allowed to delete themselves');
+    if (user.id === caller.id) throw new ApiError(403, messages.noSelfDeletion);
     await this.remove(em, user);
     return toUserPublic(user);
   }
@@ -153,10 +145,10 @@ export class UserService {
 
   async updatePassword(caller: SignedInUser, input: UpdatePassword): Promise<void> {
     if (!(await this.passwords.verify(input.current_password, caller.hashedPassword))) {
-      throw new ApiError(400, 'Incorrect password');
+      throw new ApiError(400, messages.incorrectPassword);
     }
     if (input.current_password === input.new_password) {
-      throw new ApiError(400, 'New password cannot be the same as the current one');
+      throw new ApiError(400, messages.samePassword);
     }
     const hashed = await this.passwords.hash(input.new_password);
     // The token that made the change stays valid (remembered as the kept session); every other earlier one ends.
@@ -186,7 +178,7 @@ export class UserService {
   }
 
   async deleteMe(caller: SignedInUser): Promise<void> {
-    if (caller.isSuperuser) throw new ApiError(403, 'Super users are not allowed to delete themselves');
+    if (caller.isSuperuser) throw new ApiError(403, messages.noSelfDeletion);
     const em = this.orm.em.fork();
     await this.remove(em, em.getReference(User, caller.id));
   }
@@ -228,11 +220,8 @@ export class UserService {
     const em = this.orm.em.fork();
     if (await em.count(User, { email: input.email })) throw new ApiError(400, takenDetail);
     const user = em.create(User, {
-      email: input.email,
-      fullName: input.full_name ?? null,
+      ...(userResource.toEntity(input, 'create') as Pick<User, 'email'>),
       hashedPassword: await this.passwords.hash(input.password),
-      isActive: input.is_active,
-      isSuperuser: input.is_superuser,
     });
     // Two signups with one email at the same moment: the unique index decides, the loser gets the same 400.
     await this.save(

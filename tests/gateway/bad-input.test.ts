@@ -158,9 +158,10 @@ describe('wrong types', () => {
         '/api/v1/users/',
         su,
         { email: 'typed@example.com', password: 'a-good-password', is_superuser: 'yes', is_active: 1 },
+        // In the order the template's model declares them.
         [
-          ['body', 'is_superuser'],
           ['body', 'is_active'],
+          ['body', 'is_superuser'],
         ],
       ],
       ['PATCH', '/api/v1/users/me', user.token, { full_name: { first: 'A' } }, [['body', 'full_name']]],

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printedSchema } from '../../gateway/graphql/emit-schema';
+import { printedSchema } from '../../gateway/emit-schema';
 
 describe('generated files', () => {
   it('schema/schema.graphql is the schema the resolvers build (run `npm run schema`)', () => {

@@ -245,7 +245,7 @@ describe('the same data as REST', () => {
     // The session that changed it goes on; the other one ended.
     expect((await ok('{ me { email } }', {}, token)).me.email).toBe(email);
     const ended = await refused('{ me { email } }', {}, otherSession);
-    expect(ended.extensions.code).toBe('FORBIDDEN');
+    expect(ended.extensions.code).toBe('UNAUTHENTICATED');
     expect(ended.message).toBe('Could not validate credentials');
     const again = await ok(
       'mutation { updatePassword(current_password: "second-password", new_password: "between-password") { message } }',
@@ -270,7 +270,7 @@ describe('the same data as REST', () => {
     expect(reset.resetPassword).toEqual({ message: 'Password updated successfully' });
     await expect(t.login(email, 'third-password')).resolves.toEqual(expect.any(String));
     // A reset ends every session, the one that changed the password before included.
-    expect((await refused('{ me { email } }', {}, token)).extensions.code).toBe('FORBIDDEN');
+    expect((await refused('{ me { email } }', {}, token)).extensions.code).toBe('UNAUTHENTICATED');
   });
 
   it('updateUser with a password ends every session of that user', async () => {
@@ -297,6 +297,8 @@ describe('the same permissions and messages as REST', () => {
     token: () => string | undefined;
     /** The text both must carry, where the contract leaves it to the gateway. */
     detail?: string;
+    /** The token no longer works. */
+    session?: boolean;
   }
 
   let user: { token: string; id: string; email: string; password: string };
@@ -324,21 +326,41 @@ describe('the same permissions and messages as REST', () => {
   });
 
   const cases: Case[] = [
-    { name: 'no token', graphql: ['{ me { id } }'], rest: ['GET', '/api/v1/users/me'], token: () => undefined },
-    { name: 'bad token', graphql: ['{ me { id } }'], rest: ['GET', '/api/v1/users/me'], token: () => 'not-a-token' },
     {
+      session: true,
+      name: 'no token',
+      graphql: ['{ me { id } }'],
+      rest: ['GET', '/api/v1/users/me'],
+      token: () => undefined,
+    },
+    {
+      session: true,
+      name: 'bad token',
+      graphql: ['{ me { id } }'],
+      rest: ['GET', '/api/v1/users/me'],
+      token: () => 'not-a-token',
+    },
+    {
+      session: true,
       name: "deleted user's token",
       graphql: ['{ me { id } }'],
       rest: ['GET', '/api/v1/users/me'],
       token: () => deleted,
     },
     {
+      session: true,
       name: 'token of an id that never existed',
       graphql: ['{ me { id } }'],
       rest: ['GET', '/api/v1/users/me'],
       token: () => new TokenIssuer(t.config.SECRET_KEY, 60, 48).issueAccess({ id: missing, tokenVersion: 0 }),
     },
-    { name: 'inactive user', graphql: ['{ allItems { id } }'], rest: ['GET', '/api/v1/items/'], token: () => inactive },
+    {
+      session: true,
+      name: 'inactive user',
+      graphql: ['{ allItems { id } }'],
+      rest: ['GET', '/api/v1/items/'],
+      token: () => inactive,
+    },
     {
       name: 'allUsers by an ordinary user',
       graphql: ['{ allUsers { id } }'],
@@ -520,7 +542,8 @@ describe('the same permissions and messages as REST', () => {
     expect(typeof rest.body.detail).toBe('string');
     expect(error.message).toBe(rest.body.detail);
     if (c.detail) expect(rest.body.detail).toBe(c.detail);
-    expect(error.extensions.code).toBe(CODES[rest.status]);
+    // A token that no longer works is UNAUTHENTICATED whatever its REST status: clients sign in again on the code.
+    expect(error.extensions.code).toBe(c.session ? 'UNAUTHENTICATED' : CODES[rest.status]);
     expect(error.extensions.status).toBe(rest.status);
     expect([await count('users'), await count('items'), await count('clients')]).toEqual(before);
   });
@@ -641,7 +664,10 @@ describe('delete mutations answer the deleted record', () => {
     expect(data.deleteUser).toEqual(record);
     expect(await t.sql('select id from items where owner_id = $1', [user.id])).toEqual([]);
     const error = await refused('{ me { id } }', {}, user.token);
-    expect(error).toMatchObject({ message: 'Could not validate credentials', extensions: { code: 'FORBIDDEN' } });
+    expect(error).toMatchObject({
+      message: 'Could not validate credentials',
+      extensions: { code: 'UNAUTHENTICATED', status: 403 },
+    });
   });
 
   it('deleteMe answers the REST message', async () => {

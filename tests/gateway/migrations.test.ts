@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openDatabase } from '../../gateway/database/orm';
+import { migrate, openDatabase } from '../../gateway/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { createTestDatabase } from '../support/database';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrate, openDatabase } from '../../gateway/database/orm';
+import { migrate, openDatabase } from '../../gateway/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { createTestDatabase, sql } from '../support/database';
 import { startTestGateway, type TestGateway } from '../support/gateway';

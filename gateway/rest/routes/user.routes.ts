@@ -1,21 +1,12 @@
-import type { AuthService } from '../auth/auth.service';
-import { route } from '../rest/route';
-import { IdParams, ListQuery, listOf, Message } from '../validation';
-import {
-  EmailParams,
-  LoginForm,
-  NewPassword,
-  Token,
-  toUserPublic,
-  UpdatePassword,
-  UserCreate,
-  UserPublic,
-  UserRegister,
-  UserUpdate,
-  UserUpdateMe,
-} from './user.schemas';
-import type { UserService } from './user.service';
+import type { AuthService } from '../../auth/auth.service';
+import { messages } from '../../messages';
+import { EmailParams, LoginForm, Token, toUserPublic } from '../../users/user.schemas';
+import { NewPassword, UpdatePassword, userResource, UserRegister, UserUpdateMe } from '../../users/user.resource';
+import type { UserService } from '../../users/user.service';
+import { IdParams, ListQuery, listOf, Message } from '../../validation';
+import { route } from '../route';
 
+const UserPublic = userResource.public;
 const UsersPublic = listOf(UserPublic, 'UsersPublic');
 const message = (text: string) => ({ message: text });
 
@@ -59,7 +50,7 @@ export function loginRoutes(auth: AuthService) {
       tag: 'login',
       summary: 'Reset password',
       auth: false,
-      body: NewPassword,
+      body: NewPassword.schema,
       response: Message,
       errors: { 400: 'Invalid token, or inactive user', 429: 'Too many requests' },
       handler: async ({ body, caller }) => message(await auth.resetPassword(body, caller)),
@@ -96,7 +87,7 @@ export function userRoutes(users: UserService) {
       tag: 'users',
       summary: 'Create user (superuser)',
       auth: true,
-      body: UserCreate,
+      body: userResource.create.schema,
       response: UserPublic,
       errors: { 400: 'The user with this email already exists in the system.' },
       handler: ({ user, body }) => users.create(user, body),
@@ -116,7 +107,7 @@ export function userRoutes(users: UserService) {
       tag: 'users',
       summary: 'Update own user',
       auth: true,
-      body: UserUpdateMe,
+      body: UserUpdateMe.schema,
       response: UserPublic,
       errors: { 409: 'User with this email already exists' },
       handler: ({ user, body }) => users.updateMe(user, body),
@@ -127,12 +118,12 @@ export function userRoutes(users: UserService) {
       tag: 'users',
       summary: 'Update own password',
       auth: true,
-      body: UpdatePassword,
+      body: UpdatePassword.schema,
       response: Message,
       errors: { 400: 'Incorrect password, or the new password is the current one' },
       handler: async ({ user, body }) => {
         await users.updatePassword(user, body);
-        return message('Password updated successfully');
+        return message(messages.passwordUpdated);
       },
     }),
     route({
@@ -145,7 +136,7 @@ export function userRoutes(users: UserService) {
       errors: { 403: 'Super users are not allowed to delete themselves' },
       handler: async ({ user }) => {
         await users.deleteMe(user);
-        return message('User deleted successfully');
+        return message(messages.userDeleted);
       },
     }),
     route({
@@ -154,7 +145,7 @@ export function userRoutes(users: UserService) {
       tag: 'users',
       summary: 'Register a new user (active at once, waiting for approval, or refused: USERS_OPEN_REGISTRATION)',
       auth: false,
-      body: UserRegister,
+      body: UserRegister.schema,
       response: UserPublic,
       errors: {
         400: 'The user with this email already exists in the system',
@@ -181,7 +172,7 @@ export function userRoutes(users: UserService) {
       summary: 'Update a user (superuser)',
       auth: true,
       params: IdParams,
-      body: UserUpdate,
+      body: userResource.update.schema,
       response: UserPublic,
       errors: {
         403: 'Super users are not allowed to demote or deactivate themselves',
@@ -201,7 +192,7 @@ export function userRoutes(users: UserService) {
       errors: { 404: 'User not found' },
       handler: async ({ user, params }) => {
         await users.delete(user, params.id);
-        return message('User deleted successfully');
+        return message(messages.userDeleted);
       },
     }),
   ];

@@ -1,10 +1,12 @@
-import { route } from '../rest/route';
-import { IdParams, ListQuery, listOf, Message } from '../validation';
-import { ItemCreate, ItemPublic, ItemUpdate } from './item.schemas';
-import type { ItemService } from './item.service';
+import { itemResource } from '../../items/item.resource';
+import type { ItemService } from '../../items/item.service';
+import { messages } from '../../messages';
+import { IdParams, ListQuery, listOf, Message } from '../../validation';
+import { route } from '../route';
 
+const ItemPublic = itemResource.public;
 const ItemsPublic = listOf(ItemPublic, 'ItemsPublic');
-const errors = { 403: 'Not enough permissions', 404: 'Item not found' };
+const errors = { 403: messages.notEnoughPermissions, 404: messages.itemNotFound };
 
 export function itemRoutes(items: ItemService) {
   return [
@@ -24,7 +26,7 @@ export function itemRoutes(items: ItemService) {
       tag: 'items',
       summary: 'Create item',
       auth: true,
-      body: ItemCreate,
+      body: itemResource.create.schema,
       response: ItemPublic,
       handler: ({ user, body }) => items.create(user, body),
     }),
@@ -46,7 +48,7 @@ export function itemRoutes(items: ItemService) {
       summary: 'Update an item',
       auth: true,
       params: IdParams,
-      body: ItemUpdate,
+      body: itemResource.update.schema,
       response: ItemPublic,
       errors,
       handler: ({ user, params, body }) => items.update(user, params.id, body),
@@ -62,7 +64,7 @@ export function itemRoutes(items: ItemService) {
       errors,
       handler: async ({ user, params }) => {
         await items.delete(user, params.id);
-        return { message: 'Item deleted successfully' };
+        return { message: messages.itemDeleted };
       },
     }),
   ];

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
-import { compiled, projectRoot } from '../paths';
-import { migrationsList } from '../../migrations';
+import { compiled, projectRoot } from './paths';
+import { migrationsList } from '../migrations';
 import { entities } from './entities';
 
 // Compiled runs read dist/migrations/*.js; TypeScript runs (tests, the CLI) read migrations/*.ts.

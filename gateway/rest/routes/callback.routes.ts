@@ -1,6 +1,6 @@
-import { route } from '../rest/route';
-import { AuthorizeCallback, CallbackAnswer } from './callback.schemas';
-import type { CallbackService } from './callback.service';
+import { AuthorizeCallback, CallbackAnswer } from '../../callback/callback.schemas';
+import type { CallbackService } from '../../callback/callback.service';
+import { route } from '../route';
 
 export function callbackRoutes(callback: CallbackService) {
   return [

@@ -1,10 +1,13 @@
-import { route } from '../rest/route';
-import { IdParams, ListQuery, listOf, Message } from '../validation';
-import { ClientCreate, ClientPublic, ClientUpdate } from './client.schemas';
-import type { ClientService } from './client.service';
+import { clientResource } from '../../clients/client.resource';
+import type { ClientService } from '../../clients/client.service';
+import { messages } from '../../messages';
+import { IdParams, ListQuery, listOf, Message } from '../../validation';
+import { route } from '../route';
 
+const ClientPublic = clientResource.public;
 const ClientsPublic = listOf(ClientPublic, 'ClientsPublic');
-const errors = { 404: 'Client not found' };
+const errors = { 404: messages.clientNotFound };
+const conflict = { 409: messages.alreadyExists('client', clientResource.unique) };
 
 export function clientRoutes(clients: ClientService) {
   return [
@@ -24,9 +27,9 @@ export function clientRoutes(clients: ClientService) {
       tag: 'clients',
       summary: 'Create client',
       auth: true,
-      body: ClientCreate,
+      body: clientResource.create.schema,
       response: ClientPublic,
-      errors: { 409: 'A client with this nuvemshop_store_id already exists' },
+      errors: conflict,
       handler: ({ user, body }) => clients.create(user, body),
     }),
     route({
@@ -47,9 +50,9 @@ export function clientRoutes(clients: ClientService) {
       summary: 'Update a client',
       auth: true,
       params: IdParams,
-      body: ClientUpdate,
+      body: clientResource.update.schema,
       response: ClientPublic,
-      errors: { ...errors, 409: 'A client with this nuvemshop_store_id already exists' },
+      errors: { ...errors, ...conflict },
       handler: ({ user, params, body }) => clients.update(user, params.id, body),
     }),
     route({
@@ -63,7 +66,7 @@ export function clientRoutes(clients: ClientService) {
       errors,
       handler: async ({ user, params }) => {
         await clients.delete(user, params.id);
-        return { message: 'Client deleted successfully' };
+        return { message: messages.clientDeleted };
       },
     }),
   ];

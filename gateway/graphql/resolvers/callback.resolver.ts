@@ -1,8 +1,8 @@
 import { Args, ArgsType, Ctx, Field, Mutation, Resolver } from 'type-graphql';
-import type { Context } from '../graphql/context';
-import { CallbackAnswer } from '../graphql/types';
-import { validate } from '../validation';
-import { AuthorizeCallback } from './callback.schemas';
+import { AuthorizeCallback } from '../../callback/callback.schemas';
+import type { Context } from '../context';
+import { bodyOf } from '../derived-types';
+import { CallbackAnswer } from '../types';
 
 @ArgsType()
 class AuthorizeCallbackArgs {
@@ -13,6 +13,6 @@ class AuthorizeCallbackArgs {
 export class CallbackResolver {
   @Mutation(() => CallbackAnswer, { description: 'Completes a Nuvemshop app authorization (public)' })
   authorizeCallback(@Args() { code }: AuthorizeCallbackArgs, @Ctx() ctx: Context) {
-    return ctx.services.callback.authorize(validate(AuthorizeCallback, { code }, 'body'), ctx.caller);
+    return ctx.services.callback.authorize(bodyOf(AuthorizeCallback, { code }), ctx.caller);
   }
 }

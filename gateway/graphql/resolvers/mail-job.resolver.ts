@@ -1,8 +1,8 @@
 import { Args, ArgsType, Authorized, Ctx, Field, InputType, Query, Resolver } from 'type-graphql';
-import type { Context } from '../graphql/context';
-import { ListMetadata, MailJobType, PageOfListArgs } from '../graphql/types';
-import { validate } from '../validation';
-import { MailJobListArgs } from './mail-job.service';
+import { MailJobListArgs } from '../../jobs/mail-job.service';
+import { validate } from '../../validation';
+import type { Context } from '../context';
+import { ListMetadata, MailJobType, PageOfListArgs } from '../types';
 
 @InputType({ description: 'Mail jobs in one state only' })
 class MailJobFilter {

@@ -1,0 +1,96 @@
+/**
+ * A resource field, declared once: its kind, bounds, default and abilities. Everything else a field needs (REST
+ * validation, the OpenAPI document, the GraphQL type and arguments, the public shape and the mapping to and from the
+ * entity) is derived from this declaration, in gateway/fields/resource.ts and gateway/graphql/derived-types.ts.
+ */
+export type FieldKind =
+  /** The record's UUID: answered, never written. */
+  | 'id'
+  /** A UUID naming another record through a many-to-one property (`owner` → `owner_id`): answered, never written. */
+  | 'reference'
+  | 'text'
+  | 'email'
+  /** Write-only text: never answered. */
+  | 'password'
+  | 'int'
+  | 'boolean';
+
+export interface Field {
+  kind: FieldKind;
+  /** The entity property behind it, when not the field's name in camelCase (`full_name` → `fullName`). */
+  property?: string;
+  /** The value may be null, and a null sent on update clears it. */
+  nullable?: boolean;
+  /** Must be given on create; a text must also be non-empty once trimmed. */
+  required?: boolean;
+  /** The value on create when not given. */
+  default?: string | number | boolean;
+  /** Text: fewest characters. Numbers: smallest value. */
+  min?: number;
+  /** Text: most characters. Numbers: largest value. */
+  max?: number;
+  /** Superusers read it in clear; anyone else reads it masked, and a masked value sent back changes nothing. */
+  secret?: boolean;
+  /** No two records share a value (0 excepted for numbers): a clash is a 409 naming the field. */
+  unique?: boolean;
+  /** Lists show it as a column. */
+  listed?: boolean;
+  /** Lists can be ordered by it. */
+  sortable?: boolean;
+  /** The list filter `q` searches it. */
+  searchable?: boolean;
+  description?: string;
+  example?: unknown;
+}
+
+type Options = Omit<Field, 'kind'>;
+
+// Each builder keeps the literal options it is given, so the declaration's TypeScript types (below) know which
+// fields are nullable, required or defaulted.
+/** The field builders a declaration is written with: `url: text({ required: true, max: 255, listed: true })`. */
+export const id = <const O extends Options>(options = {} as O) => ({ kind: 'id' as const, ...options });
+export const reference = <const O extends Options>(property: string, options = {} as O) => ({
+  kind: 'reference' as const,
+  property,
+  ...options,
+});
+export const text = <const O extends Options>(options = {} as O) => ({ kind: 'text' as const, ...options });
+export const email = <const O extends Options>(options = {} as O) => ({ kind: 'email' as const, max: 255, ...options });
+export const password = <const O extends Options>(options = {} as O) => ({
+  kind: 'password' as const,
+  min: 8,
+  max: 128,
+  ...options,
+});
+export const int = <const O extends Options>(options = {} as O) => ({ kind: 'int' as const, ...options });
+export const boolean = <const O extends Options>(options = {} as O) => ({ kind: 'boolean' as const, ...options });
+
+export type Fields = Record<string, Field>;
+
+/** Answered in the public shape. */
+export const isAnswered = (field: Field) => field.kind !== 'password';
+/** Taken from a create or update body. */
+export const isWritable = (field: Field) => field.kind !== 'id' && field.kind !== 'reference';
+
+/** `full_name` → `fullName`. */
+export const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const propertyOf = (name: string, field: Field) => field.property ?? camelCase(name);
+
+// The TypeScript types a declaration stands for.
+type Base<F> = F extends { kind: 'int' } ? number : F extends { kind: 'boolean' } ? boolean : string;
+type Value<F> = F extends { nullable: true } ? Base<F> | null : Base<F>;
+type Writable<FS> = { [K in keyof FS]: FS[K] extends { kind: 'id' | 'reference' } ? never : K }[keyof FS];
+type Answered<FS> = { [K in keyof FS]: FS[K] extends { kind: 'password' } ? never : K }[keyof FS];
+/** Given on create: required, or filled in by a default. */
+type Given<FS> = {
+  [K in keyof FS]: FS[K] extends { required: true } ? K : FS[K] extends { default: unknown } ? K : never;
+}[keyof FS];
+
+/** The public shape of a record. */
+export type PublicOf<FS> = { [K in Answered<FS>]: Value<FS[K]> };
+/** A create body over the fields `P` (all writable ones unless narrowed), once validated. */
+export type CreateOf<FS, P extends keyof FS = Writable<FS>> = { [K in Extract<P, Given<FS>>]: Value<FS[K]> } & {
+  [K in Exclude<P, Given<FS>>]?: Value<FS[K]>;
+};
+/** An update body over the fields `P`: each optional, left as it is when not sent. */
+export type UpdateOf<FS, P extends keyof FS = Writable<FS>> = { [K in P]?: Value<FS[K]> };

@@ -1,0 +1,156 @@
+import { DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLFloat, GraphQLInt, GraphQLString } from 'graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import type { z } from 'zod';
+import { ArgsType, Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import { isAnswered, type Field as FieldDeclaration } from '../fields/field';
+import type { InputShape, Resource } from '../fields/resource';
+import { validate } from '../validation';
+
+/**
+ * The directives schema/schema.graphql describes fields with, so that any client can build forms and lists from it
+ * (the admin does, at build time). Their descriptions are the convention.
+ */
+export const fieldDirectives = [
+  new GraphQLDirective({
+    name: 'constraint',
+    description:
+      'Bounds of a value. Text: minLength and maxLength in characters (a required text, minLength 1, is trimmed ' +
+      'first). Numbers: min and max. format: "email" (an email address) or "password" (write-only text, typed ' +
+      'hidden).',
+    locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.ARGUMENT_DEFINITION],
+    args: {
+      minLength: { type: GraphQLInt },
+      maxLength: { type: GraphQLInt },
+      min: { type: GraphQLFloat },
+      max: { type: GraphQLFloat },
+      format: { type: GraphQLString },
+    },
+  }),
+  new GraphQLDirective({
+    name: 'secret',
+    description:
+      'A secret: superusers read it in clear; anyone else reads "••••••••" and its last 4 characters (nothing after ' +
+      'the dots when it is shorter than 12), or null when unset. Sending the masked value back leaves the stored ' +
+      'one unchanged.',
+    locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.ARGUMENT_DEFINITION],
+  }),
+  new GraphQLDirective({
+    name: 'listed',
+    description: 'Lists show this field as a column.',
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+  }),
+  new GraphQLDirective({
+    name: 'sortable',
+    description: "Lists can be ordered by this field: the list query's `sortField` takes its name.",
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+  }),
+  new GraphQLDirective({
+    name: 'searchable',
+    description: "The list filter's `q` searches this field (case-insensitive, anywhere in the text).",
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+  }),
+];
+
+const MAX_INT = 2 ** 31 - 1;
+
+function graphqlType(field: FieldDeclaration) {
+  switch (field.kind) {
+    case 'id':
+    case 'reference':
+      return ID;
+    case 'int':
+      return field.max !== undefined && field.max <= MAX_INT && (field.min ?? 0) >= -MAX_INT - 1
+        ? Int
+        : SafeIntResolver;
+    case 'boolean':
+      return GraphQLBoolean;
+    default:
+      return GraphQLString;
+  }
+}
+
+/** `@constraint(...)` for a field's bounds, as an output field (`input` false) or an argument. */
+function constraint(field: FieldDeclaration, input: boolean): string | undefined {
+  const args: string[] = [];
+  const textual = field.kind === 'text' || field.kind === 'email' || field.kind === 'password';
+  if (textual) {
+    const min = input && field.required && field.kind === 'text' ? Math.max(1, field.min ?? 1) : field.min;
+    if (min !== undefined) args.push(`minLength: ${min}`);
+    if (field.max !== undefined) args.push(`maxLength: ${field.max}`);
+  } else if (field.kind === 'int') {
+    if (field.min !== undefined) args.push(`min: ${field.min}`);
+    if (field.max !== undefined) args.push(`max: ${field.max}`);
+  }
+  if (field.kind === 'email') args.push('format: "email"');
+  if (field.kind === 'password') args.push('format: "password"');
+  return args.length ? `@constraint(${args.join(', ')})` : undefined;
+}
+
+// type-graphql prints a field's directives in the reverse order of their decorators: applied last to first, they
+// read in the order given.
+function decorate(target: object, name: string, directives: (string | false | undefined)[]) {
+  for (const directive of [...directives].reverse()) if (directive) Directive(directive)(target, name);
+}
+
+const named = (name: string) => ({ [name]: class {} })[name];
+
+/** The GraphQL object type of a resource: its answered fields, with their bounds and abilities as directives. */
+export function objectTypeOf(resource: Pick<Resource, 'name' | 'fields'>): new () => object {
+  const type = named(`${resource.name}Type`);
+  for (const [name, field] of Object.entries(resource.fields)) {
+    if (!isAnswered(field)) continue;
+    Field(() => graphqlType(field), { nullable: !!field.nullable, description: field.description })(
+      type.prototype,
+      name,
+    );
+    decorate(type.prototype, name, [
+      constraint(field, false),
+      field.secret && '@secret',
+      field.listed && '@listed',
+      field.sortable && '@sortable',
+      field.searchable && '@searchable',
+    ]);
+  }
+  // Plain data with no field middleware: GraphQL's own property reads (which graphql-jit inlines).
+  ObjectType(resource.name, { simpleResolvers: true })(type);
+  return type;
+}
+
+/**
+ * The arguments of a create or update mutation over an input shape (and the record's `id` for an update): required
+ * on create when the field is, with its default, bounds and secrecy.
+ */
+export function argumentsOf(shape: InputShape, options: { id?: boolean } = {}): new () => object {
+  const args = named(`${shape.id}Args`);
+  if (options.id) Field(() => ID)(args.prototype, 'id');
+  for (const [name, field] of Object.entries(shape.fields)) {
+    const required = shape.mode === 'create' && !!field.required;
+    const defaultValue = shape.mode === 'create' ? field.default : undefined;
+    Field(() => graphqlType(field), { nullable: !required, defaultValue, description: field.description })(
+      args.prototype,
+      name,
+    );
+    decorate(args.prototype, name, [constraint(field, true), field.secret && '@secret']);
+  }
+  ArgsType()(args);
+  return args;
+}
+
+/**
+ * A mutation's arguments read with the same rules as a REST body: the `id` travels apart, an argument not given is
+ * not sent, and so is a null for a field that cannot be cleared.
+ */
+export function inputOf<T>(shape: InputShape<z.ZodType<T>>, args: object): T {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const field = shape.fields[name];
+    if (!field || value === undefined || (value === null && !field.nullable)) continue;
+    body[name] = value;
+  }
+  return validate(shape.schema, body, 'body');
+}
+
+/** Arguments read as a body with the same schema REST uses: an argument not given is not sent. */
+export function bodyOf<T>(schema: z.ZodType<T>, args: object): T {
+  return validate(schema, Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)), 'body');
+}

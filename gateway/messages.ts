@@ -1,0 +1,54 @@
+/**
+ * Every text the API answers with, once. The REST contract fixes most of them letter for letter
+ * (../shared/REST-CONTRACT.md); services throw them, and both adapters answer them.
+ */
+export const messages = {
+  // Sessions and privileges
+  notAuthenticated: 'Not authenticated',
+  invalidCredentials: 'Could not validate credentials',
+  notEnoughPrivileges: "The user doesn't have enough privileges",
+  inactiveUser: 'Inactive user',
+  userNotFound: 'User not found',
+  incorrectLogin: 'Incorrect email or password',
+  tooManyRequests: 'Too many requests',
+
+  // Accounts
+  userIdNotFound: 'The user with this id does not exist in the system',
+  usernameNotFound: 'The user with this username does not exist in the system.',
+  emailTakenOnCreate: 'The user with this email already exists in the system.',
+  emailTakenOnSignup: 'The user with this email already exists in the system',
+  emailTakenOnUpdate: 'User with this email already exists',
+  registrationClosed: 'Open user registration is forbidden on this server',
+  noSelfDemotion: 'Super users are not allowed to demote or deactivate themselves',
+  noSelfDeletion: 'Super users are not allowed to delete themselves',
+  incorrectPassword: 'Incorrect password',
+  samePassword: 'New password cannot be the same as the current one',
+  invalidResetToken: 'Invalid token',
+  passwordUpdated: 'Password updated successfully',
+  userDeleted: 'User deleted successfully',
+
+  // Items and clients
+  itemNotFound: 'Item not found',
+  notEnoughPermissions: 'Not enough permissions',
+  itemDeleted: 'Item deleted successfully',
+  clientNotFound: 'Client not found',
+  clientDeleted: 'Client deleted successfully',
+  /** A unique field's value is taken: `A client with this nuvemshop_store_id already exists`. */
+  alreadyExists: (record: string, fields: readonly string[]) =>
+    `A ${record} with this ${fields.join(' and ')} already exists`,
+
+  // Store authorization
+  storeAuthorized: 'Store authorized successfully',
+  nuvemshopTimedOut: 'Nuvemshop did not answer in time',
+
+  // Requests
+  notFound: 'Not Found',
+  methodNotAllowed: 'Method Not Allowed',
+  badRequest: 'Bad request',
+  bodyTooLarge: 'Request body is too large',
+  unsupportedEncoding: 'Unsupported request encoding',
+  formFieldsOnly: 'This form takes text fields only, not files',
+  malformedMultipart: 'Malformed multipart/form-data body',
+  internalError: 'Internal Server Error',
+  databaseUnavailable: 'Service temporarily unavailable, try again shortly',
+} as const;

@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const gateway = path.join(root, 'gateway');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sources(full);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+/**
+ * Each gateway file and the gateway files it imports: all of them (type-only imports are dependencies too), or with
+ * `runtime` only those that load code.
+ */
+function importGraph(runtime = false): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(gateway)) {
+    const text = readFileSync(file, 'utf8');
+    const pattern = runtime
+      ? /(?:import|export)(?!\s+type\s)[^'";]*?from\s+'(\.[^']+)'/g
+      : /(?:import|export)[^'";]*?from\s+'(\.[^']+)'/g;
+    const targets = [...text.matchAll(pattern)].map((m) => {
+      const base = path.resolve(path.dirname(file), m[1]);
+      return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => graph.has(candidate) || exists(candidate));
+    });
+    graph.set(
+      file,
+      targets.filter((t): t is string => !!t && t.startsWith(gateway)),
+    );
+  }
+  return graph;
+}
+
+const exists = (file: string) => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+const rel = (file: string) => path.relative(gateway, file);
+const DOMAINS = ['users', 'items', 'clients', 'callback', 'auth'];
+const ADAPTERS = ['rest', 'graphql', 'http'];
+/** What assembles every domain: it sits at the top, and nothing below imports it. */
+const ASSEMBLY = ['services.ts', 'routes.ts', 'resolvers.ts', 'entities.ts', 'gateway.ts', 'app.ts', 'main.ts'];
+
+describe('the gateway reads as layers', () => {
+  const graph = importGraph();
+
+  it('has no import circle', () => {
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].map(rel).join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
+  it('keeps domains free of REST, GraphQL and HTTP, and of what assembles them', () => {
+    const wrong = [...graph].flatMap(([file, targets]) => {
+      if (!DOMAINS.includes(rel(file).split(path.sep)[0])) return [];
+      return targets
+        .filter((t) => ADAPTERS.includes(rel(t).split(path.sep)[0]) || ASSEMBLY.includes(rel(t)))
+        .map((t) => `${rel(file)} imports ${rel(t)}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  // The adapters are handed the assembled services and name their type; they load none of the assembly's code.
+  it('keeps the assembly at the top: nothing below loads it', () => {
+    const wrong = [...importGraph(true)].flatMap(([file, targets]) =>
+      rel(file).includes(path.sep)
+        ? targets.filter((t) => ASSEMBLY.includes(rel(t))).map((t) => `${rel(file)} imports ${rel(t)}`)
+        : [],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets the adapters import domains, never each other', () => {
+    const wrong = [...graph].flatMap(([file, targets]) => {
+      const layer = rel(file).split(path.sep)[0];
+      if (layer !== 'rest' && layer !== 'graphql') return [];
+      const other = layer === 'rest' ? 'graphql' : 'rest';
+      return targets.filter((t) => rel(t).split(path.sep)[0] === other).map((t) => `${rel(file)} imports ${rel(t)}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+});
