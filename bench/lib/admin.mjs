@@ -18,12 +18,19 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+/** The network profiles the first rows are timed on: loopback as it is, and a shop's ordinary connection. */
+export const NETWORK_PROFILES = {
+  loopback: null,
+  // Chromium's network emulation: 10 Mbit/s each way and 40 ms added to every round trip.
+  slow: { offline: false, latency: 40, downloadThroughput: (10e6 / 8) | 0, uploadThroughput: (10e6 / 8) | 0 },
+};
+
 /**
- * Loads the admin's clients screen in headless Chromium, signed in through localStorage, `runs` times, each in
- * a fresh browser context (empty cache). For each run: the JavaScript fetched before DOMContentLoaded
- * (the initial JavaScript; what is imported lazily later is not in it) and until the first rows, both as
- * gzip sizes (zlib level 6 of each file as served), and the time from navigation start to the first client
- * row in the page (a seeded client's url appearing in the document, seen by a MutationObserver).
+ * Loads the admin's clients screen in headless Chromium, signed in through localStorage, `runs` times on each
+ * network profile (alternated), each in a fresh browser context (empty cache). For each run: the bytes received
+ * until the first rows (bodies as sent, compressed, plus headers), the JavaScript among them, the JavaScript fetched
+ * before DOMContentLoaded as gzip sizes (zlib level 6, the earlier yardstick), and the time from navigation start to
+ * the first client row in the page (a seeded client's url appearing in the document, seen by a MutationObserver).
  * Answers `{ measured: false, reason }` when the admin is not built or Chromium is absent.
  */
 export async function measureAdmin({ baseUrl, adminIndex, token, path, runs, executablePath, rowMarker }) {
@@ -31,32 +38,42 @@ export async function measureAdmin({ baseUrl, adminIndex, token, path, runs, exe
   if (!existsSync(executablePath)) return { measured: false, reason: `no Chromium at ${executablePath}` };
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  const samples = [];
+  const samples = { loopback: [], slow: [] };
   try {
-    for (let run = 0; run < runs; run++) samples.push(await oneRun(browser, { baseUrl, token, path, rowMarker }));
+    for (let run = 0; run < runs; run++) {
+      for (const profile of Object.keys(NETWORK_PROFILES)) {
+        samples[profile].push(await oneRun(browser, { baseUrl, token, path, rowMarker, profile }));
+      }
+    }
   } finally {
     await browser.close();
   }
-  const done = samples.filter((s) => s.rowsMs !== null);
+  const done = samples.loopback.filter((s) => s.rowsMs !== null);
   if (!done.length) {
     return { measured: false, reason: `no client rows appeared on ${path} within 15 s`, samples };
   }
+  const slow = samples.slow.filter((s) => s.rowsMs !== null);
   return {
     measured: true,
-    runs: samples.length,
+    runs: samples.loopback.length,
     initialJsGzipBytes: median(done.map((s) => s.initialJsGzip)),
     jsUntilRowsGzipBytes: median(done.map((s) => s.jsUntilRowsGzip)),
+    bytesUntilRows: median(done.map((s) => s.bytesUntilRows)),
+    jsBytesUntilRows: median(done.map((s) => s.jsBytesUntilRows)),
+    jsBytesUntilRowsUncompressed: median(done.map((s) => s.jsBytesUntilRowsUncompressed)),
     timeToRowsMs: median(done.map((s) => s.rowsMs)),
+    slowTimeToRowsMs: slow.length ? median(slow.map((s) => s.rowsMs)) : null,
     domContentLoadedMs: median(done.map((s) => s.timeline?.domContentLoadedMs ?? 0)),
     scriptsLoadedMs: median(done.map((s) => s.timeline?.scriptsLoadedMs ?? 0)),
     firstApiCallStartMs: median(done.map((s) => s.timeline?.apiCalls[0]?.startMs ?? 0)),
     lastApiCallEndMs: median(done.map((s) => s.timeline?.apiCalls.at(-1)?.endMs ?? 0)),
+    apiRoundTripsBeforeRows: median(done.map((s) => s.timeline?.apiRoundTrips ?? 0)),
     initialScripts: done[0].initialScripts,
     samples,
   };
 }
 
-async function oneRun(browser, { baseUrl, token, path, rowMarker }) {
+async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.addInitScript(
     ([accessToken, marker]) => {
@@ -74,18 +91,33 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker }) {
     [token, rowMarker],
   );
   const page = await context.newPage();
-  const scripts = [];
+  if (NETWORK_PROFILES[profile]) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', NETWORK_PROFILES[profile]);
+  }
+  const responses = [];
   let domReady = false;
   let rowsSeen = false;
   page.on('domcontentloaded', () => (domReady = true));
-  page.on('response', async (response) => {
-    const request = response.request();
-    if (request.resourceType() !== 'script') return;
+  page.on('requestfinished', async (request) => {
     const initial = !domReady;
     const beforeRows = !rowsSeen;
     try {
-      const body = await response.body();
-      scripts.push({ url: new URL(response.url()).pathname, initial, beforeRows, gzip: gzipSync(body).length });
+      const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+      const script = request.resourceType() === 'script';
+      const body = script && response ? await response.body() : null;
+      responses.push({
+        url: new URL(request.url()).pathname,
+        script,
+        initial,
+        beforeRows,
+        // What came over the wire: the body as sent (compressed when it was) and the headers.
+        received: sizes.responseBodySize + sizes.responseHeadersSize,
+        bodyBytes: sizes.responseBodySize,
+        uncompressed: body?.length ?? 0,
+        gzip: body ? gzipSync(body).length : 0,
+      });
     } catch {
       // a redirect or an aborted response has no body
     }
@@ -102,11 +134,21 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker }) {
       const nav = performance.getEntriesByType('navigation')[0];
       const before = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= rowsAt);
       const end = (entries) => Math.round(Math.max(0, ...entries.map((e) => e.responseEnd)));
-      const api = before.filter((e) => /^\/(graphql$|api\/)/.test(new URL(e.name).pathname));
+      const api = before
+        .filter((e) => /^\/(graphql$|api\/)/.test(new URL(e.name).pathname))
+        .sort((a, b) => a.startTime - b.startTime);
+      // Round trips one after the other: a call that starts after an earlier one ended waited for it.
+      let trips = 0;
+      let lastEnd = -1;
+      for (const call of api) {
+        if (call.startTime >= lastEnd) trips += 1;
+        lastEnd = Math.max(lastEnd, call.responseEnd);
+      }
       return {
         documentMs: Math.round(nav.responseEnd),
         domContentLoadedMs: Math.round(nav.domContentLoadedEventEnd),
         scriptsLoadedMs: end(before.filter((e) => new URL(e.name).pathname.endsWith('.js'))),
+        apiRoundTrips: trips,
         apiCalls: api.map((e) => ({
           url: new URL(e.name).pathname,
           startMs: Math.round(e.startTime),
@@ -119,12 +161,28 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker }) {
   }
   await page.waitForTimeout(200);
   await context.close();
+  const scripts = responses.filter((r) => r.script);
   const initialScripts = scripts.filter((s) => s.initial);
+  const untilRows = responses.filter((r) => r.beforeRows);
+  const sum = (list, key) => list.reduce((total, r) => total + r[key], 0);
   return {
+    profile,
     rowsMs,
     timeline,
-    initialJsGzip: initialScripts.reduce((sum, s) => sum + s.gzip, 0),
-    jsUntilRowsGzip: scripts.filter((s) => s.beforeRows).reduce((sum, s) => sum + s.gzip, 0),
-    initialScripts: initialScripts.map(({ url, gzip }) => ({ url, gzip })),
+    bytesUntilRows: sum(untilRows, 'received'),
+    jsBytesUntilRows: sum(
+      untilRows.filter((r) => r.script),
+      'bodyBytes',
+    ),
+    jsBytesUntilRowsUncompressed: sum(
+      untilRows.filter((r) => r.script),
+      'uncompressed',
+    ),
+    initialJsGzip: sum(initialScripts, 'gzip'),
+    jsUntilRowsGzip: sum(
+      scripts.filter((s) => s.beforeRows),
+      'gzip',
+    ),
+    initialScripts: initialScripts.map(({ url, gzip, bodyBytes }) => ({ url, gzip, received: bodyBytes })),
   };
 }
