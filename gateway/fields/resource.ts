@@ -93,6 +93,23 @@ function outputRule(field: Field): z.ZodType {
 
 type Row = Record<string, unknown>;
 
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+function compileMapper(fields: Fields): (row: object, reveal: boolean, mask: (value: string) => string) => Row {
+  const entries = Object.entries(fields).filter(([, field]) => isAnswered(field));
+  const parts = entries.map(([name, field]) => {
+    const property = propertyOf(name, field);
+    if (!IDENTIFIER.test(name) || !IDENTIFIER.test(property))
+      throw new Error(`Field names must be identifiers: ${name}`);
+    const value = `row.${property}`;
+    if (field.kind === 'reference') return `${name}: ${value}.id`;
+    const shown = field.secret ? `(reveal ? ${value} : mask(${value}))` : value;
+    return field.nullable ? `${name}: ${value} == null ? null : ${shown}` : `${name}: ${shown}`;
+  });
+  // The names are the declaration's own identifiers, checked above: nothing from a request reaches this source.
+  return new Function('row', 'reveal', 'mask', `return { ${parts.join(', ')} };`) as never;
+}
+
 /** The body of an operation over declared fields that belong to no resource (a password change, a reset). */
 export function inputShape<F extends Fields>(
   id: string,
@@ -177,17 +194,14 @@ export class Resource<F extends Fields = Fields> {
 
   /** A row read with `props` (or the entity) as the API answers it; secrets in clear only when `reveal`. */
   toPublic(row: object, reveal = false): PublicOf<F> {
-    const out: Row = {};
-    const source = row as Row;
-    for (const [name, field] of Object.entries(this.fields)) {
-      if (!isAnswered(field)) continue;
-      const value = source[propertyOf(name, field)];
-      if (field.kind === 'reference') out[name] = (value as { id: string }).id;
-      else if (value == null) out[name] = field.nullable ? null : value;
-      else out[name] = field.secret && !reveal ? maskSecret(value as string) : value;
-    }
-    return out as PublicOf<F>;
+    return this.mapper(row, reveal, maskSecret) as PublicOf<F>;
   }
+
+  /**
+   * The row → answer mapping, compiled once from the declaration into one object literal: every answer has the same
+   * shape, built without a loop or a lookup per field (lists map up to 1,000 rows per request).
+   */
+  private readonly mapper = compileMapper(this.fields);
 
   /**
    * The entity values a body sets: fields not sent are left out, and a masked secret is not a value (nothing to
