@@ -23,7 +23,7 @@ export function Menu() {
       <RaMenu>
         <RaMenu.Item to="/" primaryText="Dashboard" leftIcon={<DashboardIcon />} />
         <ResourceEntry resource="clientes" label="Clientes" icon={<BusinessIcon />} />
-        <ResourceEntry resource="items" label="Items" icon={<InventoryIcon />} />
+        <ResourceEntry resource="items" label="Itens" icon={<InventoryIcon />} />
         <RaMenu.Item to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />
         <ResourceEntry resource="admin" label="Admin" icon={<AdminPanelSettingsIcon />} />
         <Logout />
