@@ -62,7 +62,8 @@ function Counts({ superuser }: { superuser: boolean }) {
           gap: 2,
           mt: 3,
           maxWidth: 720,
-          gridTemplateColumns: 'repeat(auto-fill, minmax(160px, 1fr))',
+          // Fixed columns: the layout grows to its content's smallest width, which auto-fill would set at the maximum.
+          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
         }}
       >
         <CountCard label="Clientes" count={data.clients.count} to="/clientes" />
