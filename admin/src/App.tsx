@@ -1,10 +1,11 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { createElement, isValidElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { BrowserRouter, Route } from 'react-router-dom';
 import { PublicOnly } from './auth/PublicOnly';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
+import { AccessDenied, RequireAccess } from './layout/AccessDenied';
 import { BottomRightNotification } from './layout/Toast';
 import { Layout } from './layout/Layout';
 import NotFound from './layout/NotFound';
@@ -22,6 +23,23 @@ const CallbackPage = lazy(() => import('./auth/CallbackPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={null}>{element}</Suspense>;
 
+const SCREENS = ['list', 'create', 'edit', 'show'] as const;
+
+/** A resource's definition whose screens open only for whom the auth provider's `canAccess` lets in. */
+function guarded(name: string, definition: object) {
+  const result: Record<string, unknown> = { ...definition };
+  for (const action of SCREENS) {
+    const screen = result[action] as ComponentType | ReactNode;
+    if (!screen) continue;
+    result[action] = (
+      <RequireAccess resource={name} action={action}>
+        {isValidElement(screen) ? screen : createElement(screen as ComponentType)}
+      </RequireAccess>
+    );
+  }
+  return result;
+}
+
 export function App() {
   return (
     <BrowserRouter>
@@ -38,11 +56,12 @@ export function App() {
         dashboard={Dashboard}
         loginPage={false}
         catchAll={NotFound}
+        accessDenied={AccessDenied}
         notification={BottomRightNotification}
         disableTelemetry
       >
         {Object.entries(resources).map(([name, resource]) => (
-          <Resource key={name} name={name} {...resource.default} />
+          <Resource key={name} name={name} {...guarded(name, resource.default)} />
         ))}
         <CustomRoutes>
           <Route path="/config" element={<SettingsPage />} />

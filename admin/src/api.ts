@@ -12,11 +12,15 @@ export interface ValidationIssue {
   type: string;
 }
 
-/** A failed call: the HTTP status and the server's `detail` (a text, or a list of validation issues). */
+/**
+ * A failed call: the HTTP status, the server's `detail` (a text, or a list of validation issues) and, for a
+ * GraphQL error, its `extensions.code` (`UNAUTHENTICATED` when the session is unusable, `FORBIDDEN` for a refusal).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[] | undefined,
+    readonly code?: string,
   ) {
     super(
       typeof detail === 'string' ? detail : Array.isArray(detail) ? (detail[0]?.msg ?? 'Validation Error') : 'Error',
@@ -71,7 +75,7 @@ export async function rest<T>(method: string, path: string, body?: unknown): Pro
 
 interface GraphQLAnswer<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { status?: number; detail?: ValidationIssue[] } }[];
+  errors?: { message: string; extensions?: { code?: string; status?: number; detail?: ValidationIssue[] } }[];
 }
 
 /** A GraphQL operation on /graphql without a client library: the few account calls that every page needs. */
@@ -86,7 +90,10 @@ export async function graphql<T, V extends Record<string, unknown>>(
   });
   const answer = (await readAnswer(response)) as GraphQLAnswer<T> | undefined;
   const first = answer?.errors?.[0];
-  if (first) throw new ApiError(first.extensions?.status ?? response.status, first.extensions?.detail ?? first.message);
+  if (first) {
+    const { status, detail, code } = first.extensions ?? {};
+    throw new ApiError(status ?? response.status, detail ?? first.message, code);
+  }
   if (!response.ok || !answer?.data) throw new ApiError(response.status, undefined);
   return answer.data;
 }

@@ -1,29 +1,28 @@
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { ApiError, TOKEN_KEY, getToken, graphql, rest } from './api';
+import { canAccess } from './access';
 import { MeDocument, type MeQuery } from '../../schema/generated/graphql';
 
 export type CurrentUser = MeQuery['me'];
 
-/** Errors that mean the stored token no longer works: missing, expired or revoked. */
+/**
+ * Errors that mean the stored token no longer works (missing, expired, revoked, its user gone or inactive).
+ * A GraphQL error says so by its code, `UNAUTHENTICATED`, whatever its status; any other code (`FORBIDDEN`
+ * for a refusal) keeps the session. An error without a code (a REST call) is a session error when it is a 401.
+ * react-admin's errors from the data provider carry the code in their body.
+ */
 export function isSessionError(error: unknown): boolean {
-  const status = (error as { status?: number } | undefined)?.status;
-  if (status === 401) return true;
-  if (status !== 403) return false;
-  const detail = errorDetail(error);
-  // A 403 for lack of privileges is an answer about the page, not about the session.
-  return detail !== "The user doesn't have enough privileges" && detail !== 'Not enough permissions';
-}
-
-function errorDetail(error: unknown): unknown {
-  const e = error as { detail?: unknown; body?: { detail?: unknown } } | undefined;
-  return e?.detail ?? e?.body?.detail ?? (error instanceof Error ? error.message : undefined);
+  const e = error as { status?: unknown; code?: unknown; body?: { code?: unknown } } | null | undefined;
+  const code = e?.code ?? e?.body?.code;
+  if (typeof code === 'string') return code === 'UNAUTHENTICATED';
+  return e?.status === 401;
 }
 
 let currentUser: Promise<CurrentUser> | undefined;
 
 /** The signed-in user, asked once per token through `me`. */
 export function fetchCurrentUser(refresh = false): Promise<CurrentUser> {
-  if (!getToken()) return Promise.reject(new ApiError(401, 'Not authenticated'));
+  if (!getToken()) return Promise.reject(new ApiError(401, 'Not authenticated', 'UNAUTHENTICATED'));
   if (!currentUser || refresh) {
     currentUser = graphql(MeDocument).then((answer) => answer.me);
     currentUser.catch(() => (currentUser = undefined));
@@ -72,5 +71,10 @@ export const authProvider: AuthProvider = {
     if (!getToken()) return { isSuperuser: false };
     const user = await fetchCurrentUser();
     return { isSuperuser: user.is_superuser };
+  },
+  /** react-admin asks this for resource pages and `useCanAccess`: the rule of access.ts on the signed-in user. */
+  async canAccess({ resource }) {
+    if (!getToken()) return false;
+    return canAccess(await fetchCurrentUser(), resource);
   },
 };

@@ -291,7 +291,7 @@ describe('phone width', () => {
     await login(page, SUPERUSER.email, SUPERUSER.password);
     await expect(page.getByRole('menuitem', { name: 'Clientes' }).isVisible()).resolves.toBe(false);
     await page.getByRole('button', { name: 'Abrir menu' }).click();
-    for (const entry of ['Dashboard', 'Clientes', 'Configurações', 'Admin', 'Logout']) {
+    for (const entry of ['Dashboard', 'Clientes', 'Itens', 'Configurações', 'Admin', 'Logout']) {
       await page.getByRole('menuitem', { name: entry }).waitFor();
     }
     await page.getByText('Logado como: admin@example.com').waitFor();

@@ -1,6 +1,5 @@
 import { Box, Link, Typography } from '@mui/material';
-import { Form, SaveButton, useLogin } from 'react-admin';
-import { PasswordInput, TextInput } from '../inputs/TextInput';
+import { Form, PasswordInput, SaveButton, TextInput, useLogin } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { ApiError } from '../api';
 import { emailShape, required } from '../validation';
@@ -24,7 +23,13 @@ export default function LoginPage() {
 
   return (
     <AuthCard title="Login">
-      <Form onSubmit={submit} mode="onBlur" reValidateMode="onBlur" record={{ username: '', password: '' }}>
+      <Form
+        onSubmit={submit}
+        mode="onBlur"
+        reValidateMode="onBlur"
+        disableInvalidFormNotification
+        record={{ username: '', password: '' }}
+      >
         <TextInput
           source="username"
           label="Email"

@@ -1,6 +1,5 @@
 import { Link, Typography } from '@mui/material';
-import { Form, SaveButton } from 'react-admin';
-import { TextInput } from '../inputs/TextInput';
+import { Form, SaveButton, TextInput } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorText, rest } from '../api';
 import { useToast } from '../layout/Toast';
@@ -25,7 +24,13 @@ export default function RecoverPasswordPage() {
       <Typography align="center" sx={{ mb: 1 }}>
         A password recovery email will be sent to the registered account.
       </Typography>
-      <Form onSubmit={submit} mode="onBlur" reValidateMode="onBlur" record={{ email: '' }}>
+      <Form
+        onSubmit={submit}
+        mode="onBlur"
+        reValidateMode="onBlur"
+        disableInvalidFormNotification
+        record={{ email: '' }}
+      >
         <TextInput source="email" label="Email" type="email" autoComplete="email" validate={emailRules} autoFocus />
         <SaveButton label="Continue" icon={<></>} alwaysEnable fullWidth />
       </Form>

@@ -1,6 +1,5 @@
 import { Link, Typography } from '@mui/material';
-import { Form, SaveButton } from 'react-admin';
-import { PasswordInput } from '../inputs/TextInput';
+import { Form, PasswordInput, SaveButton } from 'react-admin';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { errorText, rest } from '../api';
 import { useToast } from '../layout/Toast';
@@ -51,7 +50,13 @@ export default function ResetPasswordPage() {
       <Typography align="center" sx={{ mb: 1 }}>
         Please enter your new password and confirm it to reset your password.
       </Typography>
-      <Form onSubmit={submit} mode="onBlur" reValidateMode="onBlur" record={{ new_password: '', confirm_password: '' }}>
+      <Form
+        onSubmit={submit}
+        mode="onBlur"
+        reValidateMode="onBlur"
+        disableInvalidFormNotification
+        record={{ new_password: '', confirm_password: '' }}
+      >
         <PasswordInput
           source="new_password"
           label="New Password"

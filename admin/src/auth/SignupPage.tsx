@@ -1,8 +1,7 @@
 import { Alert, Link, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Form, SaveButton } from 'react-admin';
+import { Form, PasswordInput, SaveButton, TextInput } from 'react-admin';
 import { RegistrationDocument, type Registration } from '../../../schema/generated/graphql';
-import { PasswordInput, TextInput } from '../inputs/TextInput';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { errorText, graphql, rest } from '../api';
 import { useToast } from '../layout/Toast';
@@ -56,6 +55,7 @@ export default function SignupPage() {
         onSubmit={submit}
         mode="onBlur"
         reValidateMode="onBlur"
+        disableInvalidFormNotification
         record={{ full_name: '', email: '', password: '', confirm_password: '' }}
       >
         <TextInput source="full_name" label="Full Name" autoComplete="name" validate={fullNameRules} autoFocus />

@@ -1,14 +1,29 @@
-import { Box, Card, CardContent, Typography } from '@mui/material';
+import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { Title, useGetIdentity } from 'react-admin';
-import { FailedMailCountDocument } from '../../../schema/generated/graphql';
+import { useEffect } from 'react';
+import { Title, useGetIdentity, useLogoutIfAccessDenied } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { DashboardCountsDocument, type DashboardCountsQuery } from '../../../schema/generated/graphql';
 import { graphql } from '../api';
 
+/** A count that leads to its list. */
+function CountCard({ label, count, to }: { label: string; count: number; to: string }) {
+  return (
+    <Card variant="outlined">
+      <CardActionArea component={Link} to={to} sx={{ height: '100%' }}>
+        <CardContent>
+          <Typography color="text.secondary">{label}</Typography>
+          <Typography variant="h4" component="p" sx={{ fontWeight: 500 }}>
+            {count}
+          </Typography>
+        </CardContent>
+      </CardActionArea>
+    </Card>
+  );
+}
+
 /** Mail that could not be sent after all its retries (superusers only): someone is waiting for it. */
-function FailedMail() {
-  const { data } = useQuery({ queryKey: ['failedMailCount'], queryFn: () => graphql(FailedMailCountDocument) });
-  if (!data) return null;
-  const count = data.failed.count;
+function FailedMail({ count }: { count: number }) {
   return (
     <Card variant="outlined" sx={{ mt: 3, maxWidth: 420 }}>
       <CardContent>
@@ -26,7 +41,41 @@ function FailedMail() {
   );
 }
 
-/** /: the greeting, and for superusers the count of failed mail. */
+/** The counts, asked in one request; the users and the failed mail only for superusers. */
+function Counts({ superuser }: { superuser: boolean }) {
+  const logoutIfAccessDenied = useLogoutIfAccessDenied();
+  const { data, error } = useQuery<DashboardCountsQuery>({
+    queryKey: ['dashboardCounts', superuser],
+    queryFn: () => graphql(DashboardCountsDocument, { superuser }),
+  });
+  useEffect(() => {
+    if (error) void logoutIfAccessDenied(error);
+  }, [error, logoutIfAccessDenied]);
+  if (!data) return null;
+  return (
+    <>
+      <Box
+        component="section"
+        aria-label="Resumo"
+        sx={{
+          display: 'grid',
+          gap: 2,
+          mt: 3,
+          maxWidth: 720,
+          // Fixed columns: the layout grows to its content's smallest width, which auto-fill would set at the maximum.
+          gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
+        }}
+      >
+        <CountCard label="Clientes" count={data.clients.count} to="/clientes" />
+        <CountCard label="Itens" count={data.items.count} to="/items" />
+        {data.users && <CountCard label="Usuários" count={data.users.count} to="/admin" />}
+      </Box>
+      {data.failedMail && <FailedMail count={data.failedMail.count} />}
+    </>
+  );
+}
+
+/** /: the greeting, how many clients, items and (for superusers) users there are, and the failed mail. */
 export default function Dashboard() {
   const { identity } = useGetIdentity();
   return (
@@ -34,11 +83,11 @@ export default function Dashboard() {
       <Title title="Dashboard" />
       {identity && (
         <>
-          <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
+          <Typography variant="h5" component="h1" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
             Olá, {identity.full_name || identity.email}
           </Typography>
           <Typography>Bem-vindo de volta, bom ver você de novo!</Typography>
-          {identity.is_superuser && <FailedMail />}
+          <Counts superuser={identity.is_superuser === true} />
         </>
       )}
     </Box>

@@ -7,8 +7,19 @@ import { ErrorFallback } from './ErrorFallback';
 import { Menu } from './Menu';
 import NotFound from './NotFound';
 
-/** The screens inside the signed-in layout; any other path is a 404 for everyone. */
-export const LAYOUT_PATHS = ['/', '/items', '/clientes', '/admin', '/config'];
+/**
+ * The screens inside the signed-in layout (with react-admin's own pages for a refused screen or a failed
+ * access check); any other path is a 404 for everyone.
+ */
+export const LAYOUT_PATHS = [
+  '/',
+  '/items',
+  '/clientes',
+  '/admin',
+  '/config',
+  '/access-denied',
+  '/authentication-error',
+];
 
 export function Layout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();

@@ -1,10 +1,18 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import BusinessIcon from '@mui/icons-material/Business';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import InventoryIcon from '@mui/icons-material/Inventory2';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, Divider, Typography } from '@mui/material';
-import { Logout, Menu as RaMenu, useGetIdentity, useSidebarState } from 'react-admin';
-import { canAccess } from '../access';
+import type { ReactElement } from 'react';
+import { Logout, Menu as RaMenu, useCanAccess, useGetIdentity, useSidebarState } from 'react-admin';
+
+/** A menu entry for a resource's list, shown only to whom may open it. */
+function ResourceEntry({ resource, label, icon }: { resource: string; label: string; icon: ReactElement }) {
+  const { canAccess } = useCanAccess({ resource, action: 'list' });
+  if (!canAccess) return null;
+  return <RaMenu.Item to={`/${resource}`} primaryText={label} leftIcon={icon} />;
+}
 
 /** The sidebar (a drawer at phone width): the screens, who is signed in, and Logout. */
 export function Menu() {
@@ -14,11 +22,10 @@ export function Menu() {
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <RaMenu>
         <RaMenu.Item to="/" primaryText="Dashboard" leftIcon={<DashboardIcon />} />
-        <RaMenu.Item to="/clientes" primaryText="Clientes" leftIcon={<BusinessIcon />} />
+        <ResourceEntry resource="clientes" label="Clientes" icon={<BusinessIcon />} />
+        <ResourceEntry resource="items" label="Itens" icon={<InventoryIcon />} />
         <RaMenu.Item to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />
-        {canAccess(identity, 'admin') && (
-          <RaMenu.Item to="/admin" primaryText="Admin" leftIcon={<AdminPanelSettingsIcon />} />
-        )}
+        <ResourceEntry resource="admin" label="Admin" icon={<AdminPanelSettingsIcon />} />
         <Logout />
       </RaMenu>
       {open && identity?.email && (

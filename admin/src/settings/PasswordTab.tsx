@@ -1,7 +1,6 @@
 import { Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, SaveButton } from 'react-admin';
-import { PasswordInput } from '../inputs/TextInput';
+import { Form, PasswordInput, SaveButton } from 'react-admin';
 import { UpdatePasswordDocument } from '../../../schema/generated/graphql';
 import { errorText, graphql } from '../api';
 import { useToast } from '../layout/Toast';
@@ -30,7 +29,14 @@ export function PasswordTab() {
   };
 
   return (
-    <Form key={formKey} record={blank} onSubmit={submit} mode="onBlur" reValidateMode="onBlur">
+    <Form
+      key={formKey}
+      record={blank}
+      onSubmit={submit}
+      mode="onBlur"
+      reValidateMode="onBlur"
+      disableInvalidFormNotification
+    >
       <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
         Alterar senha
       </Typography>

@@ -1,7 +1,6 @@
 import { Box, Button, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, SaveButton, useGetIdentity, useFormIsDirty } from 'react-admin';
-import { TextInput } from '../inputs/TextInput';
+import { Form, SaveButton, TextInput, useFormIsDirty, useGetIdentity } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { UpdateMeDocument } from '../../../schema/generated/graphql';
 import { errorText, graphql } from '../api';
@@ -80,7 +79,14 @@ export function ProfileTab() {
   }
 
   return (
-    <Form key={formKey} record={record} onSubmit={submit} mode="onBlur" reValidateMode="onBlur">
+    <Form
+      key={formKey}
+      record={record}
+      onSubmit={submit}
+      mode="onBlur"
+      reValidateMode="onBlur"
+      disableInvalidFormNotification
+    >
       <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
         Informações do usuário
       </Typography>

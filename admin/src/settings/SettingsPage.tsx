@@ -28,6 +28,8 @@ export default function SettingsPage() {
         onChange={(_, value: number) => setTab(value)}
         variant="scrollable"
         allowScrollButtonsMobile
+        // The layout grows to its content's widest line; the tabs scroll within the width they are given instead.
+        sx={{ contain: 'inline-size' }}
       >
         {tabs.map((t, index) => (
           <Tab key={t.label} label={t.label} id={`settings-tab-${index}`} aria-controls={`settings-panel-${index}`} />

@@ -1,0 +1,48 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithAdmin } from '../testing';
+import Dashboard from './Dashboard';
+
+const answer = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+
+afterEach(() => vi.unstubAllGlobals());
+
+const identity = (is_superuser: boolean) => async () => ({
+  id: '1',
+  email: 'maria@example.com',
+  full_name: 'Maria Souza',
+  fullName: 'Maria Souza',
+  is_superuser,
+});
+
+describe('Dashboard', () => {
+  it('greets the user and counts clients, items and users in one request, each leading to its list', async () => {
+    const fetch = vi.fn().mockResolvedValueOnce(
+      answer({
+        data: { clients: { count: 3 }, items: { count: 12 }, users: { count: 5 }, failedMail: { count: 2 } },
+      }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    renderWithAdmin(<Dashboard />, { authProvider: { getIdentity: identity(true) } });
+    expect(await screen.findByRole('heading', { name: 'Olá, Maria Souza' })).toBeInTheDocument();
+    expect(screen.getByText('Bem-vindo de volta, bom ver você de novo!')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Clientes 3' })).toHaveAttribute('href', '/clientes');
+    expect(screen.getByRole('link', { name: 'Itens 12' })).toHaveAttribute('href', '/items');
+    expect(screen.getByRole('link', { name: 'Usuários 5' })).toHaveAttribute('href', '/admin');
+    expect(screen.getByText('Emails que falharam: 2')).toBeInTheDocument();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(fetch.mock.calls[0][1].body).variables).toEqual({ superuser: true });
+  });
+
+  it('asks an ordinary user for clients and items only', async () => {
+    const fetch = vi.fn().mockResolvedValueOnce(answer({ data: { clients: { count: 0 }, items: { count: 1 } } }));
+    vi.stubGlobal('fetch', fetch);
+    renderWithAdmin(<Dashboard />, { authProvider: { getIdentity: identity(false) } });
+    expect(await screen.findByRole('link', { name: 'Itens 1' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Clientes 0' })).toBeInTheDocument();
+    expect(screen.queryByText('Usuários')).toBeNull();
+    expect(screen.queryByText(/Emails que falharam/)).toBeNull();
+    expect(JSON.parse(fetch.mock.calls[0][1].body).variables).toEqual({ superuser: false });
+  });
+});
