@@ -48,10 +48,8 @@ function FormInputs({
     );
     switches = [];
   };
-  inputs.forEach((input, index) => {
-    const element = (
-      <DerivedInput key={input.source} resource={resource} input={input} mode={mode} autoFocus={index === 0} />
-    );
+  inputs.forEach((input) => {
+    const element = <DerivedInput key={input.source} resource={resource} input={input} mode={mode} />;
     if (input.kind === 'boolean') switches.push(element);
     else {
       flush();
