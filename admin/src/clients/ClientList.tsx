@@ -13,12 +13,17 @@ const columns = [
 
 /**
  * /clientes: Gerenciar clientes, all in Portuguese. The columns are the fields the schema lists (the URL, the store id,
- * whether each token is set, both sync flags), in this order.
+ * whether each token is set, both sync flags), in this order, and the form's inputs follow it.
  */
 export default function ClientList() {
   return (
     <ScreenLanguage i18nProvider={portugueseI18nProvider}>
-      <ResourceList resource="clientes" columns={columns} representation={(client) => client.url} />
+      <ResourceList
+        resource="clientes"
+        columns={columns}
+        form={{ order: columns }}
+        representation={(client) => client.url}
+      />
     </ScreenLanguage>
   );
 }

@@ -1,6 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import {
   Box,
+  Button as MuiButton,
   Skeleton,
   Table,
   TableBody,
@@ -13,7 +14,6 @@ import {
 import { useMemo, useState, type ReactNode } from 'react';
 import {
   BooleanField,
-  Button,
   DataTable,
   downloadCSV,
   ExportButton,
@@ -210,11 +210,12 @@ function ResourceTable({ resource, columns, representation, isLocked, onEdit, on
 }
 
 function ListActions({ label, onAdd }: { label: string; onAdd: () => void }) {
+  // The add button keeps its words on a phone too (react-admin's own buttons shrink to an icon there).
   return (
-    <TopToolbar sx={{ flexWrap: 'wrap', minHeight: 0 }}>
-      <Button label={label} variant="contained" onClick={onAdd}>
-        <AddIcon />
-      </Button>
+    <TopToolbar sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'center', minHeight: 0, py: { xs: 1 } }}>
+      <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
+        {label}
+      </MuiButton>
       <ExportButton maxResults={1000} />
     </TopToolbar>
   );
@@ -259,7 +260,9 @@ export function ResourceList({
   if (corrected !== null) return <Navigate replace to={{ pathname: location.pathname, search: corrected }} />;
 
   return (
-    <Box sx={{ p: { xs: 1, sm: 3 }, minWidth: 0, maxWidth: '100%' }}>
+    // The layout grows with its content: this box takes the width it is given instead (inline-size containment), so
+    // a wide table scrolls inside its own box rather than pushing the page sideways on a phone.
+    <Box sx={{ p: { xs: 1, sm: 3 }, width: '100%', boxSizing: 'border-box', contain: 'inline-size' }}>
       <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
         {title}
       </Typography>
