@@ -277,7 +277,7 @@ export function ResourceList({
         filters={searchable ? [<SearchInput key="q" source="q" alwaysOn />] : undefined}
         actions={<ListActions label={translate(`resources.${resource}.action.create`)} onAdd={() => setAdding(true)} />}
         pagination={<SpecPagination resource={resource} />}
-        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflow: 'hidden' } }}
+        sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
         <ResourceTable
           resource={resource}
