@@ -1,6 +1,9 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-/** Typed operations for the admin, derived from the committed SDL (`npm run schema` rebuilds both). */
+/**
+ * From the committed SDL (`npm run schema` rebuilds all): typed operations for the admin's own documents, and the
+ * schema's description (types, fields, arguments, directives) the admin derives its resources from.
+ */
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
   documents: ['admin/src/**/*.graphql'],
@@ -14,6 +17,9 @@ const config: CodegenConfig = {
         scalars: { ID: 'string', SafeInt: 'number' },
         useTypeImports: true,
       },
+    },
+    'schema/generated/description.ts': {
+      plugins: ['./schema/codegen/describe.mjs'],
     },
   },
 };

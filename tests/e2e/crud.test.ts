@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
 import { browserSuite, expectToast, login } from './support/browser';
@@ -11,14 +12,19 @@ const open = browserSuite(async () => {
   return t;
 });
 
-async function signedIn() {
-  const page = await open();
+async function signedIn(viewport?: { width: number; height: number }) {
+  const page = await open(viewport);
   await login(page, SUPERUSER.email, SUPERUSER.password);
   return page;
 }
 
 const bodyRows = (page: Page, table: string) => page.getByRole('table', { name: table }).locator('tbody tr');
 const pageParam = (page: Page) => new URL(page.url()).searchParams.get('page');
+const cellTexts = (page: Page, table: string, column: number) =>
+  bodyRows(page, table).evaluateAll(
+    (rows, index) => rows.map((row) => (row.children[index] as HTMLElement).innerText.trim()),
+    column,
+  );
 
 async function checkPagination(page: Page, path: string, table: string, labels: [string, string, string]) {
   const [previous, pageLabel, next] = labels;
@@ -30,7 +36,7 @@ async function checkPagination(page: Page, path: string, table: string, labels: 
   await page.getByText(`${pageLabel} 2`, { exact: true }).waitFor();
   await expect.poll(() => bodyRows(page, table).count()).toBe(1);
   expect(await page.getByRole('button', { name: next }).isDisabled()).toBe(true);
-  // The page survives a reload, and anything invalid in the address means page 1.
+  // The page survives a reload, and anything invalid in the address means page 1; past the end, the last page.
   await page.reload();
   await page.getByText(`${pageLabel} 2`, { exact: true }).waitFor();
   await page.getByRole('button', { name: previous }).click();
@@ -40,10 +46,49 @@ async function checkPagination(page: Page, path: string, table: string, labels: 
     await page.getByText(`${pageLabel} 1`, { exact: true }).waitFor();
     await expect.poll(() => bodyRows(page, table).count()).toBe(5);
   }
+  await page.goto(`${path}?page=40`);
+  await page.getByText(`${pageLabel} 2`, { exact: true }).waitFor();
+  await page.goto(path);
+  await page.getByText(`${pageLabel} 1`, { exact: true }).waitFor();
+}
+
+/** Types in the search box and waits for the filtered total. */
+async function search(page: Page, placeholder: string, text: string, total: string) {
+  await page.getByPlaceholder(placeholder).fill(text);
+  await page.getByText(total, { exact: true }).waitFor();
+}
+
+/** Clicks the export button and answers the downloaded CSV's text. */
+async function exported(page: Page, label: string): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: label }).click(),
+  ]);
+  return readFile((await download.path())!, 'utf8');
+}
+
+/** Selects rows by their text and deletes them with the bulk action, checking the confirmation names them. */
+async function bulkDelete(page: Page, names: string[], deleteLabel: string, title: string) {
+  for (const name of names)
+    await page
+      .getByRole('row', { name: new RegExp(name) })
+      .getByRole('checkbox')
+      .check();
+  await page.getByRole('button', { name: deleteLabel, exact: true }).click();
+  const confirm = page.getByRole('dialog', { name: title });
+  await confirm.getByText('Tem certeza? Você não poderá desfazer esta ação.').waitFor();
+  for (const name of names) await confirm.getByText(name, { exact: true }).waitFor();
+  await confirm.getByRole('button', { name: deleteLabel }).click();
+  await confirm.waitFor({ state: 'detached' });
+}
+
+/** Clicks a column heading to sort by it ('Sort by title', 'Ordenar por url'). */
+async function sortBy(page: Page, heading: string) {
+  await page.getByRole('button', { name: new RegExp(`^${heading} `, 'i') }).click();
 }
 
 describe('items', () => {
-  it('adds, pages through, edits and deletes items', async () => {
+  it('adds, searches, sorts, exports, pages through, edits and deletes items', async () => {
     for (let i = 1; i <= 5; i++) {
       await t.request('POST', '/api/v1/items/', {
         token,
@@ -60,66 +105,107 @@ describe('items', () => {
       .getByRole('row', { name: /Seed item 1/ })
       .getByText('N/A')
       .waitFor();
+    await page.getByText('1–5 of 5', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Adicionar Item' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar Item' });
     await dialog.waitFor();
     expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
-    await dialog.getByLabel('Title').focus();
+    await dialog.getByLabel(/^Title/).focus();
     await dialog.getByLabel('Description').focus();
     await dialog.getByText('Title é obrigatório.', { exact: true }).waitFor();
-    await dialog.getByLabel('Title').fill('Caderno azul');
+    await dialog.getByLabel(/^Title/).fill('Caderno azul');
     await dialog.getByLabel('Description').fill('Pautado, 96 folhas');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Success!', 'Item created successfully.');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /Caderno azul/ }).waitFor();
+    await page.getByText('1–5 of 6', { exact: true }).waitFor();
+
+    await search(page, 'Search', 'seed item 3', '1–1 of 1');
+    expect(await bodyRows(page, 'Items').count()).toBe(1);
+    await search(page, 'Search', '', '1–5 of 6');
+
+    await sortBy(page, 'Sort by title');
+    await expect
+      .poll(() => cellTexts(page, 'Items', 2))
+      .toEqual(['Caderno azul', ...[1, 2, 3, 4].map((i) => `Seed item ${i}`)]);
+    await sortBy(page, 'Sort by title');
+    await expect.poll(() => cellTexts(page, 'Items', 2)).toEqual([5, 4, 3, 2, 1].map((i) => `Seed item ${i}`));
+
+    await search(page, 'Search', 'caderno', '1–1 of 1');
+    const csv = (await exported(page, 'Export')).split('\r\n');
+    expect(csv[0]).toBe('ID,Title,Description');
+    expect(csv.slice(1)).toEqual([expect.stringMatching(/^[^,]+,Caderno azul,"Pautado, 96 folhas"$/)]);
+    await page.goto('/items');
 
     await checkPagination(page, '/items', 'Items', ['Previous', 'Page', 'Next']);
 
-    await page.getByRole('button', { name: 'Actions: Caderno azul' }).click();
-    await page.getByRole('menuitem', { name: 'Editar Item' }).click();
+    // A click on the row opens its edit dialog.
+    await page
+      .getByRole('row', { name: /Caderno azul/ })
+      .getByText('Pautado, 96 folhas')
+      .click();
     const edit = page.getByRole('dialog', { name: 'Editar Item' });
+    expect(await edit.getByLabel(/^Title/).inputValue()).toBe('Caderno azul');
     expect(await edit.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
-    await edit.getByLabel('Title').fill('Caderno verde');
+    await edit.getByLabel(/^Title/).fill('Caderno verde');
     expect(await edit.getByRole('button', { name: 'Save' }).isDisabled()).toBe(false);
     await edit.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Success!', 'Item updated successfully.');
     await edit.waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /Caderno verde/ }).waitFor();
 
+    // The row menu edits and deletes too; the confirmation names the item.
+    await page.getByRole('button', { name: 'Actions: Caderno verde' }).click();
+    await page.getByRole('menuitem', { name: 'Editar Item' }).click();
+    await page.getByRole('dialog', { name: 'Editar Item' }).getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Actions: Caderno verde' }).click();
     await page.getByRole('menuitem', { name: 'Deletar Item' }).click();
     const confirm = page.getByRole('dialog', { name: 'Deletar Item' });
     await confirm.getByText('Tem certeza? Você não poderá desfazer esta ação.').waitFor();
-    await confirm.getByRole('button', { name: 'Deletar' }).click();
+    await confirm.getByText('Caderno verde', { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await expectToast(page, 'Sucesso', 'O item foi apagado com sucesso.');
     await confirm.waitFor({ state: 'detached' });
     // The items list itself reloads: the deleted row is gone and the next item moves up.
     await page.getByRole('row', { name: /Caderno verde/ }).waitFor({ state: 'detached' });
     await expect.poll(() => bodyRows(page, 'Items').count()).toBe(5);
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+
+    await bulkDelete(page, ['Seed item 2', 'Seed item 3'], 'Delete', 'Deletar Item');
+    await expectToast(page, 'Sucesso', 'Os 2 itens foram apagados com sucesso.');
+    await page.getByText('1–3 of 3', { exact: true }).waitFor();
+    const [{ count }] = await t.sql<{ count: string }>("select count(*) from items where title like 'Seed item%'");
+    expect(Number(count)).toBe(3);
   });
 });
 
 describe('clients', () => {
-  it('adds, pages through, edits and deletes clients', async () => {
+  it('adds, searches, sorts, exports, pages through, edits and deletes clients, in Portuguese', async () => {
     for (let i = 1; i <= 5; i++) {
-      await t.request('POST', '/api/v1/clients/', { token, json: { url: `https://loja${i}.example.com` } });
+      await t.request('POST', '/api/v1/clients/', {
+        token,
+        json: { url: `https://loja${i}.example.com`, hiper_token: i === 1 ? 'hiper-secret-0001' : null },
+      });
     }
     const page = await signedIn();
     await page.getByRole('menuitem', { name: 'Clientes' }).click();
     await page.waitForURL('**/clientes');
     await page.getByRole('heading', { name: 'Gerenciar clientes' }).waitFor();
-    await page.getByRole('columnheader', { name: 'URL' }).waitFor();
-    await page.getByRole('columnheader', { name: 'Ações' }).waitFor();
+    for (const column of ['URL', 'ID da loja Nuvemshop', 'Token Hiper', 'Token Nuvemshop', 'Ações']) {
+      await page.getByRole('columnheader', { name: column }).waitFor();
+    }
+    const first = page.getByRole('row', { name: /loja1\.example/ });
+    await first.getByText('Definido', { exact: true }).waitFor();
+    await page.getByText('1–5 de 5', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Adicionar Cliente' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar Cliente' });
-    await dialog.getByLabel('URL').focus();
+    await dialog.getByLabel(/^URL/).focus();
     await dialog.getByLabel('Token Hiper').focus();
     await dialog.getByText('URL é obrigatória.', { exact: true }).waitFor();
-    await dialog.getByLabel('URL').fill('https://minhaloja.example.com');
+    await dialog.getByLabel(/^URL/).fill('https://minhaloja.example.com');
     await dialog.getByLabel('Token Hiper').fill('hiper-123');
     await dialog.getByLabel('ID da loja Nuvemshop').fill('4321');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
@@ -130,31 +216,60 @@ describe('clients', () => {
       "select * from clients where url = 'https://minhaloja.example.com'",
     );
     expect(Number(stored.nuvemshop_store_id)).toBe(4321);
+    expect(stored.hiper_sync_update_image).toBe(true);
+
+    await search(page, 'Pesquisar', 'LOJA3', '1–1 de 1');
+    await search(page, 'Pesquisar', '', '1–5 de 6');
+    await sortBy(page, 'Ordenar por url');
+    await expect
+      .poll(() => cellTexts(page, 'Clientes', 1))
+      .toEqual([...[1, 2, 3, 4, 5].map((i) => `https://loja${i}.example.com`)]);
+    await sortBy(page, 'Ordenar por url');
+    await expect.poll(async () => (await cellTexts(page, 'Clientes', 1))[0]).toBe('https://minhaloja.example.com');
+
+    await search(page, 'Pesquisar', 'loja1', '1–1 de 1');
+    expect((await exported(page, 'Exportar')).split('\r\n')).toEqual([
+      'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões',
+      'https://loja1.example.com,0,Definido,Não definido,Sim,Sim',
+    ]);
+    await page.goto('/clientes');
 
     await checkPagination(page, '/clientes', 'Clientes', ['Anterior', 'Página', 'Próximo']);
 
     await page.getByRole('button', { name: 'Ações: https://minhaloja.example.com' }).click();
     await page.getByRole('menuitem', { name: 'Editar cliente' }).click();
     const edit = page.getByRole('dialog', { name: 'Editar cliente' });
-    expect(await edit.getByLabel('ID da loja Nuvemshop').inputValue()).toBe('4321');
+    expect(await edit.getByLabel(/^ID da loja Nuvemshop/).inputValue()).toBe('4321');
     expect(await edit.getByRole('button', { name: 'Salvar' }).isDisabled()).toBe(true);
-    await edit.getByLabel('URL').fill('https://outraloja.example.com');
+    await edit.getByLabel(/^URL/).fill('https://outraloja.example.com');
     await edit.getByRole('button', { name: 'Salvar' }).click();
     await expectToast(page, 'Sucesso', 'Cliente atualizado com sucesso.');
     await page.getByRole('row', { name: /outraloja/ }).waitFor();
+
+    // A click on the row opens the same dialog.
+    await page
+      .getByRole('row', { name: /loja2\.example/ })
+      .getByText('https://loja2.example.com')
+      .click();
+    await page.getByRole('dialog', { name: 'Editar cliente' }).getByRole('button', { name: 'Cancelar' }).click();
 
     await page.getByRole('button', { name: 'Ações: https://outraloja.example.com' }).click();
     await page.getByRole('menuitem', { name: 'Deletar cliente' }).click();
     const confirm = page.getByRole('dialog', { name: 'Deletar cliente' });
     await confirm.getByText('Tem certeza? Você não poderá desfazer esta ação.').waitFor();
+    await confirm.getByText('https://outraloja.example.com', { exact: true }).waitFor();
     await confirm.getByRole('button', { name: 'Deletar' }).click();
     await expectToast(page, 'Sucesso', 'O cliente foi apagado com sucesso.');
     await page.getByRole('row', { name: /outraloja/ }).waitFor({ state: 'detached' });
+
+    await bulkDelete(page, ['https://loja4.example.com', 'https://loja5.example.com'], 'Deletar', 'Deletar cliente');
+    await expectToast(page, 'Sucesso', 'Os 2 clientes foram apagados com sucesso.');
+    await page.getByText('1–3 de 3', { exact: true }).waitFor();
   });
 });
 
 describe('users', () => {
-  it('adds, pages through, edits and deletes users; the own row is marked and locked', async () => {
+  it('adds, searches, exports, pages through, edits and deletes users; the own row is marked and locked', async () => {
     for (let i = 1; i <= 4; i++) await t.createUser(`seed${i}@example.com`, 'seed-password');
     const page = await signedIn();
     await page.getByRole('menuitem', { name: 'Admin' }).click();
@@ -169,20 +284,23 @@ describe('users', () => {
     await own.getByText('Active').waitFor();
     await own.getByText('N/A').waitFor();
     expect(await own.getByRole('button', { name: /Actions/ }).isDisabled()).toBe(true);
+    expect(await own.getByRole('checkbox').isDisabled()).toBe(true);
+    await own.getByText('admin@example.com').click();
+    expect(await page.getByRole('dialog').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Add User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
-    await dialog.getByLabel('Email').fill('not-an-email');
-    await dialog.getByLabel('Password', { exact: true }).fill('short');
-    await dialog.getByLabel('Confirm Password').focus();
+    await dialog.getByLabel(/^Email/).fill('not-an-email');
+    await dialog.getByLabel(/^Password/).fill('short');
+    await dialog.getByLabel(/^Confirm Password/).focus();
     await dialog.getByLabel('Full name').focus();
     await dialog.getByText('Invalid email address', { exact: true }).waitFor();
     await dialog.getByText('Password must be at least 8 characters', { exact: true }).waitFor();
     await dialog.getByText('Please confirm your password', { exact: true }).waitFor();
-    await dialog.getByLabel('Email').fill('novo@example.com');
+    await dialog.getByLabel(/^Email/).fill('novo@example.com');
     await dialog.getByLabel('Full name').fill('Novo Usuário');
-    await dialog.getByLabel('Password', { exact: true }).fill('novo-password');
-    await dialog.getByLabel('Confirm Password').fill('novo-password');
+    await dialog.getByLabel(/^Password/).fill('novo-password');
+    await dialog.getByLabel(/^Confirm Password/).fill('novo-password');
     await dialog.getByLabel('Is active?').check();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectToast(page, 'Success!', 'User created successfully.');
@@ -191,10 +309,19 @@ describe('users', () => {
     await created.getByText('User', { exact: true }).waitFor();
     await created.getByText('Active').waitFor();
 
+    await search(page, 'Search', 'novo usu', '1–1 of 1');
+    expect((await exported(page, 'Export')).split('\r\n')).toEqual([
+      'Full name,Email,Role,Status',
+      'Novo Usuário,novo@example.com,User,Active',
+    ]);
+    await page.goto('/admin');
+
     await checkPagination(page, '/admin', 'Users', ['Anterior', 'Página', 'Próximo']);
 
-    await page.getByRole('button', { name: 'Actions: novo@example.com' }).click();
-    await page.getByRole('menuitem', { name: 'Edit User' }).click();
+    await page
+      .getByRole('row', { name: /novo@example\.com/ })
+      .getByText('novo@example.com')
+      .click();
     const edit = page.getByRole('dialog', { name: 'Edit User' });
     expect(await edit.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await edit.getByLabel('Is superuser?').check();
@@ -209,8 +336,60 @@ describe('users', () => {
     await page.getByRole('menuitem', { name: 'Delete User' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete User' });
     await confirm.getByText('Tem certeza? Você não poderá desfazer esta ação.').waitFor();
-    await confirm.getByRole('button', { name: 'Deletar' }).click();
+    await confirm.getByText('novo@example.com', { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
     await expectToast(page, 'Sucesso', 'O usuário foi apagado com sucesso.');
     await page.getByRole('row', { name: /novo@example\.com/ }).waitFor({ state: 'detached' });
+
+    await bulkDelete(page, ['seed1@example.com', 'seed2@example.com'], 'Delete', 'Delete User');
+    await expectToast(page, 'Sucesso', 'Os 2 usuários foram apagados com sucesso.');
+    await page.getByRole('row', { name: /seed1@example\.com/ }).waitFor({ state: 'detached' });
+  });
+});
+
+/** The element lies wholly inside the viewport. */
+async function inView(page: Page, locator: Locator) {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize()!;
+  return (
+    !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height
+  );
+}
+
+describe('on a phone', () => {
+  it('no list screen or add dialog is wider than 390px; Save and Cancel stay in view', async () => {
+    for (let i = 1; i <= 3; i++) {
+      await t.request('POST', '/api/v1/clients/', {
+        token,
+        json: {
+          url: `https://uma-loja-com-um-endereco-bem-comprido-${i}.lojavirtual.example.com.br`,
+          hiper_token: 'x'.repeat(40),
+        },
+      });
+      await t.request('POST', '/api/v1/items/', { token, json: { title: `Um item com um título bem comprido ${i}` } });
+    }
+    const page = await signedIn({ width: 390, height: 844 });
+    const screens = [
+      ['/items', 'Adicionar Item', 'Items', ['Save', 'Cancel']],
+      ['/clientes', 'Adicionar Cliente', 'Clientes', ['Salvar', 'Cancelar']],
+      ['/admin', 'Add User', 'Users', ['Save', 'Cancel']],
+    ] as const;
+    for (const [path, add, table, [saveLabel, cancelLabel]] of screens) {
+      await page.goto(path);
+      await bodyRows(page, table).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      await page.getByRole('button', { name: add }).click();
+      const dialog = page.getByRole('dialog', { name: add });
+      await dialog.waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} ${add}`).toBeLessThanOrEqual(
+        390,
+      );
+      expect(await inView(page, dialog.getByRole('button', { name: saveLabel })), `${path} ${saveLabel}`).toBe(true);
+      expect(await inView(page, dialog.getByRole('button', { name: cancelLabel })), `${path} ${cancelLabel}`).toBe(
+        true,
+      );
+      await dialog.getByRole('button', { name: cancelLabel }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
   });
 });

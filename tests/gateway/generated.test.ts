@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import codegen from '../../codegen';
 import { printedSchema } from '../../gateway/emit-schema';
 
 describe('generated files', () => {
@@ -10,13 +11,19 @@ describe('generated files', () => {
     expect(readFileSync('schema/schema.graphql', 'utf8')).toBe(printedSchema());
   });
 
-  it('schema/generated/graphql.ts is what codegen derives from it (run `npm run schema`)', () => {
+  it('schema/generated/ is what codegen derives from it (run `npm run schema`)', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'codegen-'));
-    const target = path.join(out, 'graphql.ts');
     execFileSync('npx', ['graphql-codegen', '--config', 'tests/support/codegen-check.ts'], {
-      env: { ...process.env, CODEGEN_TARGET: target },
+      env: { ...process.env, CODEGEN_TARGET: out },
       stdio: 'pipe',
     });
-    expect(readFileSync(target, 'utf8')).toBe(readFileSync('schema/generated/graphql.ts', 'utf8'));
+    const generated = Object.keys(codegen.generates);
+    expect(generated).toEqual(
+      expect.arrayContaining(['schema/generated/graphql.ts', 'schema/generated/description.ts']),
+    );
+    expect(readdirSync('schema/generated').sort()).toEqual(generated.map((file) => path.basename(file)).sort());
+    for (const file of generated) {
+      expect(readFileSync(path.join(out, path.basename(file)), 'utf8'), file).toBe(readFileSync(file, 'utf8'));
+    }
   }, 60_000);
 });

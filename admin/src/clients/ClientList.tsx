@@ -1,29 +1,29 @@
-import type { ClientFieldsFragment as Client } from '../../../schema/generated/graphql';
-import { Truncated } from '../list/DataTable';
-import { ListPage } from '../list/ListPage';
-import { portuguesePagination } from '../list/Pagination';
-import { ClientDialog } from './ClientDialog';
+import { ResourceList } from '../crud/ResourceList';
+import { ScreenLanguage } from '../crud/ScreenLanguage';
+import { portugueseI18nProvider } from '../i18n';
 
-/** /clientes: the store connections. */
+const columns = [
+  'url',
+  'nuvemshop_store_id',
+  'hiper_token',
+  'nuvemshop_token',
+  'hiper_sync_update_image',
+  'hiper_sync_update_dimensions',
+];
+
+/**
+ * /clientes: Gerenciar clientes, all in Portuguese. The columns are the fields the schema lists (the URL, the store id,
+ * whether each token is set, both sync flags), in this order, and the form's inputs follow it.
+ */
 export default function ClientList() {
   return (
-    <ListPage<Client>
-      resource="clientes"
-      title="Gerenciar clientes"
-      addLabel="Adicionar Cliente"
-      tableLabel="Clientes"
-      empty="Nenhum cliente cadastrado."
-      paginationLabels={portuguesePagination}
-      columns={[{ label: 'URL', render: (client) => <Truncated text={client.url} /> }]}
-      actions={{
-        heading: 'Ações',
-        label: (client) => `Ações: ${client.url}`,
-        edit: 'Editar cliente',
-        remove: 'Deletar cliente',
-      }}
-      dialog={({ open, record, onClose }) => <ClientDialog open={open} client={record} onClose={onClose} />}
-      deleteType="cliente"
-      deleteTitle="Deletar cliente"
-    />
+    <ScreenLanguage i18nProvider={portugueseI18nProvider}>
+      <ResourceList
+        resource="clientes"
+        columns={columns}
+        form={{ order: columns }}
+        representation={(client) => client.url}
+      />
+    </ScreenLanguage>
   );
 }

@@ -1,12 +1,7 @@
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import buildGraphQLProvider from 'ra-data-graphql';
-import { buildSchema, introspectionFromSchema } from 'graphql';
-import sdl from '../../../schema/schema.graphql?raw';
 import { getToken } from '../api';
 import { buildQuery } from './buildQuery';
-
-/** The gateway's schema as committed in schema/: the app never asks the server for it. */
-const schema = introspectionFromSchema(buildSchema(sdl)).__schema;
 
 const client = new ApolloClient({
   link: new HttpLink({
@@ -22,8 +17,5 @@ const client = new ApolloClient({
   defaultOptions: { query: { fetchPolicy: 'network-only' }, mutate: { fetchPolicy: 'no-cache' } },
 });
 
-export const graphqlProvider = buildGraphQLProvider({
-  client,
-  introspection: { schema },
-  buildQuery,
-});
+// The operations come from the schema's description, generated at build time: the server is never introspected.
+export const graphqlProvider = buildGraphQLProvider({ client, introspection: false, buildQuery });

@@ -4,13 +4,14 @@ import type { ValidationIssue } from '../api';
 type Method = 'getList' | 'getOne' | 'getMany' | 'getManyReference' | 'create' | 'update' | 'delete';
 
 interface GraphQLFailure {
-  graphQLErrors?: { message: string; extensions?: { status?: number; detail?: ValidationIssue[] } }[];
+  graphQLErrors?: { message: string; extensions?: { status?: number; code?: string; detail?: ValidationIssue[] } }[];
   networkError?: { statusCode?: number; result?: { errors?: GraphQLFailure['graphQLErrors'] } };
 }
 
 /**
- * react-admin's errors carry the gateway's status and `detail`, so checkError can tell an expired session
- * from a refusal, and notifications can show the server's text.
+ * react-admin's errors carry the gateway's status, `detail` and `code` (`UNAUTHENTICATED` for a session that can no
+ * longer be used, `FORBIDDEN` for a refusal...), so checkError can tell an expired session from a refusal, and
+ * notifications can show the server's text.
  */
 export function toHttpError(error: unknown): HttpError {
   const body = (error as { body?: GraphQLFailure } | undefined)?.body ?? (error as GraphQLFailure);
@@ -22,7 +23,8 @@ export function toHttpError(error: unknown): HttpError {
     500;
   const detail = graphQLError?.extensions?.detail ?? graphQLError?.message ?? (error as Error | undefined)?.message;
   const message = Array.isArray(detail) ? (detail[0]?.msg ?? 'Validation Error') : (detail ?? 'Something went wrong.');
-  return new HttpError(message, status, { detail });
+  const code = graphQLError?.extensions?.code;
+  return new HttpError(message, status, { detail, code });
 }
 
 // Apollo, graphql and the schema load with the first data call, not with the login page.
@@ -42,6 +44,8 @@ const call =
     }
   };
 
+const deleteOne = call('delete');
+
 export const dataProvider = {
   getList: call('getList'),
   getOne: call('getOne'),
@@ -49,7 +53,11 @@ export const dataProvider = {
   getManyReference: call('getManyReference'),
   create: call('create'),
   update: call('update'),
-  delete: call('delete'),
+  delete: deleteOne,
   updateMany: () => Promise.reject(new Error('Not supported')),
-  deleteMany: () => Promise.reject(new Error('Not supported')),
+  /** Bulk delete: the gateway deletes one record per call, so each selected id is deleted in turn. */
+  async deleteMany(resource: string, params: { ids: (string | number)[]; meta?: unknown }) {
+    for (const id of params.ids) await deleteOne(resource, { id, meta: params.meta });
+    return { data: params.ids };
+  },
 } as unknown as DataProvider;

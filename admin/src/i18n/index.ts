@@ -1,9 +1,11 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
+import { portugueseMessages } from './portuguese';
+import { englishAppMessages, portugueseAppMessages, resourceMessages } from './resources';
 
 /**
- * The screens' texts are written in the components, in the language the product uses on each screen;
- * react-admin's own texts stay in English, with these few adjustments.
+ * The app's texts: react-admin's own in English (with these few adjustments), the list screens' under `resources`
+ * and `app`. The screens the product shows in Portuguese (Clients) switch to `portugueseI18nProvider`.
  */
 const messages = {
   ...englishMessages,
@@ -11,9 +13,24 @@ const messages = {
     ...englishMessages.ra,
     page: { ...englishMessages.ra.page, not_found: 'Not Found', error: 'Something went wrong!' },
     action: { ...englishMessages.ra.action, open_menu: 'Abrir menu', close_menu: 'Fechar menu' },
+    navigation: {
+      ...englishMessages.ra.navigation,
+      page_range_info: '%{offsetBegin}–%{offsetEnd} of %{total}',
+      partial_page_range_info: '%{offsetBegin}–%{offsetEnd} of more than %{offsetEnd}',
+    },
   },
+  app: englishAppMessages,
+  resources: resourceMessages,
 };
 
 export const i18nProvider = polyglotI18nProvider(() => messages, 'pt-BR', [{ locale: 'pt-BR', name: 'Português' }], {
   allowMissing: true,
 });
+
+/** Every text in Portuguese, react-admin's own included: for a screen shown in Portuguese. */
+export const portugueseI18nProvider = polyglotI18nProvider(
+  () => ({ ...portugueseMessages, app: portugueseAppMessages, resources: resourceMessages }),
+  'pt-BR',
+  [{ locale: 'pt-BR', name: 'Português' }],
+  { allowMissing: true },
+);

@@ -1,33 +1,16 @@
-import type { ItemFieldsFragment as Item } from '../../../schema/generated/graphql';
-import { Truncated } from '../list/DataTable';
-import { ListPage } from '../list/ListPage';
-import { englishPagination } from '../list/Pagination';
-import { ItemDialog } from './ItemDialog';
+import { ResourceList } from '../crud/ResourceList';
 
-/** /items: Items Management. */
+/** /items: Items Management. The columns the specification names; an empty description reads 'N/A'. */
 export default function ItemList() {
   return (
-    <ListPage<Item>
+    <ResourceList
       resource="items"
-      title="Items Management"
-      addLabel="Adicionar Item"
-      tableLabel="Items"
-      empty="You don't have any items yet."
-      paginationLabels={englishPagination}
       columns={[
-        { label: 'ID', render: (item) => <Truncated text={item.id} /> },
-        { label: 'Title', render: (item) => <Truncated text={item.title} /> },
-        { label: 'Description', render: (item) => <Truncated text={item.description || 'N/A'} /> },
+        'id',
+        'title',
+        { source: 'description', text: (item, translate) => item.description || translate('app.list.empty_value') },
       ]}
-      actions={{
-        heading: 'Actions',
-        label: (item) => `Actions: ${item.title}`,
-        edit: 'Editar Item',
-        remove: 'Deletar Item',
-      }}
-      dialog={({ open, record, onClose }) => <ItemDialog open={open} item={record} onClose={onClose} />}
-      deleteType="item"
-      deleteTitle="Deletar Item"
+      representation={(item) => item.title}
     />
   );
 }

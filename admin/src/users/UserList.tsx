@@ -1,13 +1,14 @@
-import { Alert, Box, Chip } from '@mui/material';
-import { useGetIdentity } from 'react-admin';
-import type { UserFieldsFragment as User } from '../../../schema/generated/graphql';
+import { Alert, Box, Chip, Typography } from '@mui/material';
+import { useMemo } from 'react';
+import { PasswordInput, useGetIdentity, useTranslate, type RaRecord } from 'react-admin';
 import { canAccess } from '../access';
-import { Truncated } from '../list/DataTable';
-import { ListHeading, ListPage, ListScreen } from '../list/ListPage';
-import { portuguesePagination } from '../list/Pagination';
-import { UserDialog } from './UserDialog';
+import type { FormMode } from '../crud/formInputs';
+import { ResourceList, Truncated, type ColumnCustomization } from '../crud/ResourceList';
+import type { AdditionalInput, FormCustomization } from '../crud/RecordDialog';
+import { matches, useMessageKey } from '../crud/validators';
 
 function Status({ active }: { active: boolean }) {
+  const translate = useTranslate();
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
       <Box
@@ -15,57 +16,80 @@ function Status({ active }: { active: boolean }) {
         aria-hidden
         sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: active ? 'success.main' : 'error.main' }}
       />
-      {active ? 'Active' : 'Inactive'}
+      {translate(active ? 'resources.admin.status.active' : 'resources.admin.status.inactive')}
     </Box>
   );
 }
 
-/** /admin: Users Management, for superusers. */
-export default function UserList() {
-  const { identity, isPending: identityPending } = useGetIdentity();
+/** The password's confirmation: required when adding a user ('Please confirm your password'), equal to it. */
+function ConfirmPasswordInput({ mode }: { mode: FormMode }) {
+  const messageKey = useMessageKey('admin', 'confirm_password');
+  const validate = useMemo(() => {
+    const match = matches('password', messageKey);
+    const required = (value: unknown) => (value ? undefined : messageKey('required'));
+    return mode === 'create' ? [Object.assign(required, { isRequired: true }), match] : [match];
+  }, [mode, messageKey]);
+  return (
+    <PasswordInput
+      source="confirm_password"
+      label="resources.admin.fields.confirm_password"
+      validate={validate}
+      autoComplete="new-password"
+      fullWidth
+    />
+  );
+}
 
-  if (identityPending) return null;
+const confirmation: AdditionalInput = { after: 'password', render: (mode) => <ConfirmPasswordInput mode={mode} /> };
+
+const form: FormCustomization = {
+  order: ['email', 'full_name', 'password', 'is_superuser', 'is_active'],
+  // Specification §3: a user added here starts inactive and not a superuser.
+  createDefaults: { is_active: false, is_superuser: false },
+  additionalInputs: [confirmation],
+};
+
+/** /admin: Users Management, for superusers. The own row is marked 'You' and cannot be edited or deleted. */
+export default function UserList() {
+  const translate = useTranslate();
+  const { identity, isPending } = useGetIdentity();
+  const own = (user: RaRecord) => user.id === identity?.id;
+
+  const columns: ColumnCustomization[] = [
+    {
+      source: 'full_name',
+      text: (user, t) => user.full_name || t('app.list.empty_value'),
+      render: (user) => (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Truncated text={user.full_name || translate('app.list.empty_value')} />
+          {own(user) && <Chip label={translate('resources.admin.you')} size="small" color="primary" />}
+        </Box>
+      ),
+    },
+    { source: 'email' },
+    {
+      source: 'is_superuser',
+      text: (user, t) => t(user.is_superuser ? 'resources.admin.role.superuser' : 'resources.admin.role.user'),
+    },
+    {
+      source: 'is_active',
+      text: (user, t) => t(user.is_active ? 'resources.admin.status.active' : 'resources.admin.status.inactive'),
+      render: (user) => <Status active={user.is_active} />,
+    },
+  ];
+
+  if (isPending) return null;
   if (!canAccess(identity, 'admin')) {
     return (
-      <ListScreen>
-        <ListHeading title="Users Management" />
-        <Alert severity="error">The user doesn't have enough privileges</Alert>
-      </ListScreen>
+      <Box sx={{ p: { xs: 1, sm: 3 } }}>
+        <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+          {translate('resources.admin.title')}
+        </Typography>
+        <Alert severity="error">{translate('resources.admin.forbidden')}</Alert>
+      </Box>
     );
   }
-
   return (
-    <ListPage<User>
-      resource="admin"
-      title="Users Management"
-      addLabel="Add User"
-      tableLabel="Users"
-      empty="No users."
-      paginationLabels={portuguesePagination}
-      columns={[
-        {
-          label: 'Full name',
-          render: (user) => (
-            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-              <Truncated text={user.full_name || 'N/A'} />
-              {user.id === identity?.id && <Chip label="You" size="small" color="primary" />}
-            </Box>
-          ),
-        },
-        { label: 'Email', render: (user) => <Truncated text={user.email} /> },
-        { label: 'Role', render: (user) => (user.is_superuser ? 'Superuser' : 'User') },
-        { label: 'Status', render: (user) => <Status active={user.is_active} /> },
-      ]}
-      actions={{
-        heading: 'Actions',
-        label: (user) => `Actions: ${user.email}`,
-        edit: 'Edit User',
-        remove: 'Delete User',
-        disabled: (user) => user.id === identity?.id,
-      }}
-      dialog={({ open, record, onClose }) => <UserDialog open={open} user={record} onClose={onClose} />}
-      deleteType="usuário"
-      deleteTitle="Delete User"
-    />
+    <ResourceList resource="admin" columns={columns} representation={(user) => user.email} isLocked={own} form={form} />
   );
 }

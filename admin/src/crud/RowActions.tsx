@@ -1,5 +1,5 @@
 import MoreVertIcon from '@mui/icons-material/MoreVert';
-import { IconButton, Menu, MenuItem } from '@mui/material';
+import { Box, IconButton, Menu, MenuItem } from '@mui/material';
 import { useRef, useState } from 'react';
 
 interface Action {
@@ -8,18 +8,18 @@ interface Action {
   danger?: boolean;
 }
 
-/** A row's action menu. */
-export function RowMenu({ label, actions, disabled }: { label: string; actions: Action[]; disabled?: boolean }) {
+/** A row's action menu. Its clicks stay off the row, whose own click opens the edit dialog. */
+export function RowActions({ label, actions, disabled }: { label: string; actions: Action[]; disabled?: boolean }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   // The chosen action runs once the menu has closed and given the focus back, so that a dialog it opens keeps it.
   const chosen = useRef<(() => void) | null>(null);
   return (
-    <>
+    <Box component="span" onClick={(event) => event.stopPropagation()}>
       <IconButton
         aria-label={label}
         aria-haspopup="menu"
         disabled={disabled}
-        onClick={(e) => setAnchor(e.currentTarget)}
+        onClick={(event) => setAnchor(event.currentTarget)}
         size="small"
       >
         <MoreVertIcon />
@@ -50,6 +50,6 @@ export function RowMenu({ label, actions, disabled }: { label: string; actions: 
           </MenuItem>
         ))}
       </Menu>
-    </>
+    </Box>
   );
 }

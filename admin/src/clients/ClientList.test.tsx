@@ -1,0 +1,165 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { memoryProvider, renderWithAdmin } from '../testing';
+import ClientList from './ClientList';
+
+const seed = () =>
+  Array.from({ length: 7 }, (_, i) => ({
+    id: `c${i + 1}`,
+    url: `https://loja${i + 1}.example.com`,
+    hiper_token: i === 0 ? '••••••••1234' : null,
+    nuvemshop_token: null,
+    nuvemshop_store_id: 100 + i,
+    hiper_sync_update_image: true,
+    hiper_sync_update_dimensions: i !== 0,
+  }));
+
+const table = () => screen.getByRole('table', { name: 'Clientes' });
+const row = (text: string) => screen.getByText(text).closest('tr')!;
+
+function save(dialog: HTMLElement) {
+  const button = within(dialog).getByRole('button', { name: 'Salvar' });
+  expect(button).toBeEnabled();
+  fireEvent.submit(button.closest('form')!);
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ClientList', () => {
+  it('is all in Portuguese: columns from the schema, tokens shown as set or not, the total', async () => {
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: memoryProvider(seed()) });
+    await screen.findByText('https://loja1.example.com');
+    expect(screen.getByRole('heading', { name: 'Gerenciar clientes' })).toBeInTheDocument();
+    const headings = within(table())
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headings).toEqual([
+      '',
+      'URL',
+      'ID da loja Nuvemshop',
+      'Token Hiper',
+      'Token Nuvemshop',
+      'Sincronizar imagens',
+      'Sincronizar dimensões',
+      'Ações',
+    ]);
+    const first = row('https://loja1.example.com');
+    expect(within(first).getByText('Definido')).toBeInTheDocument();
+    expect(within(first).getByText('Não definido')).toBeInTheDocument();
+    expect(within(first).queryByText(/1234/)).not.toBeInTheDocument();
+    expect(screen.getByText('1–5 de 7')).toBeInTheDocument();
+    expect(screen.getByText('Página 1')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Anterior' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Próximo' })).toBeEnabled();
+    expect(screen.getByPlaceholderText('Pesquisar')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Exportar' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Adicionar Cliente' })).toBeInTheDocument();
+    await userEvent.setup().click(within(first).getByRole('checkbox'));
+    expect(screen.getByText('1 item selecionado')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Deletar' })).toBeInTheDocument();
+  });
+
+  it('exports the tokens as shown, never their value', async () => {
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (blobs.push(blob), 'blob:csv') }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: memoryProvider(seed().slice(0, 2)) });
+    await screen.findByText('https://loja1.example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Exportar' }));
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    expect(await blobs[0].text()).toBe(
+      [
+        'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões',
+        'https://loja1.example.com,100,Definido,Não definido,Sim,Não',
+        'https://loja2.example.com,101,Não definido,Não definido,Sim,Sim',
+      ].join('\r\n'),
+    );
+  });
+
+  it('adds a client: URL required, the store id digits only and sent as a number, both syncs on by default', async () => {
+    const person = userEvent.setup();
+    const provider = memoryProvider(seed());
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: provider });
+    await screen.findByText('https://loja1.example.com');
+    await person.click(screen.getByRole('button', { name: 'Adicionar Cliente' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Adicionar Cliente' });
+    expect(within(dialog).getByRole('button', { name: 'Salvar' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancelar' })).toBeInTheDocument();
+    await person.click(within(dialog).getByLabelText(/^URL/));
+    await person.click(within(dialog).getByLabelText('Token Hiper'));
+    expect(await within(dialog).findByText('URL é obrigatória.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Sincronizar imagens')).toBeChecked();
+    expect(within(dialog).getByLabelText('Sincronizar dimensões')).toBeChecked();
+    const storeId = within(dialog).getByLabelText('ID da loja Nuvemshop');
+    expect(storeId).toHaveValue('0');
+    await person.clear(storeId);
+    await person.type(storeId, '12a');
+    await person.click(within(dialog).getByLabelText('Token Hiper'));
+    expect(await within(dialog).findByText('Informe apenas números.')).toBeInTheDocument();
+    await person.clear(storeId);
+    await person.type(storeId, '123');
+    await person.type(within(dialog).getByLabelText(/^URL/), 'https://nova.example.com');
+    save(dialog);
+    await waitFor(() =>
+      expect(provider.create).toHaveBeenCalledWith(
+        'clientes',
+        expect.objectContaining({
+          data: {
+            url: 'https://nova.example.com',
+            nuvemshop_store_id: 123,
+            hiper_sync_update_image: true,
+            hiper_sync_update_dimensions: true,
+          },
+        }),
+      ),
+    );
+    expect(await screen.findByText('Cliente criado com sucesso.')).toBeInTheDocument();
+    expect(screen.getByText('Sucesso')).toBeInTheDocument();
+  });
+
+  it('edits a client from its row menu; the delete confirmation names its URL in full', async () => {
+    const person = userEvent.setup();
+    const provider = memoryProvider(seed());
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: provider });
+    await screen.findByText('https://loja2.example.com');
+    await person.click(screen.getByRole('button', { name: 'Ações: https://loja2.example.com' }));
+    await person.click(await screen.findByRole('menuitem', { name: 'Editar cliente' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar cliente' });
+    await waitFor(() => expect(within(dialog).getByLabelText(/^ID da loja Nuvemshop/)).toHaveValue('101'));
+    const url = within(dialog).getByLabelText(/^URL/);
+    await person.clear(url);
+    await person.type(url, 'https://outra.example.com');
+    save(dialog);
+    await waitFor(() =>
+      expect(provider.update).toHaveBeenCalledWith(
+        'clientes',
+        expect.objectContaining({ id: 'c2', data: { url: 'https://outra.example.com' } }),
+      ),
+    );
+    const toast = (await screen.findByText('Cliente atualizado com sucesso.')).closest<HTMLElement>('[role="status"]')!;
+    await screen.findByText('https://outra.example.com');
+    // One toast at a time: this one closes before the next can show.
+    await person.click(within(toast).getByRole('button', { name: 'Close' }));
+
+    await person.click(screen.getByRole('button', { name: 'Ações: https://outra.example.com' }));
+    await person.click(await screen.findByRole('menuitem', { name: 'Deletar cliente' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Deletar cliente' });
+    expect(within(confirm).getByText('https://outra.example.com')).toBeInTheDocument();
+    await person.click(within(confirm).getByRole('button', { name: 'Deletar' }));
+    expect(await screen.findByText('O cliente foi apagado com sucesso.')).toBeInTheDocument();
+  });
+
+  it('tells when a delete fails', async () => {
+    const person = userEvent.setup();
+    const provider = memoryProvider(seed());
+    provider.delete.mockRejectedValue(new Error('boom'));
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: provider });
+    await screen.findByText('https://loja1.example.com');
+    await person.click(screen.getByRole('button', { name: 'Ações: https://loja1.example.com' }));
+    await person.click(await screen.findByRole('menuitem', { name: 'Deletar cliente' }));
+    await person.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Deletar' }));
+    expect(await screen.findByText('An error occurred while deleting the cliente.')).toBeInTheDocument();
+    expect(screen.getByText('An error occurred.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,138 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import { Box, DialogContentText } from '@mui/material';
+import { useState } from 'react';
+import {
+  Button,
+  Confirm,
+  useDelete,
+  useDeleteMany,
+  useListContext,
+  useRefresh,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
+import { useToast } from '../layout/Toast';
+
+/** The toasts of a delete, in the specification's words ('O item foi apagado com sucesso.'). */
+function useDeleteToasts(resource: string) {
+  const toast = useToast();
+  const translate = useTranslate();
+  const refresh = useRefresh();
+  const type = (count: number) => translate(`resources.${resource}.type`, { smart_count: count });
+  return {
+    deleted: (count: number) => {
+      toast(
+        translate('app.delete.success_title'),
+        translate('app.delete.success', { smart_count: count, type: type(count) }),
+      );
+      refresh();
+    },
+    failed: () => {
+      toast(translate('app.delete.failure_title'), translate('app.delete.failure', { type: type(1) }), 'error');
+      refresh();
+    },
+  };
+}
+
+/** The confirmation's text, then the records it deletes, by name. */
+function DeleteContent({ names }: { names: string[] }) {
+  const translate = useTranslate();
+  return (
+    <>
+      <DialogContentText>{translate('app.delete.confirm')}</DialogContentText>
+      <Box component="ul" aria-label="records" sx={{ mt: 1, mb: 0, pl: 3, overflowWrap: 'anywhere' }}>
+        {names.map((name, index) => (
+          <Box component="li" key={index} sx={{ fontWeight: 600 }}>
+            {name}
+          </Box>
+        ))}
+      </Box>
+    </>
+  );
+}
+
+interface DeleteRecordProps {
+  resource: string;
+  record: RaRecord | null;
+  title: string;
+  representation: (record: RaRecord) => string;
+  onClose: () => void;
+}
+
+/** Confirms and deletes one record, naming it. */
+export function DeleteRecordConfirm({ resource, record, title, representation, onClose }: DeleteRecordProps) {
+  const [remove, { isPending }] = useDelete();
+  const toasts = useDeleteToasts(resource);
+  return (
+    <Confirm
+      isOpen={!!record}
+      loading={isPending}
+      title={title}
+      content={record ? <DeleteContent names={[representation(record)]} /> : null}
+      confirm="ra.action.delete"
+      confirmColor="warning"
+      onClose={onClose}
+      onConfirm={() => {
+        if (!record) return;
+        remove(
+          resource,
+          { id: record.id, previousData: record },
+          {
+            mutationMode: 'pessimistic',
+            onSuccess: () => toasts.deleted(1),
+            onError: () => toasts.failed(),
+            onSettled: onClose,
+          },
+        );
+      }}
+    />
+  );
+}
+
+/** The bulk action: confirms and deletes the selected records, naming those on the page. */
+export function SpecBulkDeleteButton({
+  resource,
+  title,
+  representation,
+}: {
+  resource: string;
+  title: string;
+  representation: (record: RaRecord) => string;
+}) {
+  const { selectedIds, data, onUnselectItems } = useListContext();
+  const [open, setOpen] = useState(false);
+  const [removeMany, { isPending }] = useDeleteMany();
+  const toasts = useDeleteToasts(resource);
+  const names = (data ?? []).filter((record) => selectedIds.includes(record.id)).map(representation);
+  return (
+    <>
+      <Button label="ra.action.delete" color="error" onClick={() => setOpen(true)}>
+        <DeleteIcon />
+      </Button>
+      <Confirm
+        isOpen={open}
+        loading={isPending}
+        title={title}
+        content={<DeleteContent names={names} />}
+        confirm="ra.action.delete"
+        confirmColor="warning"
+        onClose={() => setOpen(false)}
+        onConfirm={() =>
+          removeMany(
+            resource,
+            { ids: selectedIds },
+            {
+              mutationMode: 'pessimistic',
+              onSuccess: () => {
+                toasts.deleted(selectedIds.length);
+                onUnselectItems();
+              },
+              onError: () => toasts.failed(),
+              onSettled: () => setOpen(false),
+            },
+          )
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,189 @@
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { Fragment, useId, useMemo, type ReactNode } from 'react';
+import { CreateBase, EditBase, SaveButton, SimpleForm, useRefresh, useTranslate, type RaRecord } from 'react-admin';
+import { errorText } from '../api';
+import { useToast } from '../layout/Toast';
+import { DerivedInput } from './DerivedInput';
+import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
+
+/** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
+export interface AdditionalInput {
+  after: string;
+  render: (mode: FormMode) => ReactNode;
+}
+
+export interface FormCustomization {
+  /** The inputs' order, when the screen fixes one; inputs it leaves out follow in the derived order. */
+  order?: string[];
+  /** A create form's starting values over the schema's defaults. */
+  createDefaults?: Record<string, unknown>;
+  additionalInputs?: AdditionalInput[];
+}
+
+function ordered(inputs: InputDescription[], order: string[] = []) {
+  const rank = (source: string) => (order.includes(source) ? order.indexOf(source) : order.length);
+  return [...inputs].sort((a, b) => rank(a.source) - rank(b.source));
+}
+
+/** The form's inputs, consecutive switches side by side. */
+function FormInputs({
+  resource,
+  mode,
+  inputs,
+  additional = [],
+}: {
+  resource: string;
+  mode: FormMode;
+  inputs: InputDescription[];
+  additional?: AdditionalInput[];
+}) {
+  const groups: ReactNode[] = [];
+  let switches: ReactNode[] = [];
+  const flush = () => {
+    if (!switches.length) return;
+    groups.push(
+      <Box key={`switches-${groups.length}`} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
+        {switches}
+      </Box>,
+    );
+    switches = [];
+  };
+  inputs.forEach((input) => {
+    const element = <DerivedInput key={input.source} resource={resource} input={input} mode={mode} />;
+    if (input.kind === 'boolean') switches.push(element);
+    else {
+      flush();
+      groups.push(element);
+    }
+    for (const extra of additional.filter((a) => a.after === input.source)) {
+      flush();
+      groups.push(<Fragment key={`after-${input.source}`}>{extra.render(mode)}</Fragment>);
+    }
+  });
+  flush();
+  return <>{groups}</>;
+}
+
+function DialogToolbar({ onCancel }: { onCancel: () => void }) {
+  const translate = useTranslate();
+  return (
+    <DialogActions sx={{ px: 3, pb: 2 }}>
+      <Button onClick={onCancel}>{translate('ra.action.cancel')}</Button>
+      <SaveButton icon={<></>} />
+    </DialogActions>
+  );
+}
+
+interface DialogProps {
+  resource: string;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** A modal form dialog that fits a phone: its content scrolls, Save and Cancel stay in view. */
+function FormDialogFrame({ title, onClose, children }: Omit<DialogProps, 'resource'>) {
+  const titleId = useId();
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby={titleId}
+      disableAutoFocus
+      // Once the dialog is in, the first field takes the focus, so typing can start at once.
+      slotProps={{
+        transition: { onEntered: (node: HTMLElement) => node.querySelector<HTMLInputElement>('input')?.focus() },
+        paper: { sx: { mx: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } } },
+      }}
+    >
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      {children}
+    </Dialog>
+  );
+}
+
+function useSaved(resource: string, onClose: () => void, message: string) {
+  const toast = useToast();
+  const translate = useTranslate();
+  const refresh = useRefresh();
+  return {
+    onSuccess: () => {
+      toast(translate('app.notification.success'), translate(message));
+      onClose();
+      refresh();
+    },
+    onError: (error: unknown) => toast(translate('app.notification.failure'), errorText(error), 'error'),
+  };
+}
+
+const formProps = { mode: 'onBlur', reValidateMode: 'onBlur', criteriaMode: 'all' } as const;
+
+/** Adds a record of the resource: the create mutation's arguments as inputs, validated as the schema bounds them. */
+export function CreateDialog({
+  resource,
+  title,
+  onClose,
+  form = {},
+}: Omit<DialogProps, 'children'> & { form?: FormCustomization }) {
+  const inputs = useMemo(() => ordered(formInputs(resource, 'create'), form.order), [resource, form.order]);
+  const defaults = useMemo(() => createDefaults(inputs, form.createDefaults), [inputs, form.createDefaults]);
+  const mutationOptions = useSaved(resource, onClose, `resources.${resource}.notifications.created`);
+  return (
+    <FormDialogFrame title={title} onClose={onClose}>
+      <CreateBase
+        resource={resource}
+        redirect={false}
+        transform={(values: Record<string, unknown>) => createData(inputs, values)}
+        mutationOptions={mutationOptions}
+      >
+        <SimpleForm
+          {...formProps}
+          defaultValues={defaults}
+          component={DialogContent}
+          toolbar={<DialogToolbar onCancel={onClose} />}
+          sx={{ pt: 1 }}
+        >
+          <FormInputs resource={resource} mode="create" inputs={inputs} additional={form.additionalInputs} />
+        </SimpleForm>
+      </CreateBase>
+    </FormDialogFrame>
+  );
+}
+
+/** Edits a record: the update mutation's arguments as inputs; only what changed is sent. */
+export function EditDialog({
+  resource,
+  title,
+  record,
+  onClose,
+  form = {},
+}: Omit<DialogProps, 'children'> & { record: RaRecord; form?: FormCustomization }) {
+  const inputs = useMemo(() => ordered(formInputs(resource, 'edit'), form.order), [resource, form.order]);
+  const mutationOptions = useSaved(resource, onClose, `resources.${resource}.notifications.updated`);
+  return (
+    <FormDialogFrame title={title} onClose={onClose}>
+      <EditBase
+        resource={resource}
+        id={record.id}
+        redirect={false}
+        mutationMode="pessimistic"
+        queryOptions={{ placeholderData: record }}
+        transform={(values: Record<string, unknown>, options?: { previousData?: RaRecord }) =>
+          updateData(inputs, values, options?.previousData ?? record)
+        }
+        mutationOptions={mutationOptions}
+      >
+        <SimpleForm
+          {...formProps}
+          component={DialogContent}
+          toolbar={<DialogToolbar onCancel={onClose} />}
+          sx={{ pt: 1 }}
+        >
+          <FormInputs resource={resource} mode="edit" inputs={inputs} additional={form.additionalInputs} />
+        </SimpleForm>
+      </EditBase>
+    </FormDialogFrame>
+  );
+}

@@ -1,0 +1,65 @@
+import { mutations, queries, types } from '../../../schema/generated/description';
+
+/** A value's bounds, from `@constraint` (see /schema/schema.graphql). */
+export interface Constraint {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly format?: string;
+}
+
+/** An output field: its type, whether it may be null, and what the schema's directives say of it. */
+export interface FieldDescription {
+  readonly type: string;
+  readonly nullable: boolean;
+  readonly list: boolean;
+  readonly sdl: string;
+  readonly constraint?: Constraint;
+  readonly secret?: boolean;
+  readonly listed?: boolean;
+  readonly sortable?: boolean;
+  readonly searchable?: boolean;
+}
+
+/** An operation's argument: its type, whether it must be given, its default and its bounds. */
+export interface ArgumentDescription {
+  readonly type: string;
+  readonly list: boolean;
+  readonly sdl: string;
+  readonly required: boolean;
+  readonly default?: unknown;
+  readonly constraint?: Constraint;
+  readonly secret?: boolean;
+}
+
+export interface OperationDescription {
+  readonly args: Readonly<Record<string, ArgumentDescription>>;
+  readonly returns: Omit<FieldDescription, 'constraint'>;
+}
+
+export type TypeName = keyof typeof types;
+export type FieldName<T extends TypeName> = keyof (typeof types)[T]['fields'] & string;
+
+export const fieldsOf = (type: TypeName): Readonly<Record<string, FieldDescription>> => types[type].fields;
+
+export function queryOf(name: string): OperationDescription | undefined {
+  return (queries as Record<string, OperationDescription>)[name];
+}
+
+export function mutationOf(name: string): OperationDescription | undefined {
+  return (mutations as Record<string, OperationDescription>)[name];
+}
+
+/** The gateway's operation names for a type, as react-admin's GraphQL convention spells them. */
+export const operationNames = (type: TypeName) => ({
+  list: `all${type}s`,
+  count: `_all${type}sMeta`,
+  one: type,
+  create: `create${type}`,
+  update: `update${type}`,
+  delete: `delete${type}`,
+});
+
+const NUMBERS = new Set(['Int', 'SafeInt', 'Float']);
+export const isNumeric = (type: string) => NUMBERS.has(type);

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { createData, createDefaults, formInputs, updateData } from './formInputs';
+import { validatorsFor } from './validators';
+
+const bySource = (resource: string, mode: 'create' | 'edit') =>
+  Object.fromEntries(formInputs(resource, mode).map((input) => [input.source, input]));
+
+/** The first message key a value gets from the input's derived validators. */
+const check = (input: ReturnType<typeof formInputs>[number], value: unknown) => {
+  for (const validate of validatorsFor(input, (rule) => rule)) {
+    const error = validate(value, {}, {} as never);
+    if (error) return typeof error === 'string' ? error : (error as { message: string; args?: object }).message;
+  }
+  return undefined;
+};
+
+describe('inputs derived from the schema', () => {
+  it("reads each create argument's kind, required-ness, default and bounds", () => {
+    const client = bySource('clientes', 'create');
+    expect(client.url).toMatchObject({ kind: 'text', required: true, constraint: { minLength: 1, maxLength: 255 } });
+    expect(client.hiper_token).toMatchObject({ kind: 'text', required: false, secret: true });
+    expect(client.nuvemshop_store_id).toMatchObject({ kind: 'number', required: false, defaultValue: 0 });
+    expect(client.hiper_sync_update_image).toMatchObject({ kind: 'boolean', defaultValue: true });
+    const user = bySource('admin', 'create');
+    expect(user.email).toMatchObject({ kind: 'email', required: true });
+    expect(user.password).toMatchObject({
+      kind: 'password',
+      required: true,
+      constraint: { minLength: 8, maxLength: 128 },
+    });
+    expect(Object.keys(bySource('items', 'create'))).toEqual(['title', 'description']);
+  });
+
+  it('requires on edit only what the record cannot be without', () => {
+    const user = bySource('admin', 'edit');
+    expect(user.email.required).toBe(true);
+    expect(user.password.required).toBe(false);
+    expect(user.full_name.required).toBe(false);
+    expect(bySource('clientes', 'edit').url.required).toBe(true);
+  });
+
+  it('validates with the bounds the schema declares', () => {
+    const item = bySource('items', 'create');
+    expect(check(item.title, '   ')).toBe('required');
+    expect(check(item.title, 'x'.repeat(255))).toBeUndefined();
+    expect(check(item.title, 'x'.repeat(256))).toBe('maxLength');
+    const user = bySource('admin', 'create');
+    expect(check(user.password, 'short')).toBe('minLength');
+    expect(check(user.password, 'long enough')).toBeUndefined();
+    expect(check(user.email, 'not-an-email')).toBe('email');
+    const storeId = bySource('clientes', 'create').nuvemshop_store_id;
+    expect(check(storeId, '12a')).toBe('digits');
+    expect(check(storeId, '-1')).toBe('digits');
+    expect(check(storeId, '9007199254740992')).toBe('maxValue');
+    expect(check(storeId, '42')).toBeUndefined();
+  });
+
+  it('starts from the defaults, sends numbers as numbers, and on edit only what changed', () => {
+    const inputs = formInputs('clientes', 'create');
+    expect(createDefaults(inputs)).toEqual({
+      nuvemshop_store_id: 0,
+      hiper_sync_update_image: true,
+      hiper_sync_update_dimensions: true,
+    });
+    expect(createData(inputs, { url: 'https://a.example', nuvemshop_store_id: '12', hiper_token: '' })).toEqual({
+      url: 'https://a.example',
+      nuvemshop_store_id: 12,
+      hiper_token: null,
+    });
+    const record = { id: 'c1', url: 'https://a.example', nuvemshop_store_id: 12, hiper_sync_update_image: true };
+    expect(
+      updateData(formInputs('clientes', 'edit'), { ...record, nuvemshop_store_id: '13', hiper_token: null }, record),
+    ).toEqual({ nuvemshop_store_id: 13 });
+    const user = { id: 'u1', email: 'a@example.com', full_name: 'Ana' };
+    expect(updateData(formInputs('admin', 'edit'), { ...user, password: null, full_name: null }, user)).toEqual({
+      full_name: null,
+    });
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * The list screens' texts, under react-admin's `resources.<name>` convention (the names are also the paths). Each
+ * screen's texts are in the language the product shows it in; the specification fixes several of them exactly.
+ *
+ * - `fields.<field>`: a column's heading and, unless `inputs` says otherwise, its input's label;
+ *   `inputs.<field>` / `inputs.edit.<field>`: an input's label (in the edit dialog);
+ * - `validation.<field>.<rule>`: a message replacing react-admin's own for that rule on that field;
+ * - `type`: how the delete messages name a record ('O item foi apagado com sucesso.').
+ */
+export const resourceMessages = {
+  items: {
+    name: 'Item |||| Items',
+    fields: { id: 'ID', title: 'Title', description: 'Description' },
+    title: 'Items Management',
+    table: 'Items',
+    empty: "You don't have any items yet.",
+    type: 'item |||| itens',
+    action: { create: 'Adicionar Item', edit: 'Editar Item', delete: 'Deletar Item' },
+    notifications: { created: 'Item created successfully.', updated: 'Item updated successfully.' },
+    navigation: { previous: 'Previous', page: 'Page %{page}', next: 'Next' },
+    validation: { title: { required: 'Title é obrigatório.' } },
+  },
+  clientes: {
+    name: 'Cliente |||| Clientes',
+    fields: {
+      url: 'URL',
+      hiper_token: 'Token Hiper',
+      nuvemshop_token: 'Token Nuvemshop',
+      nuvemshop_store_id: 'ID da loja Nuvemshop',
+      hiper_sync_update_image: 'Sincronizar imagens',
+      hiper_sync_update_dimensions: 'Sincronizar dimensões',
+    },
+    title: 'Gerenciar clientes',
+    table: 'Clientes',
+    empty: 'Nenhum cliente cadastrado.',
+    type: 'cliente |||| clientes',
+    action: { create: 'Adicionar Cliente', edit: 'Editar cliente', delete: 'Deletar cliente' },
+    notifications: { created: 'Cliente criado com sucesso.', updated: 'Cliente atualizado com sucesso.' },
+    navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+    validation: { url: { required: 'URL é obrigatória.' } },
+  },
+  admin: {
+    name: 'User |||| Users',
+    fields: {
+      full_name: 'Full name',
+      email: 'Email',
+      is_superuser: 'Role',
+      is_active: 'Status',
+      password: 'Password',
+      confirm_password: 'Confirm Password',
+    },
+    inputs: { is_superuser: 'Is superuser?', is_active: 'Is active?', edit: { password: 'Set Password' } },
+    title: 'Users Management',
+    table: 'Users',
+    empty: 'No users.',
+    type: 'usuário |||| usuários',
+    action: { create: 'Add User', edit: 'Edit User', delete: 'Delete User' },
+    notifications: { created: 'User created successfully.', updated: 'User updated successfully.' },
+    navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+    validation: {
+      email: { required: 'Email is required', email: 'Invalid email address' },
+      password: { required: 'Password is required', minLength: 'Password must be at least %{min} characters' },
+      confirm_password: { required: 'Please confirm your password', match: 'The passwords do not match' },
+    },
+    role: { superuser: 'Superuser', user: 'User' },
+    status: { active: 'Active', inactive: 'Inactive' },
+    you: 'You',
+    forbidden: "The user doesn't have enough privileges",
+  },
+};
+
+/** Texts the specification fixes on every list screen, whatever its language. */
+const deleteMessages = {
+  confirm: 'Tem certeza? Você não poderá desfazer esta ação.',
+  success_title: 'Sucesso',
+  success: 'O %{type} foi apagado com sucesso. |||| Os %{smart_count} %{type} foram apagados com sucesso.',
+  failure_title: 'An error occurred.',
+  failure: 'An error occurred while deleting the %{type}.',
+};
+
+/** The list screens' shared texts in English. */
+export const englishAppMessages = {
+  list: { actions: 'Actions', actions_for: 'Actions: %{name}', empty_value: 'N/A' },
+  secret: { set: 'Set', unset: 'Not set' },
+  validation: { digits: 'Digits only', match: 'The values do not match' },
+  notification: { success: 'Success!', failure: 'Something went wrong.' },
+  delete: deleteMessages,
+};
+
+/** The list screens' shared texts in Portuguese. */
+export const portugueseAppMessages = {
+  list: { actions: 'Ações', actions_for: 'Ações: %{name}', empty_value: 'N/A' },
+  secret: { set: 'Definido', unset: 'Não definido' },
+  validation: { digits: 'Informe apenas números.', match: 'Os valores não conferem' },
+  notification: { success: 'Sucesso', failure: 'Algo deu errado.' },
+  delete: deleteMessages,
+};
