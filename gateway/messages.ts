@@ -33,7 +33,7 @@ export const messages = {
   itemDeleted: 'Item deleted successfully',
   clientNotFound: 'Client not found',
   clientDeleted: 'Client deleted successfully',
-  /** A unique field's value is taken: `A client with this nuvemshop_store_id already exists`. */
+  /** A unique field's value is taken: `A client with this <field> already exists`. */
   alreadyExists: (record: string, fields: readonly string[]) =>
     `A ${record} with this ${fields.join(' and ')} already exists`,
 

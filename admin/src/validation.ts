@@ -1,11 +1,25 @@
-/** The form rules of the specification, with its exact messages. Each validator answers a message or nothing. */
+import { mutationOf } from './crud/description';
+
+/**
+ * The sign-in and account forms' rules, with the specification's exact messages. Each validator answers a message or
+ * nothing. The bounds the server enforces are read from the schema (schema/schema.graphql, `@constraint`), never
+ * typed here.
+ */
 type Values = Record<string, unknown>;
 export type Validator = (value: unknown, values: Values) => string | undefined;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value == null ? '' : String(value));
 
-export const MIN_PASSWORD = 8;
-export const MAX_PASSWORD = 128;
+/** A bound of a mutation's argument, as the schema states it. */
+export function boundOf(mutation: string, argument: string, bound: 'minLength' | 'maxLength'): number {
+  const value = mutationOf(mutation)?.args[argument]?.constraint?.[bound];
+  if (value === undefined) throw new Error(`The schema gives ${mutation}(${argument}) no ${bound}`);
+  return value;
+}
+
+export const MIN_PASSWORD = boundOf('signup', 'password', 'minLength');
+export const MAX_PASSWORD = boundOf('signup', 'password', 'maxLength');
+const MAX_EMAIL = boundOf('signup', 'email', 'maxLength');
 export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
 
 export const required =
@@ -19,8 +33,8 @@ export const emailShape: Validator = (value) =>
 export const passwordLength: Validator = (value) => {
   const length = text(value).length;
   if (!length) return undefined;
-  if (length < MIN_PASSWORD) return 'Password must be at least 8 characters';
-  if (length > MAX_PASSWORD) return 'Password must be at most 128 characters';
+  if (length < MIN_PASSWORD) return `Password must be at least ${MIN_PASSWORD} characters`;
+  if (length > MAX_PASSWORD) return `Password must be at most ${MAX_PASSWORD} characters`;
   return undefined;
 };
 
@@ -44,6 +58,6 @@ export const minLength =
 export const emailRules = [
   required('Email is required'),
   emailShape,
-  maxLength(255, 'Email must be at most 255 characters'),
+  maxLength(MAX_EMAIL, `Email must be at most ${MAX_EMAIL} characters`),
 ];
 export const newPasswordRules = [required('Password is required'), passwordLength];

@@ -6,8 +6,6 @@ import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 export const clientResource = new Resource('Client', {
   id: id(),
   url: text({ required: true, max: 255, listed: true, sortable: true, searchable: true }),
-  hiper_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
-  nuvemshop_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
   nuvemshop_store_id: int({
     min: 0,
     max: Number.MAX_SAFE_INTEGER,
@@ -18,6 +16,8 @@ export const clientResource = new Resource('Client', {
     description: 'Nuvemshop store id; 0 when not linked',
     example: 1234567,
   }),
+  hiper_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
+  nuvemshop_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
   hiper_sync_update_image: boolean({ default: true, listed: true }),
   hiper_sync_update_dimensions: boolean({ default: true, listed: true }),
 });

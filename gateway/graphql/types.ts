@@ -1,4 +1,3 @@
-import { SafeIntResolver } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 
 /** Who may sign up on this server (USERS_OPEN_REGISTRATION). */
@@ -63,63 +62,6 @@ export class ListArgs extends PageOfListArgs {
 export class IdArgs {
   @Field(() => ID)
   id!: string;
-}
-
-@ObjectType('User', { simpleResolvers: true })
-export class UserType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  email!: string;
-
-  @Field(() => String, { nullable: true })
-  full_name!: string | null;
-
-  @Field()
-  is_active!: boolean;
-
-  @Field()
-  is_superuser!: boolean;
-}
-
-@ObjectType('Item', { simpleResolvers: true })
-export class ItemType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  title!: string;
-
-  @Field(() => String, { nullable: true })
-  description!: string | null;
-
-  @Field(() => ID)
-  owner_id!: string;
-}
-
-@ObjectType('Client', { simpleResolvers: true })
-export class ClientType {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  url!: string;
-
-  @Field(() => String, { nullable: true })
-  hiper_token!: string | null;
-
-  @Field(() => String, { nullable: true })
-  nuvemshop_token!: string | null;
-
-  @Field(() => SafeIntResolver)
-  nuvemshop_store_id!: number;
-
-  @Field()
-  hiper_sync_update_image!: boolean;
-
-  @Field()
-  hiper_sync_update_dimensions!: boolean;
 }
 
 @ObjectType({ simpleResolvers: true })

@@ -100,3 +100,18 @@ describe('the gateway reads as layers', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('one declaration per field', () => {
+  /** Source files of the gateway and the admin (tests and generated files aside) naming `field` in any spelling. */
+  function naming(field: string): string[] {
+    const spelling = new RegExp(field.split('_').join('[_-]?'), 'i');
+    return [...sources(gateway), ...sources(path.join(root, 'admin', 'src'))]
+      .filter((file) => spelling.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(root, file));
+  }
+
+  // The entity (its column), the declaration (its one line) and the admin's messages (its label).
+  it.each(['hiper_sync_update_dimensions', 'nuvemshop_store_id'])('names %s in at most 3 source files', (field) => {
+    expect(naming(field).length, naming(field).join(', ')).toBeLessThanOrEqual(3);
+  });
+});

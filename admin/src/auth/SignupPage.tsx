@@ -5,14 +5,15 @@ import { RegistrationDocument, type Registration } from '../../../schema/generat
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { errorText, graphql, rest } from '../api';
 import { useToast } from '../layout/Toast';
-import { emailRules, matches, maxLength, minLength, newPasswordRules, required } from '../validation';
+import { boundOf, emailRules, matches, maxLength, minLength, newPasswordRules, required } from '../validation';
 
 import { AuthCard } from './AuthCard';
 
+const MAX_FULL_NAME = boundOf('signup', 'full_name', 'maxLength');
 const fullNameRules = [
   required('Full Name is required'),
   minLength(3, 'Full Name must be at least 3 characters'),
-  maxLength(255, 'Full Name must be at most 255 characters'),
+  maxLength(MAX_FULL_NAME, `Full Name must be at most ${MAX_FULL_NAME} characters`),
 ];
 const confirmRules = [required('Password confirmation is required'), matches('password')];
 

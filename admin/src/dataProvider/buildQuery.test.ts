@@ -20,7 +20,7 @@ describe('buildQuery', () => {
     const text = print(query.query);
     expect(text).toContain('data: allItems(');
     expect(text).toContain('total: _allItemsMeta(');
-    expect(text.match(/\{\s*description\s+id\s+owner_id\s+title\s*\}/)).not.toBeNull();
+    expect(text.match(/\{\s*id\s+title\s+description\s+owner_id\s*\}/)).not.toBeNull();
     // id is not @sortable: the gateway's own order applies.
     expect(query.variables).toEqual({ page: 1, perPage: 5, filter: { q: 'caneta' } });
     expect(

@@ -5,11 +5,13 @@ import { useWatch } from 'react-hook-form';
 import { UpdateMeDocument } from '../../../schema/generated/graphql';
 import { errorText, graphql } from '../api';
 import { fetchCurrentUser } from '../authProvider';
-import { Truncated } from '../list/DataTable';
+import { Truncated } from '../crud/ResourceList';
 import { useToast } from '../layout/Toast';
-import { emailRules, maxLength } from '../validation';
+import { boundOf, emailRules, maxLength } from '../validation';
 
-const fullNameRules = [maxLength(30, 'Full name must be at most 30 characters')];
+// The own full name's bound is the one `updateMe` states (30), not the 255 of an account's full name.
+const MAX_OWN_NAME = boundOf('updateMe', 'full_name', 'maxLength');
+const fullNameRules = [maxLength(MAX_OWN_NAME, `Full name must be at most ${MAX_OWN_NAME} characters`)];
 
 function ProfileActions({ onCancel }: { onCancel: () => void }) {
   const dirty = useFormIsDirty();
