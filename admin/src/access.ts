@@ -5,6 +5,12 @@
  */
 export function canAccess(user: object | undefined | null, resource: string): boolean {
   if (!user) return false;
-  if (resource === 'admin') return (user as { is_superuser?: unknown }).is_superuser === true;
+  if (dependsOnUser(resource)) return (user as { is_superuser?: unknown }).is_superuser === true;
   return true;
 }
+
+/**
+ * Whether the answer for a screen depends on who the user is. Where it does not, a stored token is enough, and the
+ * screen's data is asked for at once, beside `me` rather than after it.
+ */
+export const dependsOnUser = (resource: string): boolean => resource === 'admin';

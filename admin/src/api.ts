@@ -1,9 +1,9 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 
-export const TOKEN_KEY = 'access_token';
+import { getToken } from './token';
 
-export const getToken = () => localStorage.getItem(TOKEN_KEY);
+export { getToken, TOKEN_KEY } from './token';
 
 /** One entry of a validation error list, as the gateway answers it (REST `detail` or GraphQL `extensions.detail`). */
 export interface ValidationIssue {

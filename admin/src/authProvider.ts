@@ -1,6 +1,6 @@
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { ApiError, TOKEN_KEY, getToken, graphql, rest } from './api';
-import { canAccess } from './access';
+import { canAccess, dependsOnUser } from './access';
 import { MeDocument, type MeQuery } from '../../schema/generated/graphql';
 
 export type CurrentUser = MeQuery['me'];
@@ -75,6 +75,7 @@ export const authProvider: AuthProvider = {
   /** react-admin asks this for resource pages and `useCanAccess`: the rule of access.ts on the signed-in user. */
   async canAccess({ resource }) {
     if (!getToken()) return false;
+    if (!dependsOnUser(resource)) return true;
     return canAccess(await fetchCurrentUser(), resource);
   },
 };

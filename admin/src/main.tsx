@@ -1,12 +1,6 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
 import { preloadSession } from './preload';
 
-preloadSession(window.location.pathname);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// Before the app's code runs (react-admin and MUI take a while to evaluate), a signed-in start sets off what the
+// opened screen needs: its list's rows, the data layer and the list's code.
+preloadSession(window.location);
+void import('./start');

@@ -1,14 +1,26 @@
-import { getToken } from './api';
-import { preloadDataProvider } from './dataProvider';
-import { resources } from './resources';
+import { DEFAULT_SORT, PAGE_SIZE, parsePage } from './crud/listAddress';
+import { preloadDataProvider, prefetchList } from './dataProvider/load';
+import { listScreens } from './lists';
+import { getToken } from './token';
 
 /**
- * A signed-in start fetches the data layer and the opened list's code right away, alongside the app's own
- * start, instead of one after the other once the session is checked and the screen asks for them.
+ * A signed-in start asks for the opened list's first rows, the data layer and the list's code right away, while the
+ * app's own code loads, instead of one after the other once the app has started, the session is checked and the
+ * screen asks for them. Only the page as the screen first shows it is asked for: its page from `?page=N`, in the
+ * default order, unfiltered.
  */
-export function preloadSession(pathname: string): void {
+export function preloadSession({ pathname, search }: { pathname: string; search: string }): void {
   if (!getToken()) return;
   void preloadDataProvider();
   const name = pathname.split('/')[1] ?? '';
-  if (Object.hasOwn(resources, name)) resources[name as keyof typeof resources].loadList().catch(() => undefined);
+  if (!Object.hasOwn(listScreens, name)) return;
+  const resource = name as keyof typeof listScreens;
+  listScreens[resource]().catch(() => undefined);
+  const query = new URLSearchParams(search);
+  if ([...query.keys()].some((key) => key !== 'page')) return;
+  prefetchList(resource, {
+    pagination: { page: parsePage(query.get('page')), perPage: PAGE_SIZE },
+    sort: { ...DEFAULT_SORT },
+    filter: {},
+  });
 }

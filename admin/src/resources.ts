@@ -4,6 +4,6 @@ import * as admin from './users';
 
 /**
  * The screens backed by a gateway resource, under the name react-admin and the data provider know each by (also
- * its path), in menu order: `default` is the resource's definition, `loadList` fetches its list screen's code.
+ * its path), in menu order: `default` is the resource's definition.
  */
 export const resources = { items, clientes, admin };

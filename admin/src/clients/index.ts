@@ -1,11 +1,9 @@
 import BusinessIcon from '@mui/icons-material/Business';
 import { lazy } from 'react';
-
-/** The list screen's code, fetched when first shown (or earlier, by preloadSession). */
-export const loadList = () => import('./ClientList');
+import { listScreens } from '../lists';
 
 export default {
-  list: lazy(loadList),
+  list: lazy(listScreens.clientes),
   icon: BusinessIcon,
   recordRepresentation: 'url',
 };

@@ -30,13 +30,13 @@ import { typeOfResource, type ResourceName } from '../dataProvider/resourceTypes
 import { toCsv } from './csv';
 import { DeleteRecordConfirm, SpecBulkDeleteButton } from './DeleteConfirm';
 import { fieldsOf, type FieldDescription } from './description';
-import { correctedSearch } from './listAddress';
+import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { CreateDialog, EditDialog, type FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SpecPagination } from './SpecPagination';
 
-export const PAGE_SIZE = 5;
+export { PAGE_SIZE };
 export const PLACEHOLDER_ROWS = 4;
 
 type Translate = ReturnType<typeof useTranslate>;
@@ -270,7 +270,7 @@ export function ResourceList({
         resource={resource}
         title={title}
         perPage={PAGE_SIZE}
-        sort={{ field: 'id', order: 'ASC' }}
+        sort={DEFAULT_SORT}
         storeKey={false}
         empty={false}
         exporter={exporter}

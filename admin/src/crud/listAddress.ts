@@ -1,3 +1,8 @@
+/** Rows per list page (SPEC §9). */
+export const PAGE_SIZE = 5;
+/** A list's order until a heading is clicked: the gateway's own (newest first), as `id` is not @sortable. */
+export const DEFAULT_SORT = { field: 'id', order: 'ASC' } as const;
+
 /** The list page from `?page=N`: anything but a whole number from 1 up means page 1. */
 export function parsePage(value: string | null): number {
   if (!value || !/^\d+$/.test(value)) return 1;

@@ -1,5 +1,6 @@
 import { HttpError, type DataProvider } from 'react-admin';
 import type { ValidationIssue } from '../api';
+import { claimPrefetched, loadProvider, type ListParams } from './load';
 
 type Method = 'getList' | 'getOne' | 'getMany' | 'getManyReference' | 'create' | 'update' | 'delete';
 
@@ -27,16 +28,12 @@ export function toHttpError(error: unknown): HttpError {
   return new HttpError(message, status, { detail, code });
 }
 
-// Apollo, graphql and the schema load with the first data call, not with the login page.
-const load = () => import('./graphqlProvider').then((module) => module.graphqlProvider);
-
-/** Starts fetching the data layer ahead of the first call (a signed-in start will make one at once). */
-export const preloadDataProvider = () => load().catch(() => undefined);
+export { preloadDataProvider } from './load';
 
 const call =
   (method: Method) =>
   async (...args: unknown[]) => {
-    const provider = await load();
+    const provider = await loadProvider();
     try {
       return await (provider[method] as (...a: unknown[]) => Promise<any>)(...args);
     } catch (error) {
@@ -46,8 +43,18 @@ const call =
 
 const deleteOne = call('delete');
 
+const getList = call('getList');
+
 export const dataProvider = {
-  getList: call('getList'),
+  async getList(resource: string, params: Partial<ListParams>) {
+    const prefetched = claimPrefetched(resource, params);
+    if (!prefetched) return getList(resource, params);
+    try {
+      return await prefetched;
+    } catch (error) {
+      throw toHttpError(error);
+    }
+  },
   getOne: call('getOne'),
   getMany: call('getMany'),
   getManyReference: call('getManyReference'),

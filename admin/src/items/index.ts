@@ -1,11 +1,9 @@
 import ListIcon from '@mui/icons-material/List';
 import { lazy } from 'react';
-
-/** The list screen's code, fetched when first shown (or earlier, by preloadSession). */
-export const loadList = () => import('./ItemList');
+import { listScreens } from '../lists';
 
 export default {
-  list: lazy(loadList),
+  list: lazy(listScreens.items),
   icon: ListIcon,
   recordRepresentation: 'title',
 };

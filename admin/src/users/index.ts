@@ -1,11 +1,9 @@
 import PeopleIcon from '@mui/icons-material/People';
 import { lazy } from 'react';
-
-/** The list screen's code, fetched when first shown (or earlier, by preloadSession). */
-export const loadList = () => import('./UserList');
+import { listScreens } from '../lists';
 
 export default {
-  list: lazy(loadList),
+  list: lazy(listScreens.admin),
   icon: PeopleIcon,
   recordRepresentation: 'email',
 };
