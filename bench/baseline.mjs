@@ -38,9 +38,9 @@ const encrypt = (plain) => {
 const clientJson = (row) => ({
   id: row.id,
   url: row.url,
+  nuvemshop_store_id: Number(row.nuvemshop_store_id),
   hiper_token: decrypt(row.hiper_token),
   nuvemshop_token: decrypt(row.nuvemshop_token),
-  nuvemshop_store_id: Number(row.nuvemshop_store_id),
   hiper_sync_update_image: row.hiper_sync_update_image,
   hiper_sync_update_dimensions: row.hiper_sync_update_dimensions,
 });
