@@ -639,9 +639,9 @@ function targets(
     result: verdict(gatewayPeak ? gatewayPeak <= 150e6 : null),
     met: gatewayPeak ? gatewayPeak <= 150e6 : null,
   });
-  const js = admin?.measured ? admin.initialJsGzipBytes : null;
+  const js = admin?.measured ? admin.jsUntilRowsGzipBytes : null;
   out.push({
-    target: 'Admin initial JavaScript ≤ 300 kB gzip',
+    target: 'Admin JavaScript until the first rows ≤ 300 kB gzip',
     measured: js === null ? `not measured: ${admin?.reason}` : `${(js / 1000).toFixed(1)} kB`,
     result: verdict(js === null ? null : js <= 300_000),
     met: js === null ? null : js <= 300_000,
@@ -662,8 +662,8 @@ function targets(
   });
   const trips = admin?.measured ? admin.apiRoundTripsBeforeRows : null;
   out.push({
-    target: 'Admin first rows after one API round trip',
-    measured: trips === null ? `not measured: ${admin?.reason}` : `${trips}`,
+    target: 'Admin first rows after one API round trip (the list does not wait for `me`)',
+    measured: trips === null ? `not measured: ${admin?.reason}` : `${trips} (the most of ${admin.runs} loads)`,
     result: verdict(trips === null ? null : trips <= 1),
     met: trips === null ? null : trips <= 1,
   });

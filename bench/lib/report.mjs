@@ -86,11 +86,11 @@ export function markdown(results) {
       `Admin (/clientes, headless Chromium, median of ${admin.runs} cold loads per network profile): ` +
         `${fixed(admin.bytesUntilRows / 1000)} kB received until the first rows, of which JavaScript ` +
         `${fixed(admin.jsBytesUntilRows / 1000)} kB as sent (${fixed(admin.jsBytesUntilRowsUncompressed / 1000)} kB ` +
-        `uncompressed; initial JavaScript ${fixed(admin.initialJsGzipBytes / 1000)} kB at gzip level 6). First client ` +
+        `uncompressed; ${fixed(admin.jsUntilRowsGzipBytes / 1000)} kB at gzip level 6). First client ` +
         `rows after ${int(admin.timeToRowsMs)} ms on loopback (DOMContentLoaded at ${int(admin.domContentLoadedMs)} ms, ` +
         `scripts loaded at ${int(admin.scriptsLoadedMs)} ms, API calls from ${int(admin.firstApiCallStartMs)} to ` +
-        `${int(admin.lastApiCallEndMs)} ms in ${int(admin.apiRoundTripsBeforeRows)} round trip(s) one after the ` +
-        `other), and after ${admin.slowTimeToRowsMs === null ? 'no rows' : `${int(admin.slowTimeToRowsMs)} ms`} ` +
+        `${int(admin.lastApiCallEndMs)} ms; the rows waited for ${int(admin.apiRoundTripsBeforeRows)} API round ` +
+        `trip(s)), and after ${admin.slowTimeToRowsMs === null ? 'no rows' : `${int(admin.slowTimeToRowsMs)} ms`} ` +
         `on a 10 Mbit/s link with 40 ms round trips.`,
     );
   } else {

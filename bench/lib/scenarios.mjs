@@ -1,5 +1,5 @@
 const CLIENT_FIELDS =
-  'id url hiper_token nuvemshop_token nuvemshop_store_id hiper_sync_update_image hiper_sync_update_dimensions';
+  'id url nuvemshop_store_id hiper_token nuvemshop_token hiper_sync_update_image hiper_sync_update_dimensions';
 
 export const LIST_QUERY =
   'query ClientList($page: Int, $perPage: Int) { ' +

@@ -4,7 +4,8 @@ import { portugueseI18nProvider } from '../i18n';
 
 /**
  * /clientes: Gerenciar clientes, all in Portuguese. The columns are the fields the schema lists (the URL, the store id,
- * whether each token is set, both sync flags) in the order the gateway declares them, and so are the form's inputs.
+ * whether each token is set, both sync flags) in the order the gateway declares them; the form asks for what is
+ * required first, then the texts, the store id and the switches.
  */
 export default function ClientList() {
   return (
