@@ -15,4 +15,4 @@ COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8000
 # The same heap bounds as `npm start` (see README: memory).
-CMD ["node", "--max-old-space-size=96", "--max-semi-space-size=4", "dist/gateway/main.js"]
+CMD ["node", "--max-old-space-size=96", "--max-semi-space-size=8", "dist/gateway/main.js"]
