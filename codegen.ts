@@ -8,8 +8,6 @@ const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
   documents: ['admin/src/**/*.graphql'],
   ignoreNoDocuments: true,
-  // Keep the schema's own order: a resource's columns and inputs follow the order its fields are declared in.
-  config: { sort: false },
   generates: {
     'schema/generated/graphql.ts': {
       plugins: ['typescript-operations', 'typed-document-node'],

@@ -49,7 +49,7 @@ function describeOperations(schema, type) {
   const operations = {};
   for (const field of Object.values(type?.getFields() ?? {})) {
     const args = {};
-    for (const arg of field.args) args[arg.name] = describeArgument(schema, arg);
+    for (const arg of inFileOrder(field.args)) args[arg.name] = describeArgument(schema, arg);
     operations[field.name] = { args, returns: shape(field.type) };
   }
   return operations;
@@ -57,13 +57,19 @@ function describeOperations(schema, type) {
 
 const literal = (value) => JSON.stringify(value, null, 2);
 
+/**
+ * A type's fields (or an operation's arguments) in the order schema/schema.graphql declares them, which is the order
+ * the gateway declares them in: codegen hands plugins a sorted schema, but each definition keeps its place in the file.
+ */
+const inFileOrder = (list) => [...list].sort((a, b) => (a.astNode?.loc?.start ?? 0) - (b.astNode?.loc?.start ?? 0));
+
 export const plugin = (schema) => {
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
   const types = {};
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__') || roots.includes(type)) continue;
     const fields = {};
-    for (const field of Object.values(type.getFields())) fields[field.name] = describeField(schema, field);
+    for (const field of inFileOrder(Object.values(type.getFields()))) fields[field.name] = describeField(schema, field);
     types[type.name] = { fields };
   }
   return [

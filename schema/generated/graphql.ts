@@ -5,9 +5,9 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** Who may sign up: `open` (active at once), `approval` (inactive until a superuser activates it), `closed` */
 export type Registration =
-  | 'open'
   | 'approval'
-  | 'closed';
+  | 'closed'
+  | 'open';
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
