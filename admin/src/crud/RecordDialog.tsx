@@ -81,6 +81,14 @@ interface DialogProps {
   children: ReactNode;
 }
 
+function focusFirstField(node: HTMLElement) {
+  const active = document.activeElement;
+  if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) {
+    if (node.contains(active)) return;
+  }
+  node.querySelector<HTMLInputElement>('input')?.focus();
+}
+
 /** A modal form dialog that fits a phone: its content scrolls, Save and Cancel stay in view. */
 function FormDialogFrame({ title, onClose, children }: Omit<DialogProps, 'resource'>) {
   const titleId = useId();
@@ -92,9 +100,10 @@ function FormDialogFrame({ title, onClose, children }: Omit<DialogProps, 'resour
       maxWidth="sm"
       aria-labelledby={titleId}
       disableAutoFocus
-      // Once the dialog is in, the first field takes the focus, so typing can start at once.
+      // Once the dialog is in, the first field takes the focus, so typing can start at once; unless a field already
+      // has it (someone quick, or a slow machine's late transition), which must not lose what is being typed.
       slotProps={{
-        transition: { onEntered: (node: HTMLElement) => node.querySelector<HTMLInputElement>('input')?.focus() },
+        transition: { onEntered: focusFirstField },
         paper: { sx: { mx: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } } },
       }}
     >
