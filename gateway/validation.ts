@@ -123,17 +123,14 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Lo
   return result.data;
 }
 
-// Shared field rules: every bound in REST-CONTRACT.md "Limits", written once.
+// Shared rules outside resource declarations (gateway/fields): an email, a record id, list bounds.
 export const Email = z
   .email()
   .max(255)
   .transform((v) => v.toLowerCase());
-export const Password = z.string().min(8).max(128);
 /** PostgreSQL text cannot hold the NUL character: such input is refused here instead of failing in the database. */
 export const noNul = (v: string) => !v.includes('\u0000');
 export const NUL_MESSAGE = 'String should not contain the NUL character';
-export const ShortText = z.string().max(255).refine(noNul, NUL_MESSAGE);
-export const RequiredText = z.string().trim().min(1).max(255).refine(noNul, NUL_MESSAGE);
 export const Id = z.guid();
 export const MAX_LIMIT = 1000;
 
