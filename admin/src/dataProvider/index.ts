@@ -28,7 +28,6 @@ export function toHttpError(error: unknown): HttpError {
   return new HttpError(message, status, { detail, code });
 }
 
-
 const call =
   (method: Method) =>
   async (...args: unknown[]) => {
