@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { Migrator } from '@mikro-orm/migrations';
+import { migrationsList } from '../migrations';
 import { loadConfig } from './config';
 import { ormOptions } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
@@ -7,4 +9,5 @@ import { setTokenEncryptionKey } from './database/token-cipher';
 const config = loadConfig();
 setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
 if (!config.DATABASE_URL) throw new Error('Set DATABASE_URL to run the MikroORM CLI');
-export default ormOptions(config.DATABASE_URL);
+const options = ormOptions(config.DATABASE_URL);
+export default { ...options, extensions: [Migrator], migrations: { ...options.migrations, migrationsList } };

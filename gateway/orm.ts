@@ -1,28 +1,28 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { compiled, projectRoot } from './paths';
-import { migrationsList } from '../migrations';
 import { entities } from './entities';
 
 // Compiled runs read dist/migrations/*.js; TypeScript runs (tests, the CLI) read migrations/*.ts.
 const root = projectRoot;
+
+/** Where the committed migrations are, for this run (compiled JavaScript or the TypeScript sources). */
+const migrationsDirectory = path.join(root, compiled ? 'dist/migrations' : 'migrations');
 
 export function ormOptions(databaseUrl: string, poolMax = 10): Options {
   return {
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
     entities,
-    extensions: [Migrator],
     discovery: { requireEntitiesArray: true },
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 5000 },
     driverOptions: { connection: { connectionTimeoutMillis: 5000, statement_timeout: 15000 } },
     migrations: {
       tableName: 'mikro_orm_migrations',
-      path: path.join(root, compiled ? 'dist/migrations' : 'migrations'),
+      path: migrationsDirectory,
       pathTs: path.join(root, 'migrations'),
       glob: compiled ? '!(*.d|index).js' : '!(index).ts',
-      migrationsList,
       transactional: true,
       allOrNothing: true,
       snapshot: false,
@@ -40,7 +40,43 @@ export async function openDatabase(databaseUrl: string, poolMax?: number): Promi
   return MikroORM.init(ormOptions(databaseUrl, poolMax));
 }
 
+/** The committed migrations' names, from their files (`Migration<timestamp>`), without loading them. */
+function committedMigrations(): string[] {
+  return readdirSync(migrationsDirectory)
+    .map((file) => /^(Migration\d+)\.(js|ts)$/.exec(file)?.[1])
+    .filter((name): name is string => name !== undefined);
+}
+
+/**
+ * Whether any committed migration is not yet applied, asked of the migrations table directly: the migrations and the
+ * migrator (@mikro-orm/migrations, with umzug and its command-line parser) load only when there is work for them, so
+ * a gateway started on an up-to-date database never holds them in memory.
+ */
+async function hasPendingMigrations(orm: MikroORM): Promise<boolean> {
+  const connection = orm.em.getConnection();
+  const table = orm.config.get('migrations').tableName ?? 'mikro_orm_migrations';
+  const [found] = await connection.execute<{ present: boolean }[]>('select to_regclass(?) is not null as present', [
+    table,
+  ]);
+  if (!found?.present) return true;
+  const rows = await connection.execute<{ name: string }[]>(`select name from "${table}"`);
+  const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+  return committedMigrations().some((name) => !applied.has(name));
+}
+
+/**
+ * Hands the committed migrations (migrations/index.ts, which loads @mikro-orm/migrations) to MikroORM's migrator;
+ * MikroORM loads the migrator itself on first use.
+ */
+export async function useMigrations(orm: MikroORM): Promise<void> {
+  const { migrationsList } = await import('../migrations/index.js');
+  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList });
+}
+
+/** Applies the pending migrations; the names of those applied. */
 export async function migrate(orm: MikroORM): Promise<string[]> {
+  if (!(await hasPendingMigrations(orm))) return [];
+  await useMigrations(orm);
   const applied = await orm.getMigrator().up();
   return applied.map((m) => m.name);
 }

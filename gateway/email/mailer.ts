@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 
@@ -21,15 +21,23 @@ export type MailMode = 'smtp' | 'log' | 'off';
 
 export class Mailer {
   readonly mode: MailMode;
-  private readonly transport?: Transporter;
+  /** The SMTP transport, made with the first message: nodemailer loads only in a process that sends mail. */
+  private transport?: Promise<Transporter>;
 
   constructor(
     private readonly config: Config,
     private readonly log: Logger,
   ) {
     this.mode = config.SMTP_HOST ? 'smtp' : config.NODE_ENV === 'production' ? 'off' : 'log';
-    if (config.SMTP_HOST) {
-      this.transport = nodemailer.createTransport({
+    if (this.mode === 'off') {
+      log.warn('SMTP_HOST is not set: password recovery and account emails cannot be sent');
+    }
+  }
+
+  private transportOf(): Promise<Transporter> {
+    const config = this.config;
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
         host: config.SMTP_HOST,
         port: config.SMTP_PORT,
         secure: config.SMTP_SSL,
@@ -39,21 +47,20 @@ export class Mailer {
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 20_000,
-      });
-    }
-    if (this.mode === 'off') {
-      log.warn('SMTP_HOST is not set: password recovery and account emails cannot be sent');
-    }
+      }),
+    );
+    return this.transport;
   }
 
   /** Hands the message to the SMTP server (or, in `log` mode, to the log). Throws when the server refuses it. */
   async send(mail: Mail): Promise<void> {
     if (this.mode === 'off') throw new Error('SMTP is not configured');
-    if (!this.transport) {
+    if (this.mode === 'log') {
       this.log.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'SMTP is not configured; email not sent');
       return;
     }
-    await this.transport.sendMail({
+    const transport = await this.transportOf();
+    await transport.sendMail({
       from: { name: this.config.EMAILS_FROM_NAME, address: this.config.EMAILS_FROM_EMAIL },
       to: mail.to,
       subject: mail.subject,
@@ -63,6 +70,6 @@ export class Mailer {
   }
 
   close(): void {
-    this.transport?.close();
+    void this.transport?.then((transport) => transport.close()).catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
@@ -177,7 +178,13 @@ export function createApolloServer(config: Config, log: Logger, schema: GraphQLS
     ],
     // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN. No answer carries
     // cache hints, so the cache-control plugin, which wraps every field's resolver to collect them, is left out.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), requestRules],
+    // This is no federated subgraph: the inline tracing plugin (and the protobuf code it loads) is left out too.
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      requestRules,
+    ],
   });
 }
 
