@@ -16,6 +16,8 @@ const config: CodegenConfig = {
         avoidOptionals: { field: true, inputValue: false },
         scalars: { ID: 'string', SafeInt: 'number' },
         useTypeImports: true,
+        // Documents as their text: the admin sends them as they are, with no GraphQL library on its first screen.
+        documentMode: 'string',
       },
     },
     'schema/generated/description.ts': {

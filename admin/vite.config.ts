@@ -28,12 +28,54 @@ function buildRecord(): Plugin {
   };
 }
 
+/** The modules a signed-in start opens: the app, and a list screen (preload.ts loads the opened one). */
+const FIRST_SCREEN =
+  /[\\/]admin[\\/]src[\\/](start\.tsx|items[\\/]ItemList\.tsx|clients[\\/]ClientList\.tsx|users[\\/]UserList\.tsx)$/;
+
+/**
+ * index.html names every chunk the first screen needs, not only the start script's own imports: the app and the list
+ * screens are imported dynamically (so a signed-in start can ask for its rows before any of them runs), which would
+ * otherwise leave the browser to discover them only once the start script has run. With `modulepreload` links they
+ * are fetched beside the start script, from the first bytes of the page.
+ */
+function preloadFirstScreen(): Plugin {
+  return {
+    name: 'preload-first-screen',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle, chunk }) {
+        if (!bundle || !chunk) return;
+        const files = new Set<string>();
+        const add = (fileName: string) => {
+          const found = bundle[fileName];
+          if (files.has(fileName) || found?.type !== 'chunk') return;
+          files.add(fileName);
+          found.imports.forEach(add);
+        };
+        for (const fileName of chunk.dynamicImports) {
+          const found = bundle[fileName];
+          if (found?.type === 'chunk' && FIRST_SCREEN.test(found.facadeModuleId ?? '')) add(fileName);
+        }
+        // The start script's static imports are linked already.
+        for (const fileName of [chunk.fileName, ...chunk.imports]) files.delete(fileName);
+        return [...files].map((fileName) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 /** The admin (index.html) and the GraphQL explorer (graphiql/index.html), built into dist/admin for the gateway to serve. */
 export default defineConfig({
   root: __dirname,
   base: '/',
   plugins: [
     react(),
+    preloadFirstScreen(),
     // Brotli and gzip copies of the hashed files, made once here at the highest levels, so the gateway answers
     // `Accept-Encoding` without compressing anything per request. index.html stays as it is: it is tiny and
     // is never cached.

@@ -1,9 +1,18 @@
-import { createElement, isValidElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import type { QueryClient } from '@tanstack/react-query';
+import { createElement, isValidElement, lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import {
+  AdminContext,
+  AdminUI,
+  CustomRoutes,
+  Resource,
+  ResourceDefinitionContextProvider,
+  type ResourceProps,
+} from 'react-admin';
 import { BrowserRouter, Route } from 'react-router-dom';
 import { PublicOnly } from './auth/PublicOnly';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
+import { prefetchesSettled, preloadDataProvider } from './dataProvider/load';
 import { i18nProvider } from './i18n';
 import { AccessDenied, RequireAccess } from './layout/AccessDenied';
 import { BottomRightNotification } from './layout/Toast';
@@ -40,68 +49,112 @@ function guarded(name: string, definition: object) {
   return result;
 }
 
-export function App() {
+/** Each resource's props, as <Resource> gets them. */
+const resourceProps: ResourceProps[] = Object.entries(resources).map(([name, resource]) => ({
+  name,
+  ...guarded(name, resource.default),
+}));
+
+/**
+ * The resources' definitions, known before the first render. react-admin registers each <Resource> in an effect
+ * after the first render, which re-renders the whole app once more before anything can be painted; with the same
+ * definitions already in place (the same ones `Resource.registerResource` gives) that registration changes nothing.
+ */
+const definitions = Object.fromEntries(resourceProps.map((props) => [props.name, Resource.registerResource!(props)]));
+
+/** Runs `task` when the browser has nothing else to do (at the latest after 2 s); Safari has no requestIdleCallback. */
+const whenIdle = (task: () => void): number =>
+  typeof requestIdleCallback === 'function'
+    ? requestIdleCallback(task, { timeout: 2000 })
+    : (setTimeout(task, 200) as unknown as number);
+const cancelIdle = (handle: number) =>
+  typeof cancelIdleCallback === 'function' ? cancelIdleCallback(handle) : clearTimeout(handle);
+
+/**
+ * react-admin's <Admin>, as its two halves (AdminContext and AdminUI) so the resource definitions can sit between
+ * them.
+ */
+export function App({ queryClient }: { queryClient?: QueryClient }) {
+  // The data layer (Apollo, graphql, ra-data-graphql) is not needed for the first screen, whose rows come through a
+  // plain fetch: it loads once those rows are in and the browser is idle, that is once they have been shown.
+  useEffect(() => {
+    let idle: number | undefined;
+    let done = false;
+    void prefetchesSettled().then(() => {
+      if (!done) idle = whenIdle(() => void preloadDataProvider());
+    });
+    return () => {
+      done = true;
+      if (idle !== undefined) cancelIdle(idle);
+    };
+  }, []);
   return (
     <BrowserRouter>
-      <Admin
-        title="Sistema de Integração"
+      <AdminContext
         dataProvider={dataProvider}
+        queryClient={queryClient}
         authProvider={authProvider}
         i18nProvider={i18nProvider}
         store={store}
         theme={lightTheme}
         darkTheme={darkTheme}
         defaultTheme="light"
-        layout={Layout}
-        dashboard={Dashboard}
-        loginPage={false}
-        catchAll={NotFound}
-        accessDenied={AccessDenied}
-        notification={BottomRightNotification}
-        disableTelemetry
       >
-        {Object.entries(resources).map(([name, resource]) => (
-          <Resource key={name} name={name} {...guarded(name, resource.default)} />
-        ))}
-        <CustomRoutes>
-          <Route path="/config" element={<SettingsPage />} />
-        </CustomRoutes>
-        <CustomRoutes noLayout>
-          <Route
-            path="/login"
-            element={page(
-              <PublicOnly>
-                <LoginPage />
-              </PublicOnly>,
-            )}
-          />
-          <Route
-            path="/signup"
-            element={page(
-              <PublicOnly>
-                <SignupPage />
-              </PublicOnly>,
-            )}
-          />
-          <Route
-            path="/recover-password"
-            element={page(
-              <PublicOnly>
-                <RecoverPasswordPage />
-              </PublicOnly>,
-            )}
-          />
-          <Route
-            path="/reset-password"
-            element={page(
-              <PublicOnly>
-                <ResetPasswordPage />
-              </PublicOnly>,
-            )}
-          />
-          <Route path="/callback" element={page(<CallbackPage />)} />
-        </CustomRoutes>
-      </Admin>
+        <ResourceDefinitionContextProvider definitions={definitions}>
+          <AdminUI
+            title="Sistema de Integração"
+            layout={Layout}
+            dashboard={Dashboard}
+            loginPage={false}
+            catchAll={NotFound}
+            accessDenied={AccessDenied}
+            notification={BottomRightNotification}
+            disableTelemetry
+          >
+            {resourceProps.map((props) => (
+              <Resource key={props.name} {...props} />
+            ))}
+            <CustomRoutes>
+              <Route path="/config" element={<SettingsPage />} />
+            </CustomRoutes>
+            <CustomRoutes noLayout>
+              <Route
+                path="/login"
+                element={page(
+                  <PublicOnly>
+                    <LoginPage />
+                  </PublicOnly>,
+                )}
+              />
+              <Route
+                path="/signup"
+                element={page(
+                  <PublicOnly>
+                    <SignupPage />
+                  </PublicOnly>,
+                )}
+              />
+              <Route
+                path="/recover-password"
+                element={page(
+                  <PublicOnly>
+                    <RecoverPasswordPage />
+                  </PublicOnly>,
+                )}
+              />
+              <Route
+                path="/reset-password"
+                element={page(
+                  <PublicOnly>
+                    <ResetPasswordPage />
+                  </PublicOnly>,
+                )}
+              />
+              <Route path="/callback" element={page(<CallbackPage />)} />
+            </CustomRoutes>
+          </AdminUI>
+        </ResourceDefinitionContextProvider>
+      </AdminContext>
     </BrowserRouter>
   );
 }

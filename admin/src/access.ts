@@ -14,3 +14,13 @@ export function canAccess(user: object | undefined | null, resource: string): bo
  * screen's data is asked for at once, beside `me` rather than after it.
  */
 export const dependsOnUser = (resource: string): boolean => resource === 'admin';
+
+/**
+ * What a stored token alone decides, without asking who the user is: no token, no screen; a screen that does not
+ * depend on the user opens. `undefined` when the answer needs `me` (Users Management). The auth provider's
+ * `canAccess` and the screens' own checks (useAccess) both start here, so a signed-in start shows its list at once.
+ */
+export function accessByToken(resource: string, hasToken: boolean): boolean | undefined {
+  if (!hasToken) return false;
+  return dependsOnUser(resource) ? undefined : true;
+}

@@ -1,5 +1,4 @@
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { print } from 'graphql';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 
 import { getToken } from './token';
 
@@ -78,15 +77,18 @@ interface GraphQLAnswer<T> {
   errors?: { message: string; extensions?: { code?: string; status?: number; detail?: ValidationIssue[] } }[];
 }
 
-/** A GraphQL operation on /graphql without a client library: the few account calls that every page needs. */
+/**
+ * A GraphQL operation on /graphql without a client library: the account calls every page needs, and a list's first
+ * page at start. `document` is the operation's text (the generated documents are typed strings).
+ */
 export async function graphql<T, V extends Record<string, unknown>>(
-  document: TypedDocumentNode<T, V>,
+  document: DocumentTypeDecoration<T, V> & { toString(): string },
   variables?: V,
 ): Promise<T> {
   const response = await fetch('/graphql', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeaders() },
-    body: JSON.stringify({ query: print(document), variables }),
+    body: JSON.stringify({ query: document.toString(), variables }),
   });
   const answer = (await readAnswer(response)) as GraphQLAnswer<T> | undefined;
   const first = answer?.errors?.[0];

@@ -1,6 +1,6 @@
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { ApiError, TOKEN_KEY, getToken, graphql, rest } from './api';
-import { canAccess, dependsOnUser } from './access';
+import { accessByToken, canAccess } from './access';
 import { MeDocument, type MeQuery } from '../../schema/generated/graphql';
 
 export type CurrentUser = MeQuery['me'];
@@ -67,15 +67,10 @@ export const authProvider: AuthProvider = {
       throw error;
     }
   },
-  async getPermissions() {
-    if (!getToken()) return { isSuperuser: false };
-    const user = await fetchCurrentUser();
-    return { isSuperuser: user.is_superuser };
-  },
+  // No getPermissions: who may open what is `canAccess` alone. react-admin's router asks for permissions before it
+  // settles its routes; without the method it has them at once instead of after `me`.
   /** react-admin asks this for resource pages and `useCanAccess`: the rule of access.ts on the signed-in user. */
   async canAccess({ resource }) {
-    if (!getToken()) return false;
-    if (!dependsOnUser(resource)) return true;
-    return canAccess(await fetchCurrentUser(), resource);
+    return accessByToken(resource, !!getToken()) ?? canAccess(await fetchCurrentUser(), resource);
   },
 };

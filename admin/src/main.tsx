@@ -1,6 +1,7 @@
 import { preloadSession } from './preload';
 
 // Before the app's code runs (react-admin and MUI take a while to evaluate), a signed-in start sets off what the
-// opened screen needs: its list's rows, the data layer and the list's code.
+// opened screen needs: its list's rows and the list's code. index.html already names every chunk of the first
+// screen, so the browser fetches them beside this script.
 preloadSession(window.location);
 void import('./start');

@@ -1,24 +1,23 @@
 import { DEFAULT_SORT, PAGE_SIZE, parsePage } from './crud/listAddress';
-import { preloadDataProvider, prefetchList } from './dataProvider/load';
-import { listScreens } from './lists';
+import { prefetchList } from './dataProvider/load';
+import { isListScreen, loadListScreen } from './lists';
 import { getToken } from './token';
 
 /**
- * A signed-in start asks for the opened list's first rows, the data layer and the list's code right away, while the
- * app's own code loads, instead of one after the other once the app has started, the session is checked and the
- * screen asks for them. Only the page as the screen first shows it is asked for: its page from `?page=N`, in the
- * default order, unfiltered.
+ * A signed-in start asks for the opened list's first rows and the list's code right away, while the app's own code
+ * loads, instead of one after the other once the app has started, the session is checked and the screen asks for
+ * them. Only the page as the screen first shows it is asked for: its page from `?page=N`, in the default order,
+ * unfiltered.
  */
 export function preloadSession({ pathname, search }: { pathname: string; search: string }): void {
   if (!getToken()) return;
-  void preloadDataProvider();
   const name = pathname.split('/')[1] ?? '';
-  if (!Object.hasOwn(listScreens, name)) return;
-  const resource = name as keyof typeof listScreens;
-  listScreens[resource]().catch(() => undefined);
+  if (!isListScreen(name)) return;
+  loadListScreen(name).catch(() => undefined);
   const query = new URLSearchParams(search);
   if ([...query.keys()].some((key) => key !== 'page')) return;
-  prefetchList(resource, {
+  // The rows come through a plain fetch: the data layer (Apollo) loads once the first screen is up (start.tsx).
+  prefetchList(name, {
     pagination: { page: parsePage(query.get('page')), perPage: PAGE_SIZE },
     sort: { ...DEFAULT_SORT },
     filter: {},

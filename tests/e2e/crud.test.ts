@@ -181,6 +181,57 @@ describe('items', () => {
   });
 });
 
+describe('a signed-in start', () => {
+  it('asks for the opened list page once, beside the app code, and shows it before the data layer loads', async () => {
+    const url = 'https://primeira-carga.example';
+    const created = await fetch(`${t.url}/api/v1/clients/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
+    expect(created.status).toBe(200);
+    const page = await signedIn();
+    // When the client's row first appears in the page, on the page's own clock.
+    await page.addInitScript((marker) => {
+      const w = window as unknown as { __rowsAt?: number };
+      const observer = new MutationObserver(() => {
+        if (w.__rowsAt === undefined && document.body?.textContent?.includes(marker)) {
+          w.__rowsAt = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document, { childList: true, subtree: true, characterData: true });
+    }, url);
+    const firstPages: string[] = [];
+    page.on('request', (request) => {
+      const body = request.postData() ?? '';
+      if (new URL(request.url()).pathname !== '/graphql' || !/allClients/.test(body)) return;
+      if ((JSON.parse(body) as { variables?: { page?: number } }).variables?.page === 0) firstPages.push(body);
+    });
+    await page.goto(`${t.url}/clientes`);
+    await page.waitForFunction(() => (window as unknown as { __rowsAt?: number }).__rowsAt !== undefined);
+    const timing = await page.evaluate(() => ({
+      rowsAt: (window as unknown as { __rowsAt: number }).__rowsAt,
+      dataLayerAt: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/graphqlProvider-[\w-]+\.js$/.test(entry.name))
+        .map((entry) => entry.startTime),
+    }));
+    // Apollo and ra-data-graphql are asked for only once the rows are on screen.
+    expect(timing.dataLayerAt.filter((start) => start < timing.rowsAt)).toEqual([]);
+    // One request for the page: the start's, which the list screen takes instead of asking again.
+    await page.waitForTimeout(500);
+    expect(firstPages).toHaveLength(1);
+
+    const { id } = (await created.json()) as { id: string };
+    const removed = await fetch(`${t.url}/api/v1/clients/${id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(removed.status).toBe(200);
+  });
+});
+
 describe('clients', () => {
   it('adds, searches, sorts, exports, pages through, edits and deletes clients, in Portuguese', async () => {
     for (let i = 1; i <= 5; i++) {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,33 @@ describe('pages that name the hashed files', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.toString()).toContain('GraphQL explorer');
     expect(answer.headers['cache-control']).toMatch(/no-cache|no-store/);
+  });
+
+  it("names every chunk of a list screen's first paint, and not the data layer, so they load beside the start script", async () => {
+    const page = (await rawGet(`${t.url}/clientes`, { Accept: 'text/html' })).body.toString();
+    const preloaded = new Set(
+      [...page.matchAll(/<link rel="modulepreload"[^>]* href="\/(assets\/[^"]+\.js)"/g)].map(([, file]) => file),
+    );
+    // The start script imports the app and the list screens dynamically; they and everything they import statically
+    // are what the first screen needs.
+    const staticImports = (file: string) =>
+      [...readFileSync(path.join('dist/admin', file), 'utf8').matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)].map(
+        ([, name]) => `assets/${name}`,
+      );
+    const screens = readdirSync('dist/admin/assets')
+      .filter((file) => /^(start|ClientList|ItemList|UserList)-[\w-]+\.js$/.test(file))
+      .map((file) => `assets/${file}`);
+    expect(screens).toHaveLength(4);
+    const needed = new Set<string>();
+    const visit = (file: string) => {
+      if (needed.has(file)) return;
+      needed.add(file);
+      staticImports(file).forEach(visit);
+    };
+    screens.forEach(visit);
+    const missing = [...needed].filter((file) => !preloaded.has(file) && `/${file}` !== startScript);
+    expect(missing).toEqual([]);
+    expect([...preloaded].filter((file) => /graphqlProvider/.test(file))).toEqual([]);
   });
 
   it('a hashed file the build does not have is missing, not the admin page', async () => {

@@ -1,9 +1,8 @@
 import BusinessIcon from '@mui/icons-material/Business';
-import { lazy } from 'react';
-import { listScreens } from '../lists';
+import { listScreen } from '../crud/listScreen';
 
 export default {
-  list: lazy(listScreens.clientes),
+  list: listScreen('clientes'),
   icon: BusinessIcon,
   recordRepresentation: 'url',
 };

@@ -22,9 +22,11 @@ export function toHttpError(error: unknown): HttpError {
     body?.networkError?.statusCode ??
     (error as { status?: number } | undefined)?.status ??
     500;
-  const detail = graphQLError?.extensions?.detail ?? graphQLError?.message ?? (error as Error | undefined)?.message;
+  // An ApiError (api.ts: a call made without the GraphQL client) carries them itself.
+  const own = error as { detail?: string | ValidationIssue[]; code?: string; message?: string } | undefined;
+  const detail = graphQLError?.extensions?.detail ?? graphQLError?.message ?? own?.detail ?? own?.message;
   const message = Array.isArray(detail) ? (detail[0]?.msg ?? 'Validation Error') : (detail ?? 'Something went wrong.');
-  const code = graphQLError?.extensions?.code;
+  const code = graphQLError?.extensions?.code ?? (typeof own?.code === 'string' ? own.code : undefined);
   return new HttpError(message, status, { detail, code });
 }
 

@@ -1,10 +1,13 @@
 import type { DataProvider } from 'react-admin';
+import { graphql } from '../api';
+import { listAnswer, listVariables, operationsOf, type ListAnswer } from './operations';
+import { typeOfResource } from './resourceTypes';
 
-/** Apollo, graphql and the schema's description load with the first data call (or a signed-in start), not before. */
+/** Apollo, graphql and ra-data-graphql load with the first data call that needs them, not before. */
 export const loadProvider = (): Promise<DataProvider> =>
   import('./graphqlProvider').then((module) => module.graphqlProvider as DataProvider);
 
-/** Starts fetching the data layer ahead of the first call (a signed-in start will make one at once). */
+/** Starts fetching the data layer ahead of its first call. */
 export const preloadDataProvider = () => loadProvider().catch(() => undefined);
 
 export interface ListParams {
@@ -16,25 +19,65 @@ export interface ListParams {
 const listKey = (resource: string, p: Partial<ListParams>) =>
   JSON.stringify([resource, p.pagination?.page, p.pagination?.perPage, p.sort?.field, p.sort?.order, p.filter ?? {}]);
 
-/** Lists asked for at start, before the screen that shows them exists: the screen's own call takes the answer. */
-const started = new Map<string, Promise<unknown>>();
+/**
+ * A list page asked for with a plain `fetch` and the list operation's text: what the start of the app uses, so the
+ * rows are on their way before the data layer (Apollo and graphql) has even loaded. Errors are the api module's,
+ * with the gateway's status, detail and code.
+ */
+export async function fetchListPage(resource: string, params: ListParams): Promise<ListAnswer> {
+  const type = typeOfResource(resource);
+  const data = await graphql<Record<string, unknown>, Record<string, unknown>>(
+    operationsOf(type).list,
+    listVariables(type, params),
+  );
+  return listAnswer(data);
+}
+
+interface Prefetch {
+  resource: string;
+  params: ListParams;
+  request: Promise<ListAnswer>;
+  /** The answer, once it has come back. */
+  answer?: ListAnswer;
+  /** Taken by the list screen (or dropped after 10 s): the next call for the page asks the gateway again. */
+  claimed: boolean;
+}
+
+/** The pages asked for at start, before the screen that shows them exists, by page. */
+const prefetches = new Map<string, Prefetch>();
 
 /**
- * Asks for a list page now, in parallel with `me` and with the screen's code: the list screen, once mounted, asks
+ * Asks for a list page now, in parallel with `me` and with the app's code: the list screen, once mounted, asks
  * for the same page and gets this answer instead of making a second round trip. Unclaimed answers are dropped.
  */
-export function prefetchList(resource: string, params: ListParams, load = loadProvider): void {
-  const key = listKey(resource, params);
-  const answer = load().then((provider) => provider.getList(resource, params));
-  answer.catch(() => undefined);
-  started.set(key, answer);
-  setTimeout(() => started.delete(key), 10_000);
+export function prefetchList(resource: string, params: ListParams, fetchPage = fetchListPage): void {
+  const prefetch: Prefetch = { resource, params, request: fetchPage(resource, params), claimed: false };
+  prefetch.request.then(
+    (answer) => (prefetch.answer = answer),
+    () => undefined,
+  );
+  prefetches.set(listKey(resource, params), prefetch);
+  setTimeout(() => (prefetch.claimed = true), 10_000);
+}
+
+/** Settles once every page asked for at start has been answered (or has failed). */
+export const prefetchesSettled = (): Promise<unknown> =>
+  Promise.allSettled([...prefetches.values()].map((prefetch) => prefetch.request));
+
+/**
+ * The prefetched pages already answered and not yet claimed: the app puts them in react-admin's query cache before
+ * its first render (start.tsx), so the list's first pass shows its rows.
+ */
+export function answeredPrefetches(): { resource: string; params: ListParams; answer: ListAnswer }[] {
+  return [...prefetches.values()].flatMap(({ resource, params, answer, claimed }) =>
+    answer && !claimed ? [{ resource, params, answer }] : [],
+  );
 }
 
 /** The answer a start already asked for, once (the next call asks the gateway again). */
 export function claimPrefetched(resource: string, params: Partial<ListParams>): Promise<unknown> | undefined {
-  const key = listKey(resource, params);
-  const answer = started.get(key);
-  started.delete(key);
-  return answer;
+  const prefetch = prefetches.get(listKey(resource, params));
+  if (!prefetch || prefetch.claimed) return undefined;
+  prefetch.claimed = true;
+  return prefetch.request;
 }

@@ -1,7 +1,7 @@
-import type { DataProvider } from 'react-admin';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider } from './index';
-import { claimPrefetched, prefetchList } from './load';
+import { claimPrefetched, fetchListPage, prefetchList } from './load';
+import { operationsOf } from './operations';
 
 const page = (n: number) => ({
   pagination: { page: n, perPage: 5 },
@@ -11,8 +11,13 @@ const page = (n: number) => ({
 
 function gateway() {
   const getList = vi.fn(async () => ({ data: [{ id: 'c1', url: 'https://loja.example' }], total: 1 }));
-  return { getList, load: async () => ({ getList }) as unknown as DataProvider };
+  return { getList, load: getList };
 }
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
 describe('a list asked for at start', () => {
   it('is the answer the list screen gets for the same page: one request, not two', async () => {
@@ -33,5 +38,45 @@ describe('a list asked for at start', () => {
     expect(claimPrefetched('clientes', { ...page(1), sort: { field: 'url', order: 'ASC' } })).toBeUndefined();
     expect(claimPrefetched('clientes', { ...page(1), filter: { q: 'loja' } })).toBeUndefined();
     expect(claimPrefetched('clientes', page(1))).toBeDefined();
+  });
+});
+
+describe('the first page fetched without the data layer', () => {
+  const answer = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+  it("sends the list operation's text with the token and answers as getList does", async () => {
+    localStorage.setItem('access_token', 'token-1');
+    const fetch = vi.fn(async () =>
+      answer(200, { data: { data: [{ id: 'c1', url: 'https://loja.example' }], total: { count: 14 } } }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    await expect(fetchListPage('clientes', page(3))).resolves.toEqual({
+      data: [{ id: 'c1', url: 'https://loja.example' }],
+      total: 14,
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/graphql');
+    expect((init.headers as Record<string, string>).Authorization).toBe('Bearer token-1');
+    const body = JSON.parse(init.body as string);
+    expect(body.query).toBe(operationsOf('Client').list);
+    // Page 3 of react-admin is page 2 counted from 0; `id` is not a sortable field, so the gateway's order stays.
+    expect(body.variables).toEqual({ page: 2, perPage: 5, filter: {} });
+  });
+
+  it("fails with the gateway's status and code, which the data provider hands to react-admin", async () => {
+    localStorage.setItem('access_token', 'expired');
+    vi.stubGlobal('fetch', async () =>
+      answer(200, {
+        errors: [{ message: 'Could not validate credentials', extensions: { status: 403, code: 'UNAUTHENTICATED' } }],
+      }),
+    );
+    prefetchList('clientes', page(1));
+    const error = await dataProvider.getList('clientes', page(1)).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 403,
+      message: 'Could not validate credentials',
+      body: { code: 'UNAUTHENTICATED' },
+    });
   });
 });

@@ -2,6 +2,7 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import { portugueseMessages } from './portuguese';
 import { englishAppMessages, portugueseAppMessages, resourceMessages } from './resources';
+import { LOCALE } from '../store';
 
 /**
  * The app's texts: react-admin's own in English (with these few adjustments), the list screens' under `resources`
@@ -23,14 +24,14 @@ const messages = {
   resources: resourceMessages,
 };
 
-export const i18nProvider = polyglotI18nProvider(() => messages, 'pt-BR', [{ locale: 'pt-BR', name: 'Português' }], {
+export const i18nProvider = polyglotI18nProvider(() => messages, LOCALE, [{ locale: LOCALE, name: 'Português' }], {
   allowMissing: true,
 });
 
 /** Every text in Portuguese, react-admin's own included: for a screen shown in Portuguese. */
 export const portugueseI18nProvider = polyglotI18nProvider(
   () => ({ ...portugueseMessages, app: portugueseAppMessages, resources: resourceMessages }),
-  'pt-BR',
-  [{ locale: 'pt-BR', name: 'Português' }],
+  LOCALE,
+  [{ locale: LOCALE, name: 'Português' }],
   { allowMissing: true },
 );

@@ -1,9 +1,8 @@
 import ListIcon from '@mui/icons-material/List';
-import { lazy } from 'react';
-import { listScreens } from '../lists';
+import { listScreen } from '../crud/listScreen';
 
 export default {
-  list: lazy(listScreens.items),
+  list: listScreen('items'),
   icon: ListIcon,
   recordRepresentation: 'title',
 };

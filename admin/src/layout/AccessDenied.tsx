@@ -1,7 +1,8 @@
 import LockIcon from '@mui/icons-material/Lock';
 import { Alert, Box, Typography } from '@mui/material';
 import { useEffect, type ReactNode } from 'react';
-import { Title, useCanAccess, useLogoutIfAccessDenied } from 'react-admin';
+import { Title, useLogoutIfAccessDenied } from 'react-admin';
+import { useAccess } from './useAccess';
 
 /** A screen the signed-in user may not open (react-admin's /access-denied, or a guarded route). */
 export function AccessDenied() {
@@ -17,7 +18,7 @@ export function AccessDenied() {
 }
 
 /**
- * Shows a resource's screen only to whom the auth provider's `canAccess` lets in; others see AccessDenied.
+ * Shows a resource's screen only to whom the auth provider's `canAccess` lets in (useAccess); others see AccessDenied.
  * A failed check (the session is gone) goes through checkError, which signs out.
  */
 export function RequireAccess({
@@ -29,7 +30,7 @@ export function RequireAccess({
   action: string;
   children: ReactNode;
 }) {
-  const { canAccess, isPending, error } = useCanAccess({ resource, action });
+  const { canAccess, isPending, error } = useAccess(resource, action);
   const logoutIfAccessDenied = useLogoutIfAccessDenied();
   useEffect(() => {
     if (error) void logoutIfAccessDenied(error);

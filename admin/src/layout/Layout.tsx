@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Layout as RaLayout } from 'react-admin';
+import { Layout as RaLayout, useGetIdentity, useLogoutIfAccessDenied } from 'react-admin';
 import { Navigate, useLocation } from 'react-router-dom';
 import { getToken } from '../api';
 import { AppBar } from './AppBar';
@@ -21,6 +21,17 @@ export const LAYOUT_PATHS = [
   '/authentication-error',
 ];
 
+/**
+ * Signs out when the signed-in user can no longer be read (`me` answers UNAUTHENTICATED: the token expired, was
+ * revoked, or its user is gone or inactive), on any screen, whether or not the screen itself calls the gateway.
+ * The identity is the one the menu and app bar show: no request of its own.
+ */
+function SessionCheck() {
+  const logoutIfAccessDenied = useLogoutIfAccessDenied();
+  useGetIdentity({ onError: (error) => void logoutIfAccessDenied(error) });
+  return null;
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
@@ -29,6 +40,7 @@ export function Layout({ children }: { children: ReactNode }) {
   return (
     <RaLayout appBar={AppBar} menu={Menu} error={ErrorFallback}>
       {children}
+      <SessionCheck />
     </RaLayout>
   );
 }

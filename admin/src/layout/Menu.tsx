@@ -5,11 +5,12 @@ import InventoryIcon from '@mui/icons-material/Inventory2';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, Divider, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
-import { Logout, Menu as RaMenu, useCanAccess, useGetIdentity, useSidebarState } from 'react-admin';
+import { Logout, Menu as RaMenu, useGetIdentity, useSidebarState } from 'react-admin';
+import { useAccess } from './useAccess';
 
 /** A menu entry for a resource's list, shown only to whom may open it. */
 function ResourceEntry({ resource, label, icon }: { resource: string; label: string; icon: ReactElement }) {
-  const { canAccess } = useCanAccess({ resource, action: 'list' });
+  const { canAccess } = useAccess(resource, 'list');
   if (!canAccess) return null;
   return <RaMenu.Item to={`/${resource}`} primaryText={label} leftIcon={icon} />;
 }

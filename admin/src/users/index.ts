@@ -1,9 +1,8 @@
 import PeopleIcon from '@mui/icons-material/People';
-import { lazy } from 'react';
-import { listScreens } from '../lists';
+import { listScreen } from '../crud/listScreen';
 
 export default {
-  list: lazy(listScreens.admin),
+  list: listScreen('admin'),
   icon: PeopleIcon,
   recordRepresentation: 'email',
 };

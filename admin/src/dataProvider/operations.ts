@@ -1,0 +1,124 @@
+import {
+  fieldsOf,
+  mutationOf,
+  operationNames,
+  queryOf,
+  type OperationDescription,
+  type TypeName,
+} from '../crud/description';
+
+/**
+ * The text of every operation on a type, written from the schema's description, and the variables and answers of a
+ * list. Plain strings, with no GraphQL library: ra-data-graphql parses them (buildQuery.ts), and a start asks for
+ * the opened list's first page with them before that library has loaded (load.ts).
+ */
+
+export interface ListParams {
+  pagination?: { page: number; perPage: number };
+  sort?: { field: string; order: string };
+  filter?: Record<string, unknown>;
+  ids?: string[];
+}
+
+export interface ListAnswer {
+  data: Record<string, unknown>[];
+  total?: number;
+}
+
+export interface OperationTexts {
+  list: string;
+  one: string;
+  create: string;
+  update: string;
+  delete: string;
+  createArgs: OperationDescription['args'];
+  updateArgs: OperationDescription['args'];
+}
+
+function required(description: OperationDescription | undefined, name: string): OperationDescription {
+  if (!description) throw new Error(`The schema has no operation ${name}`);
+  return description;
+}
+
+/** The selection set of a type: every field the schema gives it (scalars and enums, which is all ours have). */
+const selection = (type: TypeName) => Object.keys(fieldsOf(type)).join(' ');
+
+const variableList = (args: OperationDescription['args']) =>
+  Object.entries(args)
+    .map(([name, arg]) => `$${name}: ${arg.sdl}`)
+    .join(', ');
+
+const argumentList = (args: OperationDescription['args']) =>
+  Object.keys(args)
+    .map((name) => `${name}: $${name}`)
+    .join(', ');
+
+const parens = (text: string) => (text ? `(${text})` : '');
+
+const cache = new Map<TypeName, OperationTexts>();
+
+/** The type's operations: list (the page and its total in one operation), one, create, update and delete. */
+export function operationsOf(type: TypeName): OperationTexts {
+  const cached = cache.get(type);
+  if (cached) return cached;
+  const names = operationNames(type);
+  const fields = selection(type);
+  const list = required(queryOf(names.list), names.list);
+  const count = required(queryOf(names.count), names.count);
+  const one = required(queryOf(names.one), names.one);
+  const create = required(mutationOf(names.create), names.create);
+  const update = required(mutationOf(names.update), names.update);
+  const remove = required(mutationOf(names.delete), names.delete);
+  const mutation = (name: string, operation: OperationDescription) =>
+    `mutation ${name}${parens(variableList(operation.args))} { data: ${name}${parens(argumentList(operation.args))} { ${fields} } }`;
+  const texts: OperationTexts = {
+    // Both fields read the same variables.
+    list:
+      `query ${names.list}${parens(variableList({ ...count.args, ...list.args }))} {` +
+      ` data: ${names.list}${parens(argumentList(list.args))} { ${fields} }` +
+      ` total: ${names.count}${parens(argumentList(count.args))} { count } }`,
+    one: `query ${names.one}${parens(variableList(one.args))} { data: ${names.one}${parens(argumentList(one.args))} { ${fields} } }`,
+    create: mutation(names.create, create),
+    update: mutation(names.update, update),
+    delete: mutation(names.delete, remove),
+    createArgs: create.args,
+    updateArgs: update.args,
+  };
+  cache.set(type, texts);
+  return texts;
+}
+
+/**
+ * A list's variables from react-admin's parameters: the page counted from 0, the search (`q`) and, for getMany, the
+ * ids. Only a field the schema marks @sortable orders the list; anything else keeps the gateway's order.
+ */
+export function listVariables(type: TypeName, params: ListParams, many = false): Record<string, unknown> {
+  const { page = 1, perPage = 5 } = params.pagination ?? {};
+  const filter: Record<string, unknown> = {};
+  if (many) filter.ids = params.ids;
+  if (typeof params.filter?.q === 'string' && params.filter.q) filter.q = params.filter.q;
+  const variables: Record<string, unknown> = {
+    page: many ? 0 : page - 1,
+    perPage: many ? (params.ids?.length ?? 0) : perPage,
+    filter,
+  };
+  const sortField = params.sort?.field;
+  if (sortField && fieldsOf(type)[sortField]?.sortable) {
+    variables.sortField = sortField;
+    variables.sortOrder = params.sort?.order === 'DESC' ? 'DESC' : 'ASC';
+  }
+  return variables;
+}
+
+/** A record as react-admin keeps it: without the `__typename` a GraphQL client may have asked for. */
+export const withoutTypename = (record: unknown) => {
+  if (!record || typeof record !== 'object') return record;
+  const { __typename, ...rest } = record as Record<string, unknown>;
+  return rest;
+};
+
+/** A list operation's data (`data` and `total`) as react-admin's getList (or getMany, without the total) answers. */
+export function listAnswer(data: Record<string, unknown>, many = false): ListAnswer {
+  const records = (data.data as unknown[]).map(withoutTypename) as Record<string, unknown>[];
+  return many ? { data: records } : { data: records, total: (data.total as { count: number }).count };
+}
