@@ -128,6 +128,7 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
       responses.push({
         url: new URL(request.url()).pathname,
         script,
+        document: request.resourceType() === 'document',
         initial,
         beforeRows,
         // What came over the wire: the body as sent (compressed when it was) and the headers.
@@ -142,6 +143,7 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
   });
   let rowsMs;
   let timeline = null;
+  let endedBeforeRows = null;
   try {
     await page.goto(baseUrl + path, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => window.__benchRowsAt !== null, null, { timeout: 15_000, polling: 50 });
@@ -174,6 +176,18 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
         })),
       };
     }, rowsMs);
+    // What had arrived when the rows appeared, on the page's own clock: the flag set when waitForFunction returns
+    // comes up to a polling interval later, and would count what the page fetched just after its first paint.
+    endedBeforeRows = new Set(
+      await page.evaluate(
+        (rowsAt) =>
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => e.responseEnd <= rowsAt)
+            .map((e) => new URL(e.name).pathname),
+        rowsMs,
+      ),
+    );
   } catch {
     rowsMs = null;
   }
@@ -186,7 +200,9 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
   const tripsBeforeRows = !list ? null : me && me.end !== null && me.end <= list.start ? 2 : 1;
   const scripts = responses.filter((r) => r.script);
   const initialScripts = scripts.filter((s) => s.initial);
-  const untilRows = responses.filter((r) => r.beforeRows);
+  const untilRows = responses.filter((r) =>
+    endedBeforeRows ? r.document || endedBeforeRows.has(r.url) : r.beforeRows,
+  );
   const sum = (list, key) => list.reduce((total, r) => total + r[key], 0);
   return {
     profile,
@@ -205,7 +221,7 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
     ),
     initialJsGzip: sum(initialScripts, 'gzip'),
     jsUntilRowsGzip: sum(
-      scripts.filter((s) => s.beforeRows),
+      untilRows.filter((r) => r.script),
       'gzip',
     ),
     initialScripts: initialScripts.map(({ url, gzip, bodyBytes }) => ({ url, gzip, received: bodyBytes })),
