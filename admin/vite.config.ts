@@ -69,12 +69,37 @@ function preloadFirstScreen(): Plugin {
   };
 }
 
+/**
+ * Every `Tooltip` taken from '@mui/material' (react-admin's included) is admin/src/layout/Tooltip.tsx, which mounts
+ * MUI's own once the app has been painted: a tooltip on the first screen would otherwise cost a second render of the
+ * whole app before that paint (the module says why). Only for builds: in development the dependencies are bundled
+ * ahead of time, without plugins, and tests run MUI's Tooltip itself.
+ */
+function deferTooltips(): Plugin {
+  const deferred = path.resolve(__dirname, 'src/layout/Tooltip.tsx');
+  return {
+    name: 'defer-tooltips',
+    apply: 'build',
+    enforce: 'pre',
+    // Whatever names it: the '@mui/material' index, a deep '@mui/material/Tooltip' (react-admin's refresh button),
+    // or a relative path inside MUI. Only this module itself reaches MUI's.
+    async resolveId(source, importer, options) {
+      if (!importer || importer === deferred || !source.includes('Tooltip')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && /[\\/]@mui[\\/]material[\\/]esm[\\/]Tooltip[\\/]index\.js$/.test(resolved.id)
+        ? deferred
+        : null;
+    },
+  };
+}
+
 /** The admin (index.html) and the GraphQL explorer (graphiql/index.html), built into dist/admin for the gateway to serve. */
 export default defineConfig({
   root: __dirname,
   base: '/',
   plugins: [
     react(),
+    deferTooltips(),
     preloadFirstScreen(),
     // Brotli and gzip copies of the hashed files, made once here at the highest levels, so the gateway answers
     // `Accept-Encoding` without compressing anything per request. index.html stays as it is: it is tiny and

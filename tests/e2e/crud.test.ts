@@ -230,7 +230,87 @@ describe('a signed-in start', () => {
     });
     expect(removed.status).toBe(200);
   });
+
+  it('draws the rows with the app itself, renders nothing more before they show, and adds the tooltips after', async () => {
+    const url = 'https://um-desenho.example';
+    const created = await t.request('POST', '/api/v1/clients/', { token, json: { url } });
+    try {
+      const page = await signedIn();
+      // The app's code (every script but the start script's own) waits until the page's rows have come back, as when
+      // the code takes longer to arrive than the answer: the app's first render has them.
+      const startScript = await startScriptFiles();
+      let answered!: () => void;
+      const listAnswered = new Promise<void>((resolve) => (answered = resolve));
+      page.on('requestfinished', (request) => {
+        if (new URL(request.url()).pathname === '/graphql' && /allClients/.test(request.postData() ?? '')) answered();
+      });
+      await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+        if (!startScript.has(new URL(route.request().url()).pathname)) await listAnswered;
+        await route.continue();
+      });
+      // React's commits, through the hook its developer tools use; and, when the client rows first appear, which commit
+      // put them in the page, how many commits came after it, and whether the menu button was named already.
+      await page.addInitScript((marker) => {
+        const w = window as unknown as {
+          __REACT_DEVTOOLS_GLOBAL_HOOK__: object;
+          __seen?: { rowsCommit: number; commitsSinceRows: number; menuNamed: boolean };
+        };
+        const rowsShown = () => !!document.body?.textContent?.includes(marker);
+        let rowsCommit = -1;
+        let commits = 0;
+        w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+          supportsFiber: true,
+          renderers: new Map(),
+          inject: () => 1,
+          onScheduleFiberRoot: () => undefined,
+          onCommitFiberUnmount: () => undefined,
+          onPostCommitFiberRoot: () => undefined,
+          checkDCE: () => undefined,
+          onCommitFiberRoot: () => {
+            commits += 1;
+            if (rowsCommit < 0 && rowsShown()) rowsCommit = commits;
+          },
+        };
+        const observer = new MutationObserver(() => {
+          if (w.__seen || rowsCommit < 0) return;
+          w.__seen = {
+            rowsCommit,
+            commitsSinceRows: commits - rowsCommit,
+            // Open on a desktop, so the button closes it.
+            menuNamed: !!document.querySelector('button[aria-label="Fechar menu"]'),
+          };
+          observer.disconnect();
+        });
+        observer.observe(document, { childList: true, subtree: true });
+      }, url);
+      await page.goto(`${t.url}/clientes`);
+      await page.waitForFunction(() => (window as unknown as { __seen?: object }).__seen !== undefined);
+      const seen = await page.evaluate(() => (window as unknown as { __seen: object }).__seen);
+      // A tooltip, or a form, setting state as it mounts makes React render the whole app again before the browser
+      // can show anything.
+      expect(seen).toEqual({ rowsCommit: 1, commitsSinceRows: 0, menuNamed: true });
+      // The tooltips are there once the page has been drawn.
+      await page.getByRole('button', { name: 'Fechar menu' }).hover();
+      await expect.poll(() => page.getByRole('tooltip').textContent(), { timeout: 5000 }).toBe('Fechar menu');
+    } finally {
+      await t.request('DELETE', `/api/v1/clients/${(created.body as { id: string }).id}`, { token });
+    }
+  });
 });
+
+/** The built start script (index.html's module script) and every file it imports statically, as paths. */
+async function startScriptFiles(): Promise<Set<string>> {
+  const html = await (await fetch(`${t.url}/clientes`)).text();
+  const files = new Set<string>();
+  const visit = async (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const code = await (await fetch(t.url + file)).text();
+    for (const [, name] of code.matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) await visit(`/assets/${name}`);
+  };
+  await visit(/<script type="module"[^>]* src="([^"]+)"/.exec(html)![1]);
+  return files;
+}
 
 describe('clients', () => {
   it('adds, searches, sorts, exports, pages through, edits and deletes clients, in Portuguese', async () => {

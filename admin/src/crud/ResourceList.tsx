@@ -2,6 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import {
   Box,
   Button as MuiButton,
+  styled,
   Skeleton,
   Table,
   TableBody,
@@ -18,7 +19,6 @@ import {
   downloadCSV,
   ExportButton,
   List,
-  SearchInput,
   TopToolbar,
   useListContext,
   useTranslate,
@@ -34,6 +34,7 @@ import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { CreateDialog, EditDialog, type FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
+import { SearchBox } from './SearchBox';
 import { SpecPagination } from './SpecPagination';
 
 export { PAGE_SIZE };
@@ -48,16 +49,20 @@ export interface ColumnCustomization {
   render?: (record: RaRecord) => ReactNode;
 }
 
+const TruncatedText = styled('span')({
+  display: 'block',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+});
+
 /** A cell's text cut at 150px, with the full text on hover. */
 export function Truncated({ text, width = 150 }: { text: string; width?: number }) {
+  // Fixed styles and the width inline: a table draws many of these, and `sx` is worked out on every render.
   return (
-    <Box
-      component="span"
-      title={text}
-      sx={{ display: 'block', maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-    >
+    <TruncatedText title={text} style={{ maxWidth: width }}>
       {text}
-    </Box>
+    </TruncatedText>
   );
 }
 
@@ -277,7 +282,7 @@ export function ResourceList({
         disableAuthentication
         empty={false}
         exporter={exporter}
-        filters={searchable ? [<SearchInput key="q" source="q" alwaysOn />] : undefined}
+        filters={searchable ? <SearchBox /> : undefined}
         actions={<ListActions label={translate(`resources.${resource}.action.create`)} onAdd={() => setAdding(true)} />}
         pagination={<SpecPagination resource={resource} />}
         sx={{ '& .RaList-main': { minWidth: 0 } }}

@@ -11,6 +11,8 @@ interface Action {
 /** A row's action menu. Its clicks stay off the row, whose own click opens the edit dialog. */
 export function RowActions({ label, actions, disabled }: { label: string; actions: Action[]; disabled?: boolean }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // The menu exists from its first opening on (it closes with a transition): a page of rows draws none until then.
+  const [opened, setOpened] = useState(false);
   // The chosen action runs once the menu has closed and given the focus back, so that a dialog it opens keeps it.
   const chosen = useRef<(() => void) | null>(null);
   return (
@@ -19,37 +21,42 @@ export function RowActions({ label, actions, disabled }: { label: string; action
         aria-label={label}
         aria-haspopup="menu"
         disabled={disabled}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={(event) => {
+          setOpened(true);
+          setAnchor(event.currentTarget);
+        }}
         size="small"
       >
         <MoreVertIcon />
       </IconButton>
-      <Menu
-        anchorEl={anchor}
-        open={!!anchor}
-        onClose={() => setAnchor(null)}
-        slotProps={{
-          transition: {
-            onExited: () => {
-              chosen.current?.();
-              chosen.current = null;
+      {opened && (
+        <Menu
+          anchorEl={anchor}
+          open={!!anchor}
+          onClose={() => setAnchor(null)}
+          slotProps={{
+            transition: {
+              onExited: () => {
+                chosen.current?.();
+                chosen.current = null;
+              },
             },
-          },
-        }}
-      >
-        {actions.map((action) => (
-          <MenuItem
-            key={action.label}
-            onClick={() => {
-              chosen.current = action.onClick;
-              setAnchor(null);
-            }}
-            sx={action.danger ? { color: 'error.main' } : undefined}
-          >
-            {action.label}
-          </MenuItem>
-        ))}
-      </Menu>
+          }}
+        >
+          {actions.map((action) => (
+            <MenuItem
+              key={action.label}
+              onClick={() => {
+                chosen.current = action.onClick;
+                setAnchor(null);
+              }}
+              sx={action.danger ? { color: 'error.main' } : undefined}
+            >
+              {action.label}
+            </MenuItem>
+          ))}
+        </Menu>
+      )}
     </Box>
   );
 }

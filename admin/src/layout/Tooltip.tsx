@@ -1,0 +1,65 @@
+import MuiTooltip, { type TooltipProps } from '@mui/material/Tooltip';
+import { useForkRef } from '@mui/material/utils';
+import { cloneElement, forwardRef, useEffect, useState, type ReactElement, type Ref } from 'react';
+
+export * from '@mui/material/Tooltip';
+
+/**
+ * MUI's Tooltip, mounted only once the app has been painted for the first time. The production build gives this
+ * module to every `Tooltip` imported from '@mui/material' (react-admin's included: see `deferTooltips` in
+ * vite.config.ts).
+ *
+ * Why: a Tooltip sets state from its child's ref as it mounts. React runs such an update synchronously at the end of
+ * the commit, and first runs every pending mount effect of the app, so one tooltip on the first screen (react-admin
+ * has them in the app bar and on sortable headings) holds the first paint back by a second render of the whole app.
+ * Until the first paint, the child is rendered as the tooltip renders it (the title as its accessible name), without
+ * the tooltip itself; a moment later the tooltip takes it over.
+ */
+
+let painted = false;
+const waiting = new Set<() => void>();
+
+/** Calls `callback` once the browser has painted the app (or has had half a second to), and from then on at once. */
+function afterFirstPaint(callback: () => void): () => void {
+  if (painted) {
+    callback();
+    return () => undefined;
+  }
+  if (!waiting.size) {
+    const done = () => {
+      if (painted) return;
+      painted = true;
+      for (const waiter of waiting) waiter();
+      waiting.clear();
+    };
+    // The frame after the first commit has been drawn once its animation-frame callbacks end; a hidden page draws
+    // no frames, hence the timeout.
+    requestAnimationFrame(() => setTimeout(done, 0));
+    setTimeout(done, 500);
+  }
+  waiting.add(callback);
+  return () => waiting.delete(callback);
+}
+
+/** The child as the tooltip would render it while closed: named by the title, or described by it. */
+function Untooltipped({ props, forwardedRef }: { props: TooltipProps; forwardedRef: Ref<HTMLElement> }) {
+  const { children, title, describeChild, disableHoverListener, className } = props;
+  const child = children as ReactElement<Record<string, unknown>> & { props: { ref?: Ref<HTMLElement> } };
+  const ref = useForkRef(child.props.ref, forwardedRef);
+  const named = typeof title === 'string' ? title : null;
+  return cloneElement(child, {
+    ...(describeChild ? { title: named !== null && !disableHoverListener ? named : null } : { 'aria-label': named }),
+    ...child.props,
+    className: [className, child.props.className].filter(Boolean).join(' ') || undefined,
+    ref,
+  });
+}
+
+const Tooltip = forwardRef<HTMLElement, TooltipProps>(function Tooltip(props, ref) {
+  const [ready, setReady] = useState(painted);
+  useEffect(() => (ready ? undefined : afterFirstPaint(() => setReady(true))), [ready]);
+  if (ready) return <MuiTooltip ref={ref} {...props} />;
+  return <Untooltipped props={props} forwardedRef={ref} />;
+});
+
+export default Tooltip;
