@@ -2,20 +2,32 @@ import { QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { answeredPrefetches } from './dataProvider/load';
+import { answeredPrefetches, prefetchesSettled } from './dataProvider/load';
+
+/**
+ * How long the app's first render waits for a list page the start has asked for (preload.ts) and not yet received.
+ * An answer a moment away is worth waiting for: the screen then appears with its rows, instead of placeholder rows
+ * drawn and replaced at once (a whole second render). A slower answer gets the placeholders.
+ */
+const FIRST_PAGE_WAIT_MS = 300;
 
 const queryClient = new QueryClient();
 
-// A list page the start already has (preload.ts) goes into react-admin's query cache under the key its list reads
-// (useGetList: resource, 'getList', its parameters), so the list's first pass shows the rows. The list still asks
-// again on mounting, as react-admin does for data it did not fetch itself, and gets the same answer (claimPrefetched),
-// not a second request.
-for (const { resource, params, answer } of answeredPrefetches()) {
-  queryClient.setQueryData([resource, 'getList', params], answer);
+function render() {
+  // A list page the start already has goes into react-admin's query cache under the key its list reads (useGetList:
+  // resource, 'getList', its parameters), so the list's first pass shows the rows. The list still asks again on
+  // mounting, as react-admin does for data it did not fetch itself, and gets the same answer (claimPrefetched), not a
+  // second request.
+  for (const { resource, params, answer } of answeredPrefetches()) {
+    queryClient.setQueryData([resource, 'getList', params], answer);
+  }
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App queryClient={queryClient} />
+    </StrictMode>,
+  );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App queryClient={queryClient} />
-  </StrictMode>,
+void Promise.race([prefetchesSettled(), new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]).then(
+  render,
 );

@@ -248,47 +248,16 @@ describe('a signed-in start', () => {
         if (!startScript.has(new URL(route.request().url()).pathname)) await listAnswered;
         await route.continue();
       });
-      // React's commits, through the hook its developer tools use; and, when the client rows first appear, which commit
-      // put them in the page, how many commits came after it, and whether the menu button was named already.
-      await page.addInitScript((marker) => {
-        const w = window as unknown as {
-          __REACT_DEVTOOLS_GLOBAL_HOOK__: object;
-          __seen?: { rowsCommit: number; commitsSinceRows: number; menuNamed: boolean };
-        };
-        const rowsShown = () => !!document.body?.textContent?.includes(marker);
-        let rowsCommit = -1;
-        let commits = 0;
-        w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-          supportsFiber: true,
-          renderers: new Map(),
-          inject: () => 1,
-          onScheduleFiberRoot: () => undefined,
-          onCommitFiberUnmount: () => undefined,
-          onPostCommitFiberRoot: () => undefined,
-          checkDCE: () => undefined,
-          onCommitFiberRoot: () => {
-            commits += 1;
-            if (rowsCommit < 0 && rowsShown()) rowsCommit = commits;
-          },
-        };
-        const observer = new MutationObserver(() => {
-          if (w.__seen || rowsCommit < 0) return;
-          w.__seen = {
-            rowsCommit,
-            commitsSinceRows: commits - rowsCommit,
-            // Open on a desktop, so the button closes it.
-            menuNamed: !!document.querySelector('button[aria-label="Fechar menu"]'),
-          };
-          observer.disconnect();
-        });
-        observer.observe(document, { childList: true, subtree: true });
-      }, url);
+      await watchFirstDraw(page, url);
       await page.goto(`${t.url}/clientes`);
-      await page.waitForFunction(() => (window as unknown as { __seen?: object }).__seen !== undefined);
-      const seen = await page.evaluate(() => (window as unknown as { __seen: object }).__seen);
       // A tooltip, or a form, setting state as it mounts makes React render the whole app again before the browser
       // can show anything.
-      expect(seen).toEqual({ rowsCommit: 1, commitsSinceRows: 0, menuNamed: true });
+      expect(await firstDraw(page)).toEqual({
+        rowsCommit: 1,
+        commitsSinceRows: 0,
+        placeholders: false,
+        menuNamed: true,
+      });
       // The tooltips are there once the page has been drawn.
       await page.getByRole('button', { name: 'Fechar menu' }).hover();
       await expect.poll(() => page.getByRole('tooltip').textContent(), { timeout: 5000 }).toBe('Fechar menu');
@@ -296,7 +265,83 @@ describe('a signed-in start', () => {
       await t.request('DELETE', `/api/v1/clients/${(created.body as { id: string }).id}`, { token });
     }
   });
+
+  it('waits a moment for a first page on its way, and shows placeholder rows while a slow one comes', async () => {
+    const url = 'https://a-caminho.example';
+    const created = await t.request('POST', '/api/v1/clients/', { token, json: { url } });
+    try {
+      for (const [delayMs, expected] of [
+        // Due just after the app is ready: the first render waits for it.
+        [100, { rowsCommit: 1, commitsSinceRows: 0, placeholders: false, menuNamed: true }],
+        // Well after: placeholder rows first, then the rows (whose table's tooltips, mounted once the page has been
+        // drawn, render once more as they do).
+        [
+          2500,
+          { rowsCommit: expect.any(Number), commitsSinceRows: expect.any(Number), placeholders: true, menuNamed: true },
+        ],
+      ] as const) {
+        const page = await signedIn();
+        await page.route('**/graphql', async (route) => {
+          if (/allClients/.test(route.request().postData() ?? '')) await new Promise((r) => setTimeout(r, delayMs));
+          await route.continue();
+        });
+        await watchFirstDraw(page, url);
+        await page.goto(`${t.url}/clientes`);
+        expect(await firstDraw(page), `answer after ${delayMs} ms`).toEqual(expected);
+        await page.close();
+      }
+    } finally {
+      await t.request('DELETE', `/api/v1/clients/${(created.body as { id: string }).id}`, { token });
+    }
+  });
 });
+
+/**
+ * Watches a page's first draw: React's commits (through the hook its developer tools use) and, when the text `marker`
+ * first appears, which commit put it there, how many came after it before it could be seen, whether placeholder rows
+ * were shown before it, and whether the menu button was named already.
+ */
+async function watchFirstDraw(page: Page, marker: string) {
+  await page.addInitScript((text) => {
+    const w = window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: object; __seen?: object };
+    const shown = () => !!document.body?.textContent?.includes(text);
+    let placeholders = false;
+    let rowsCommit = -1;
+    let commits = 0;
+    w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => 1,
+      onScheduleFiberRoot: () => undefined,
+      onCommitFiberUnmount: () => undefined,
+      onPostCommitFiberRoot: () => undefined,
+      checkDCE: () => undefined,
+      onCommitFiberRoot: () => {
+        commits += 1;
+        placeholders ||= rowsCommit < 0 && !!document.querySelector('[data-testid="placeholder-row"]');
+        if (rowsCommit < 0 && shown()) rowsCommit = commits;
+      },
+    };
+    const observer = new MutationObserver(() => {
+      if (w.__seen || rowsCommit < 0) return;
+      w.__seen = {
+        rowsCommit,
+        commitsSinceRows: commits - rowsCommit,
+        placeholders,
+        // Open on a desktop, so the button closes it.
+        menuNamed: !!document.querySelector('button[aria-label="Fechar menu"]'),
+      };
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  }, marker);
+}
+
+/** What `watchFirstDraw` saw, once the marker has appeared. */
+async function firstDraw(page: Page) {
+  await page.waitForFunction(() => (window as unknown as { __seen?: object }).__seen !== undefined);
+  return page.evaluate(() => (window as unknown as { __seen: object }).__seen);
+}
 
 /** The built start script (index.html's module script) and every file it imports statically, as paths. */
 async function startScriptFiles(): Promise<Set<string>> {
