@@ -118,29 +118,10 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
   let domReady = false;
   let rowsSeen = false;
   page.on('domcontentloaded', () => (domReady = true));
-  page.on('requestfinished', async (request) => {
-    const initial = !domReady;
-    const beforeRows = !rowsSeen;
-    try {
-      const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
-      const script = request.resourceType() === 'script';
-      const body = script && response ? await response.body() : null;
-      responses.push({
-        url: new URL(request.url()).pathname,
-        script,
-        document: request.resourceType() === 'document',
-        initial,
-        beforeRows,
-        // What came over the wire: the body as sent (compressed when it was) and the headers.
-        received: sizes.responseBodySize + sizes.responseHeadersSize,
-        bodyBytes: sizes.responseBodySize,
-        uncompressed: body?.length ?? 0,
-        gzip: body ? gzipSync(body).length : 0,
-      });
-    } catch {
-      // a redirect or an aborted response has no body
-    }
-  });
+  // Which requests ended when, noted as they end; their sizes and bodies are read once the rows are in (below): read
+  // during the load, through the DevTools protocol, and gzipped in this process, they took CPU from the page measured.
+  const finished = [];
+  page.on('requestfinished', (request) => finished.push({ request, initial: !domReady, beforeRows: !rowsSeen }));
   let rowsMs;
   let timeline = null;
   let endedBeforeRows = null;
@@ -192,6 +173,27 @@ async function oneRun(browser, { baseUrl, token, path, rowMarker, profile }) {
     rowsMs = null;
   }
   await page.waitForTimeout(200);
+  for (const { request, initial, beforeRows } of finished) {
+    try {
+      const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+      const script = request.resourceType() === 'script';
+      const body = script && response ? await response.body() : null;
+      responses.push({
+        url: new URL(request.url()).pathname,
+        script,
+        document: request.resourceType() === 'document',
+        initial,
+        beforeRows,
+        // What came over the wire: the body as sent (compressed when it was) and the headers.
+        received: sizes.responseBodySize + sizes.responseHeadersSize,
+        bodyBytes: sizes.responseBodySize,
+        uncompressed: body?.length ?? 0,
+        gzip: body ? gzipSync(body).length : 0,
+      });
+    } catch {
+      // a redirect or an aborted response has no body
+    }
+  }
   await context.close();
   // Round trips the first rows waited for: one when the list was asked for without waiting for `me` (before its
   // answer came back, or with no `me` before it), two when it was asked for only after `me` had answered.
