@@ -16,7 +16,7 @@ export function preloadSession({ pathname, search }: { pathname: string; search:
   loadListScreen(name).catch(() => undefined);
   const query = new URLSearchParams(search);
   if ([...query.keys()].some((key) => key !== 'page')) return;
-  // The rows come through a plain fetch: the data layer (Apollo) loads once the first screen is up (start.tsx).
+  // The rows come through a plain fetch: the data layer (Apollo) loads once the first screen is up (App.tsx).
   prefetchList(name, {
     pagination: { page: parsePage(query.get('page')), perPage: PAGE_SIZE },
     sort: { ...DEFAULT_SORT },

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { useNavigate } from 'react-router-dom';
 import ItemList from '../items/ItemList';
 import { memoryProvider, renderWithAdmin } from '../testing';
 import { SEARCH_DELAY_MS } from './SearchBox';
@@ -27,6 +28,28 @@ describe('the search box', () => {
     expect(await screen.findByText('1–4 of 4')).toBeInTheDocument();
     expect(box()).toHaveValue('Item 1');
     expect(screen.getByRole('search')).toContainElement(box());
+  });
+
+  it('shows a search set from elsewhere, as when the address changes', async () => {
+    const person = userEvent.setup();
+    const provider = memoryProvider(seed(), { search: ['title'] });
+    function Elsewhere() {
+      const navigate = useNavigate();
+      const filter = encodeURIComponent(JSON.stringify({ q: 'Item 12' }));
+      return <button onClick={() => navigate(`/items?filter=${filter}`)}>elsewhere</button>;
+    }
+    renderWithAdmin(
+      <>
+        <ItemList />
+        <Elsewhere />
+      </>,
+      { path: '/items', dataProvider: provider },
+    );
+    await screen.findByText('Item 1');
+    expect(box()).toHaveValue('');
+    await person.click(screen.getByRole('button', { name: 'elsewhere' }));
+    expect(await screen.findByText('1–1 of 1')).toBeInTheDocument();
+    expect(box()).toHaveValue('Item 12');
   });
 
   it('searches on Enter, once, from page 1', async () => {

@@ -1,6 +1,12 @@
 import type { DataProvider } from 'react-admin';
 import { graphql } from '../api';
-import { listAnswer, listVariables, operationsOf, type ListAnswer } from './operations';
+import {
+  listAnswer,
+  listVariables,
+  operationsOf,
+  type ListAnswer,
+  type ListParams as OperationListParams,
+} from './operations';
 import { typeOfResource } from './resourceTypes';
 
 /** Apollo, graphql and ra-data-graphql load with the first data call that needs them, not before. */
@@ -10,11 +16,8 @@ export const loadProvider = (): Promise<DataProvider> =>
 /** Starts fetching the data layer ahead of its first call. */
 export const preloadDataProvider = () => loadProvider().catch(() => undefined);
 
-export interface ListParams {
-  pagination: { page: number; perPage: number };
-  sort: { field: string; order: 'ASC' | 'DESC' };
-  filter: Record<string, unknown>;
-}
+/** A list page as a start asks for it: every parameter given (the key it is kept under reads them all). */
+export type ListParams = Required<Pick<OperationListParams, 'pagination' | 'sort' | 'filter'>>;
 
 const listKey = (resource: string, p: Partial<ListParams>) =>
   JSON.stringify([resource, p.pagination?.page, p.pagination?.perPage, p.sort?.field, p.sort?.order, p.filter ?? {}]);
