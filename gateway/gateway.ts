@@ -12,6 +12,7 @@ import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { JobQueue, jobQueueOptions } from './jobs/queue';
 import { createApolloServer } from './graphql/server';
+import { compiledExecution } from './graphql/compiled-executor';
 import { graphqlSchema } from './graphql/schema';
 import { resolvers } from './resolvers';
 import { restRoutes } from './routes';
@@ -62,10 +63,12 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     }
     // pg-boss installs or upgrades its schema here; with RUN_WORKERS this process also sends the queued mail.
     await jobs.start(services.queues, { work: config.RUN_WORKERS });
-    const apollo = createApolloServer(config, log, graphqlSchema(resolvers));
+    const execution = compiledExecution(graphqlSchema(resolvers), config.GRAPHQL_DOCUMENT_CACHE_BYTES);
+    const apollo = createApolloServer(config, log, execution);
     await apollo.start();
     const app = createApp({ config, log });
-    const lane = createLane({ config, services, apollo, log, rest: restApi(restRoutes(services), services.auth) });
+    const rest = restApi(restRoutes(services), services.auth);
+    const lane = createLane({ config, services, apollo, execution, log, rest });
     const server = http.createServer(
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.

@@ -8,18 +8,12 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import {
-  GraphQLError,
-  type DocumentNode,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-  type ValidationContext,
-} from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type ValidationContext } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
-import { compiledExecution } from './compiled-executor';
+import type { CompiledExecution } from './compiled-executor';
 import type { Context } from './context';
 import { messages } from '../messages';
 
@@ -156,9 +150,9 @@ const reportRejection = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-export function createApolloServer(config: Config, log: Logger, schema: GraphQLSchema): ApolloServer<Context> {
+export function createApolloServer(config: Config, log: Logger, execution: CompiledExecution): ApolloServer<Context> {
   return new ApolloServer<Context>({
-    gateway: compiledExecution(schema),
+    gateway: execution,
     introspection: config.NODE_ENV !== 'production',
     // Like introspection, "Did you mean …?" suggestions describe the schema to whoever asks: not in production.
     hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',

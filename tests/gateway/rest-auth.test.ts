@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TokenIssuer } from '../../gateway/auth/tokens';
 import { startTestGateway, SUPERUSER, type TestGateway } from '../support/gateway';
 
@@ -99,6 +99,24 @@ describe('authentication of every protected route', () => {
     // The same token with a future expiry is accepted: only the expiry made the difference.
     const fresh = issuer(5).issueAccess({ id: user.id, tokenVersion: await tokenVersion(user.id) });
     expect((await me(fresh)).status).toBe(200);
+  });
+
+  it('stops accepting a token the second it expires, though it was verified before', () => {
+    const tokens = issuer(1);
+    const token = tokens.issueAccess({ id: randomUUID(), tokenVersion: 0 });
+    const exp = decode(token).payload.exp as number;
+    vi.useFakeTimers({ toFake: ['Date'], now: (exp - 1) * 1000 });
+    try {
+      expect(tokens.read(token, 'access')).toMatchObject({ typ: 'access' });
+      expect(tokens.read(token, 'access')).toMatchObject({ typ: 'access' });
+      vi.setSystemTime(exp * 1000);
+      expect(tokens.read(token, 'access')).toBeUndefined();
+      // Verified as an access token, it is still no reset token.
+      vi.setSystemTime((exp - 1) * 1000);
+      expect(tokens.read(token, 'reset')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers 403 for a password reset token used as an access token', async () => {
