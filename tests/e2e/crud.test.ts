@@ -261,6 +261,15 @@ describe('a signed-in start', () => {
       // The tooltips are there once the page has been drawn.
       await page.getByRole('button', { name: 'Fechar menu' }).hover();
       await expect.poll(() => page.getByRole('tooltip').textContent(), { timeout: 5000 }).toBe('Fechar menu');
+      // So are the controls drawn after the rows (the menu's entries, the row menus, the pagination), in places kept
+      // for them: the rows have not moved.
+      await page.getByRole('menuitem', { name: 'Clientes' }).waitFor();
+      await page.getByRole('button', { name: `Ações: ${url}` }).waitFor();
+      await page.getByRole('navigation', { name: 'pagination' }).getByRole('button', { name: 'Próximo' }).waitFor();
+      const row = page.getByRole('row').filter({ hasText: url });
+      const box = (await row.boundingBox())!;
+      const drawn = await page.evaluate(() => (window as unknown as { __rowBox: number[] }).__rowBox);
+      expect([box.x, box.y, box.width, box.height]).toEqual(drawn);
     } finally {
       await t.request('DELETE', `/api/v1/clients/${(created.body as { id: string }).id}`, { token });
     }
@@ -331,6 +340,10 @@ async function watchFirstDraw(page: Page, marker: string) {
         // Open on a desktop, so the button closes it.
         menuNamed: !!document.querySelector('button[aria-label="Fechar menu"]'),
       };
+      // Where the marker's row was drawn, to compare with where it is once everything else has come.
+      const row = [...document.querySelectorAll('tbody tr')].find((r) => r.textContent?.includes(text));
+      const box = row?.getBoundingClientRect();
+      (w as { __rowBox?: number[] }).__rowBox = box ? [box.x, box.y, box.width, box.height] : [];
       observer.disconnect();
     });
     observer.observe(document, { childList: true, subtree: true });

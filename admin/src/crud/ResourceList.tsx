@@ -32,6 +32,7 @@ import { DeleteRecordConfirm, SpecBulkDeleteButton } from './DeleteConfirm';
 import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
+import { AfterFirstPaint } from '../layout/firstPaint';
 import { CreateDialog, EditDialog, type FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
@@ -284,7 +285,11 @@ export function ResourceList({
         exporter={exporter}
         filters={searchable ? <SearchBox /> : undefined}
         actions={<ListActions label={translate(`resources.${resource}.action.create`)} onAdd={() => setAdding(true)} />}
-        pagination={<SpecPagination resource={resource} />}
+        pagination={
+          <AfterFirstPaint>
+            <SpecPagination resource={resource} />
+          </AfterFirstPaint>
+        }
         sx={{ '& .RaList-main': { minWidth: 0 } }}
       >
         <ResourceTable

@@ -1,6 +1,7 @@
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { Box, IconButton, Menu, MenuItem } from '@mui/material';
 import { useRef, useState } from 'react';
+import { usePainted } from '../layout/firstPaint';
 
 interface Action {
   label: string;
@@ -15,6 +16,14 @@ export function RowActions({ label, actions, disabled }: { label: string; action
   const [opened, setOpened] = useState(false);
   // The chosen action runs once the menu has closed and given the focus back, so that a dialog it opens keeps it.
   const chosen = useRef<(() => void) | null>(null);
+  // The button comes a moment after its row (firstPaint.tsx), in a place of its size and alignment (a small
+  // IconButton: 34 px, inline-flex, aligned to the middle), so the row's height does not change.
+  if (!usePainted())
+    return (
+      <Box component="span">
+        <Box component="span" sx={{ display: 'inline-flex', verticalAlign: 'middle', width: 34, height: 34 }} />
+      </Box>
+    );
   return (
     <Box component="span" onClick={(event) => event.stopPropagation()}>
       <IconButton

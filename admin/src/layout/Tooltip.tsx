@@ -1,6 +1,7 @@
 import MuiTooltip, { type TooltipProps } from '@mui/material/Tooltip';
 import { useForkRef } from '@mui/material/utils';
-import { cloneElement, forwardRef, useEffect, useState, type ReactElement, type Ref } from 'react';
+import { cloneElement, forwardRef, type ReactElement, type Ref } from 'react';
+import { usePainted } from './firstPaint';
 
 export * from '@mui/material/Tooltip';
 
@@ -15,31 +16,6 @@ export * from '@mui/material/Tooltip';
  * Until the first paint, the child is rendered as the tooltip renders it (the title as its accessible name), without
  * the tooltip itself; a moment later the tooltip takes it over.
  */
-
-let painted = false;
-const waiting = new Set<() => void>();
-
-/** Calls `callback` once the browser has painted the app (or has had half a second to), and from then on at once. */
-function afterFirstPaint(callback: () => void): () => void {
-  if (painted) {
-    callback();
-    return () => undefined;
-  }
-  if (!waiting.size) {
-    const done = () => {
-      if (painted) return;
-      painted = true;
-      for (const waiter of waiting) waiter();
-      waiting.clear();
-    };
-    // The frame after the first commit has been drawn once its animation-frame callbacks end; a hidden page draws
-    // no frames, hence the timeout.
-    requestAnimationFrame(() => setTimeout(done, 0));
-    setTimeout(done, 500);
-  }
-  waiting.add(callback);
-  return () => waiting.delete(callback);
-}
 
 /** The child as the tooltip would render it while closed: named by the title, or described by it. */
 function Untooltipped({ props, forwardedRef }: { props: TooltipProps; forwardedRef: Ref<HTMLElement> }) {
@@ -56,9 +32,7 @@ function Untooltipped({ props, forwardedRef }: { props: TooltipProps; forwardedR
 }
 
 const Tooltip = forwardRef<HTMLElement, TooltipProps>(function Tooltip(props, ref) {
-  const [ready, setReady] = useState(painted);
-  useEffect(() => (ready ? undefined : afterFirstPaint(() => setReady(true))), [ready]);
-  if (ready) return <MuiTooltip ref={ref} {...props} />;
+  if (usePainted()) return <MuiTooltip ref={ref} {...props} />;
   return <Untooltipped props={props} forwardedRef={ref} />;
 });
 

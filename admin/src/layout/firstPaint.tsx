@@ -1,0 +1,45 @@
+import { useEffect, useState, type ReactNode } from 'react';
+
+/**
+ * What the first screen can draw a moment after its rows. The app's first render is one task: every component it
+ * holds delays the rows that come with it. Controls nobody can reach for in the first tenth of a second (a row's menu
+ * button, the pagination below the table) are drawn once the browser has painted the rows, in space that does not
+ * move them; from then on they render at once, like everything else.
+ */
+
+let painted = false;
+const waiting = new Set<() => void>();
+
+/** Calls `callback` once the browser has painted the app (or has had half a second to), and from then on at once. */
+export function afterFirstPaint(callback: () => void): () => void {
+  if (painted) {
+    callback();
+    return () => undefined;
+  }
+  if (!waiting.size) {
+    const done = () => {
+      if (painted) return;
+      painted = true;
+      for (const waiter of waiting) waiter();
+      waiting.clear();
+    };
+    // The frame after the first commit has been drawn once its animation-frame callbacks end; a hidden page draws
+    // no frames, hence the timeout.
+    requestAnimationFrame(() => setTimeout(done, 0));
+    setTimeout(done, 500);
+  }
+  waiting.add(callback);
+  return () => waiting.delete(callback);
+}
+
+/** Whether the app has been painted once; the component renders again when it has. */
+export function usePainted(): boolean {
+  const [ready, setReady] = useState(painted);
+  useEffect(() => (ready ? undefined : afterFirstPaint(() => setReady(true))), [ready]);
+  return ready;
+}
+
+/** `children` once the app has been painted, `placeholder` (nothing unless told) until then. */
+export function AfterFirstPaint({ children, placeholder = null }: { children: ReactNode; placeholder?: ReactNode }) {
+  return usePainted() ? children : placeholder;
+}
