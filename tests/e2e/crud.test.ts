@@ -341,7 +341,7 @@ async function watchFirstDraw(page: Page, marker: string) {
         menuNamed: !!document.querySelector('button[aria-label="Fechar menu"]'),
       };
       // Where the marker's row was drawn, to compare with where it is once everything else has come.
-      const row = [...document.querySelectorAll('tbody tr')].find((r) => r.textContent?.includes(text));
+      const row = Array.from(document.querySelectorAll('tbody tr')).find((r) => r.textContent?.includes(text));
       const box = row?.getBoundingClientRect();
       (w as { __rowBox?: number[] }).__rowBox = box ? [box.x, box.y, box.width, box.height] : [];
       observer.disconnect();
