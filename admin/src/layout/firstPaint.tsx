@@ -7,7 +7,9 @@ import { useEffect, useState, type ReactNode } from 'react';
  * move them; from then on they render at once, like everything else.
  */
 
-let painted = false;
+// Production builds only, as the deferred tooltips (vite.config.ts): in development and in the unit tests everything
+// renders at once. The browser tests run the build.
+let painted = !import.meta.env.PROD;
 const waiting = new Set<() => void>();
 
 /** Calls `callback` once the browser has painted the app (or has had half a second to), and from then on at once. */
