@@ -6,6 +6,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, Divider, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
 import { Logout, Menu as RaMenu, useGetIdentity, useSidebarState } from 'react-admin';
+import { AfterFirstPaint } from './firstPaint';
 import { useAccess } from './useAccess';
 
 /** A menu entry for a resource's list, shown only to whom may open it. */
@@ -15,20 +16,25 @@ function ResourceEntry({ resource, label, icon }: { resource: string; label: str
   return <RaMenu.Item to={`/${resource}`} primaryText={label} leftIcon={icon} />;
 }
 
-/** The sidebar (a drawer at phone width): the screens, who is signed in, and Logout. */
+/**
+ * The sidebar (a drawer at phone width): the screens, who is signed in, and Logout. Its entries come once the first
+ * screen has been painted (firstPaint.tsx): the sidebar's width is fixed, so nothing beside it moves.
+ */
 export function Menu() {
   const { identity } = useGetIdentity();
   const [open] = useSidebarState();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-      <RaMenu>
-        <RaMenu.Item to="/" primaryText="Dashboard" leftIcon={<DashboardIcon />} />
-        <ResourceEntry resource="clientes" label="Clientes" icon={<BusinessIcon />} />
-        <ResourceEntry resource="items" label="Itens" icon={<InventoryIcon />} />
-        <RaMenu.Item to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />
-        <ResourceEntry resource="admin" label="Admin" icon={<AdminPanelSettingsIcon />} />
-        <Logout />
-      </RaMenu>
+      <AfterFirstPaint>
+        <RaMenu>
+          <RaMenu.Item to="/" primaryText="Dashboard" leftIcon={<DashboardIcon />} />
+          <ResourceEntry resource="clientes" label="Clientes" icon={<BusinessIcon />} />
+          <ResourceEntry resource="items" label="Itens" icon={<InventoryIcon />} />
+          <RaMenu.Item to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />
+          <ResourceEntry resource="admin" label="Admin" icon={<AdminPanelSettingsIcon />} />
+          <Logout />
+        </RaMenu>
+      </AfterFirstPaint>
       {open && identity?.email && (
         <Box sx={{ mt: 'auto', px: 2, py: 1.5, width: 240, boxSizing: 'border-box' }}>
           <Divider sx={{ mb: 1 }} />

@@ -2,9 +2,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 
 /**
  * What the first screen can draw a moment after its rows. The app's first render is one task: every component it
- * holds delays the rows that come with it. Controls nobody can reach for in the first tenth of a second (a row's menu
- * button, the pagination below the table) are drawn once the browser has painted the rows, in space that does not
- * move them; from then on they render at once, like everything else.
+ * holds delays the rows that come with it. Controls nobody can reach for in the first tenth of a second (the sidebar's
+ * entries, a row's menu button, the pagination below the table) are drawn once the browser has painted the rows, in
+ * space that does not move them; from then on they render at once, like everything else.
  */
 
 // Production builds only, as the deferred tooltips (vite.config.ts): in development and in the unit tests everything
