@@ -41,66 +41,55 @@ export interface CompiledExecution extends GatewayInterface {
  * its `gateway` option (its migration guide's place for what was the `executor` option), so this is a gateway
  * serving our own schema.
  *
- * Compiled operations are kept per operation of a parsed document: Apollo hands the same document object for the
- * same query text while it stays in its bounded document cache, and a WeakMap lets the compiled form go with it.
- *
- * They are also kept by query text and operation name (at most `maxBytes`, counting each text twice and a
- * compiled operation as 8 KiB), for `runPrepared`: a text that has passed Apollo's parsing, validation and operation
- * resolution once passes them again the same way, so a repeated request can run its compiled operation at once
- * (the lane does, for a JSON POST), and needs Apollo only to answer errors.
+ * Compiled operations are kept by query text and the operation name the request gave (at most `maxBytes`, counting
+ * each text twice and a compiled operation as 8 KiB). Only the executor adds to them, and Apollo calls it once a text
+ * has passed its parsing, validation and operation resolution; that text and name pass them again the same way, so
+ * `runPrepared` can run a repeated request's compiled operation at once (the lane does, for a JSON POST), leaving
+ * Apollo only its errors to answer.
  */
 export function compiledExecution(schema: GraphQLSchema, maxBytes: number): CompiledExecution {
-  const compiled = new WeakMap<OperationDefinitionNode, CompiledQuery>();
   // Query text → operation name ('' for none) → its compiled operation.
   const byText = new LRUCache<string, Map<string, Prepared>>({
     maxSize: maxBytes,
     sizeCalculation: (operations, text) => 2 * text.length + 8192 * operations.size,
   });
 
-  const executor: GatewayExecutor = async ({ document, operation, operationName, request, context }) => {
+  // graphql-js's check of the variables, as its execute would make it: its errors point at the variable's
+  // definition, which is how Apollo tells bad input (400, BAD_USER_INPUT) from a failure.
+  const variableErrors = (operation: OperationDefinitionNode, variables: Record<string, unknown>) =>
+    operation.variableDefinitions?.length
+      ? getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 }).errors
+      : undefined;
+
+  const executor: GatewayExecutor = async ({ document, operation, request, context }) => {
     // Already run by `runPrepared`, which ran into errors: Apollo answers them (formatError, status, headers).
     const executed = (context as Context).executed;
     if (executed) return asGraphQLErrors(executed);
     // Refused earlier by the operation-resolution plugin; kept so this function never reads an absent operation.
     if (!operation) return { errors: [new GraphQLError('Must provide an operation.')] };
-    // Variables are checked by graphql-js first, as its execute would: its errors point at the variable's
-    // definition, which is how Apollo tells bad input (400, BAD_USER_INPUT) from a failure.
     const variables = request.variables ?? {};
-    if (operation.variableDefinitions?.length) {
-      const coerced = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
-      if (coerced.errors) return { errors: coerced.errors };
-    }
-    let query = compiled.get(operation);
-    if (!query) {
-      const result = compileQuery(schema, document, operationName ?? undefined);
+    const refused = variableErrors(operation, variables);
+    if (refused) return { errors: refused };
+    // Kept under the name the request gave (Apollo's `operationName` is the resolved operation's own name).
+    const name = request.operationName ?? '';
+    const operations = (typeof request.query === 'string' && byText.get(request.query)) || new Map<string, Prepared>();
+    let prepared = operations.get(name);
+    if (!prepared) {
+      const result = compileQuery(schema, document, request.operationName ?? undefined);
       // What graphql-js would refuse to execute is answered with its own errors.
       if (!isCompiledQuery(result)) return result;
-      query = result;
-      compiled.set(operation, query);
+      prepared = { operation, query: result };
+      operations.set(name, prepared);
+      if (typeof request.query === 'string') byText.set(request.query, operations);
     }
-    // Kept under the name the request gave (Apollo's `operationName` is the resolved operation's own name).
-    if (typeof request.query === 'string') {
-      const name = request.operationName ?? '';
-      const operations = byText.get(request.query) ?? new Map<string, Prepared>();
-      if (!operations.has(name)) {
-        operations.set(name, { operation, query });
-        byText.set(request.query, operations);
-      }
-    }
-    return asGraphQLErrors(await query.query(undefined, context, variables));
+    return asGraphQLErrors(await prepared.query.query(undefined, context, variables));
   };
 
   return {
     runPrepared({ query, operationName, variables }, context) {
       const prepared = byText.get(query)?.get(operationName ?? '');
-      if (!prepared) return undefined;
-      // graphql-js's check of the variables, as the executor above makes: its errors are the ones Apollo answers.
-      if (prepared.operation.variableDefinitions?.length) {
-        const coerced = getVariableValues(schema, prepared.operation.variableDefinitions, variables ?? {}, {
-          maxErrors: 50,
-        });
-        if (coerced.errors) return undefined;
-      }
+      // Variables that do not fit are Apollo's to refuse, with the same errors.
+      if (!prepared || variableErrors(prepared.operation, variables ?? {})) return undefined;
       return Promise.resolve(prepared.query.query(undefined, context, variables ?? {}));
     },
     async load() {

@@ -1,11 +1,14 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HeaderMap } from '@apollo/server';
 import { loadConfig } from '../../gateway/config';
 import { compiledExecution } from '../../gateway/graphql/compiled-executor';
 import type { Context } from '../../gateway/graphql/context';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { createApolloServer } from '../../gateway/graphql/server';
+import { createLane } from '../../gateway/http/lane';
 import { resolvers } from '../../gateway/resolvers';
 import { call, startTestGatewayAsSuperuser, type TestGateway } from '../support/gateway';
 
@@ -182,6 +185,41 @@ describe('the prepared operations', () => {
       expect(held.at(-1)).toBe(texts.at(-1));
       expect(execution.runPrepared(texts[0], context())).toBeUndefined();
     } finally {
+      await apollo.stop();
+    }
+  });
+});
+
+describe('the lane', () => {
+  it("hands Apollo a text it has not validated yet, and runs a validated one without Apollo's pipeline", async () => {
+    const log = pino({ level: 'silent' });
+    const execution = compiledExecution(graphqlSchema(resolvers), 1 << 20);
+    const apollo = createApolloServer(t.config, log, execution);
+    await apollo.start();
+    const throughApollo = vi.spyOn(apollo, 'executeHTTPGraphQLRequest');
+    const lane = createLane({ config: t.config, services: t.gateway.services, apollo, execution, log, rest: [] });
+    const server = http.createServer((req, res) => void (lane(req, res) || res.writeHead(404).end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const me = { query: 'query Me { me { email } }' };
+    try {
+      const first = await call(base, 'POST', '/graphql', { json: me, token: su });
+      expect(first.body).toEqual({ data: { me: { email: expect.any(String) } } });
+      expect(throughApollo).toHaveBeenCalledTimes(1);
+      const again = await call(base, 'POST', '/graphql', { json: me, token: su });
+      expect(again.text).toBe(first.text);
+      expect(throughApollo).toHaveBeenCalledTimes(1);
+      // Its errors are Apollo's to answer; a GET is Apollo's whatever its text.
+      const signedOut = await call(base, 'POST', '/graphql', { json: me });
+      expect(signedOut.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      expect(throughApollo).toHaveBeenCalledTimes(2);
+      await call(base, 'GET', `/graphql?query=${encodeURIComponent(me.query)}`, {
+        token: su,
+        headers: { 'apollo-require-preflight': 'true' },
+      });
+      expect(throughApollo).toHaveBeenCalledTimes(3);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
       await apollo.stop();
     }
   });
