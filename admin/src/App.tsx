@@ -31,6 +31,8 @@ const ResetPasswordPage = lazy(() => import('./auth/ResetPasswordPage'));
 const CallbackPage = lazy(() => import('./auth/CallbackPage'));
 
 const page = (element: ReactNode) => <Suspense fallback={null}>{element}</Suspense>;
+/** A page for whom is signed out (a signed-in visitor goes to the app). */
+const publicPage = (element: ReactNode) => page(<PublicOnly>{element}</PublicOnly>);
 
 const SCREENS = ['list', 'create', 'edit', 'show'] as const;
 
@@ -118,38 +120,10 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
               <Route path="/config" element={<SettingsPage />} />
             </CustomRoutes>
             <CustomRoutes noLayout>
-              <Route
-                path="/login"
-                element={page(
-                  <PublicOnly>
-                    <LoginPage />
-                  </PublicOnly>,
-                )}
-              />
-              <Route
-                path="/signup"
-                element={page(
-                  <PublicOnly>
-                    <SignupPage />
-                  </PublicOnly>,
-                )}
-              />
-              <Route
-                path="/recover-password"
-                element={page(
-                  <PublicOnly>
-                    <RecoverPasswordPage />
-                  </PublicOnly>,
-                )}
-              />
-              <Route
-                path="/reset-password"
-                element={page(
-                  <PublicOnly>
-                    <ResetPasswordPage />
-                  </PublicOnly>,
-                )}
-              />
+              <Route path="/login" element={publicPage(<LoginPage />)} />
+              <Route path="/signup" element={publicPage(<SignupPage />)} />
+              <Route path="/recover-password" element={publicPage(<RecoverPasswordPage />)} />
+              <Route path="/reset-password" element={publicPage(<ResetPasswordPage />)} />
               <Route path="/callback" element={page(<CallbackPage />)} />
             </CustomRoutes>
           </AdminUI>

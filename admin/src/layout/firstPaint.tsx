@@ -13,7 +13,7 @@ let painted = !import.meta.env.PROD;
 const waiting = new Set<() => void>();
 
 /** Calls `callback` once the browser has painted the app (or has had half a second to), and from then on at once. */
-export function afterFirstPaint(callback: () => void): () => void {
+function afterFirstPaint(callback: () => void): () => void {
   if (painted) {
     callback();
     return () => undefined;
@@ -41,7 +41,7 @@ export function usePainted(): boolean {
   return ready;
 }
 
-/** `children` once the app has been painted, `placeholder` (nothing unless told) until then. */
-export function AfterFirstPaint({ children, placeholder = null }: { children: ReactNode; placeholder?: ReactNode }) {
-  return usePainted() ? children : placeholder;
+/** `children` once the app has been painted, nothing until then. */
+export function AfterFirstPaint({ children }: { children: ReactNode }) {
+  return usePainted() ? children : null;
 }
