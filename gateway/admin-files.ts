@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
-import expressStaticGzip from 'express-static-gzip';
 import { projectRoot } from './paths';
 import { messages } from './messages';
 
@@ -12,25 +11,14 @@ export const adminDist = path.join(projectRoot, 'dist', 'admin');
 const NOT_CACHED = { 'Cache-Control': 'no-cache' };
 
 /**
- * The admin's files. Vite names every file under assets/ after a hash of its content, so a browser may keep one
- * for a year without asking again; the build writes .br and .gz copies next to each, and the one the browser
- * accepts is sent as is, with nothing compressed per request. The copies are listed once, here: a build made
- * while the gateway runs is served compressed from its next start.
+ * The admin's page and screens. Its hashed files (assets/) are answered by the lane (http/admin-assets.ts): Vite
+ * names each after a hash of its content, so a browser may keep one for a year without asking again, and the build
+ * writes the .br and .gz copies sent to browsers that accept them.
  */
 export function adminFiles(): Router {
   const router = Router();
-  router.use(
-    '/assets',
-    expressStaticGzip(path.join(adminDist, 'assets'), {
-      enableBrotli: true,
-      // Browsers send `gzip, deflate, br` (all equally wanted): brotli is the smaller of the two.
-      orderPreference: ['br', 'gzip'],
-      index: false,
-      serveStatic: { index: false, maxAge: '1y', immutable: true },
-    }),
-  );
-  // A file the build no longer has (a page open since the last deploy asking for its old chunks) is missing, not
-  // a screen's address: the history fallback below would answer it with HTML.
+  // What the lane leaves under /assets (another method, a folder) is missing, not a screen's address: the history
+  // fallback below would answer it with HTML.
   router.use('/assets', (_req, res) => {
     res.status(404).json({ detail: messages.notFound });
   });

@@ -93,6 +93,7 @@ const schema = z.object({
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
   GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
   GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
+  ADMIN_FILE_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
 
   RUN_WORKERS: bool.default(true),
   JOBS_POOL_MAX: int(1, 50).default(3),

@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino, { type Logger } from 'pino';
+import { adminDist } from './admin-files';
 import { createApp } from './app';
+import { adminAssets } from './http/admin-assets';
 import { createLane } from './http/lane';
 import { restApi } from './rest/api';
 import type { Config } from './config';
@@ -68,7 +71,8 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     await apollo.start();
     const app = createApp({ config, log });
     const rest = restApi(restRoutes(services), services.auth);
-    const lane = createLane({ config, services, apollo, execution, log, rest });
+    const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
+    const lane = createLane({ config, services, apollo, execution, log, rest, assets });
     const server = http.createServer(
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.

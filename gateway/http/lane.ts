@@ -10,6 +10,7 @@ import proxyaddr from 'proxy-addr';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { CompiledExecution, PreparedRequest } from '../graphql/compiled-executor';
+import type { AdminAssets } from './admin-assets';
 import { buildContext, type Context } from '../graphql/context';
 import { graphqlBodyRefusal, queryTooLong } from '../graphql/server';
 import { errorAnswer } from '../rest/error-handler';
@@ -28,6 +29,8 @@ export interface LaneParts {
   log: Logger;
   /** The REST API's endpoints, below /api/v1. */
   rest: Endpoint[];
+  /** The admin's hashed files, below /assets. */
+  assets: AdminAssets;
 }
 
 /** A request on its way through the lane: what the body parsers and the handlers read and set. */
@@ -43,14 +46,15 @@ const run = (middleware: Middleware, req: IncomingMessage, res: ServerResponse) 
 type RestRoute = { endpoint: Endpoint } | { allowed: string };
 
 /**
- * The API's own path through the server: /api/v1 and /graphql are answered here on Node's http objects, with the same
- * protections the Express app gives everything else (helmet's headers, a request id, an access log line, CORS when
- * configured, the request timeout, body limits), and without Express's per-request machinery, which cost more than
- * the rest of a read by id together. The admin's files, /docs and the GraphQL explorer stay with Express.
+ * The API's own path through the server: /api/v1, /graphql and the admin's hashed files (/assets) are answered here on
+ * Node's http objects, with the same protections the Express app gives everything else (helmet's headers, a request
+ * id, an access log line, CORS when configured, the request timeout, body limits), and without Express's per-request
+ * machinery, which cost more than the rest of a read by id together. The admin's page, /docs and the GraphQL
+ * explorer stay with Express.
  *
  * Answers `true` when it took the request.
  */
-export function createLane({ config, services, apollo, execution, log, rest }: LaneParts) {
+export function createLane({ config, services, apollo, execution, log, rest, assets }: LaneParts) {
   const headers = securityHeaders();
   // As Express's `trust proxy`: behind a proxy, the client is the first address of X-Forwarded-For.
   const trust = config.TRUST_PROXY ? () => true : () => false;
@@ -91,7 +95,8 @@ export function createLane({ config, services, apollo, execution, log, rest }: L
     const api =
       path.length >= 7 && path.slice(0, 7).toLowerCase() === '/api/v1' && (path.length === 7 || path[7] === '/');
     const graphql = !api && /^\/graphql\/?$/i.test(path) && !wantsExplorer(incoming, url, end);
-    if (!api && !graphql) return false;
+    const asset = !api && !graphql && assets.handles(incoming.method, path);
+    if (!api && !graphql && !asset) return false;
 
     const req = incoming as LaneRequest;
     req.ip = proxyaddr(req, trust);
@@ -99,7 +104,7 @@ export function createLane({ config, services, apollo, execution, log, rest }: L
     const id = requestId(req.headers['x-request-id']);
     let failure: unknown;
 
-    const send = (status: number, body: string, contentType: string, extra: string[] = []) => {
+    const send = (status: number, body: string | Buffer, contentType: string, extra: string[] = []) => {
       if (res.headersSent) return;
       res.writeHead(status, [
         ...headers,
@@ -147,6 +152,7 @@ export function createLane({ config, services, apollo, execution, log, rest }: L
         if (!passed) return;
       }
       if (graphql) return answerGraphql();
+      if (asset) return answerAsset();
       await run(json, req, res);
       await run(urlencoded, req, res);
       const found = router.find(req.method as FindMyWay.HTTPMethod, path);
@@ -167,6 +173,19 @@ export function createLane({ config, services, apollo, execution, log, rest }: L
         ip: req.ip,
       });
       send(200, result.body, result.contentType);
+    };
+
+    const answerAsset = async () => {
+      const result = await assets.answer(req, path);
+      if (result.status === 404) {
+        send(404, JSON.stringify({ detail: messages.notFound }), JSON_TYPE);
+      } else if (result.status === 304) {
+        if (res.headersSent) return;
+        res.writeHead(304, [...headers, 'X-Request-Id', id, ...result.file.headers]);
+        res.end();
+      } else {
+        send(200, result.file.body, result.file.contentType, result.file.headers);
+      }
     };
 
     const answerGraphql = async () => {

@@ -1,13 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HeaderMap } from '@apollo/server';
+import { adminDist } from '../../gateway/admin-files';
 import { loadConfig } from '../../gateway/config';
 import { compiledExecution } from '../../gateway/graphql/compiled-executor';
 import type { Context } from '../../gateway/graphql/context';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { createApolloServer } from '../../gateway/graphql/server';
+import { adminAssets } from '../../gateway/http/admin-assets';
 import { createLane } from '../../gateway/http/lane';
 import { resolvers } from '../../gateway/resolvers';
 import { call, startTestGatewayAsSuperuser, type TestGateway } from '../support/gateway';
@@ -197,7 +200,8 @@ describe('the lane', () => {
     const apollo = createApolloServer(t.config, log, execution);
     await apollo.start();
     const throughApollo = vi.spyOn(apollo, 'executeHTTPGraphQLRequest');
-    const lane = createLane({ config: t.config, services: t.gateway.services, apollo, execution, log, rest: [] });
+    const assets = adminAssets(path.join(adminDist, 'assets'), t.config.ADMIN_FILE_CACHE_BYTES);
+    const lane = createLane({ config: t.config, services: t.gateway.services, apollo, execution, log, rest: [], assets });
     const server = http.createServer((req, res) => void (lane(req, res) || res.writeHead(404).end()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

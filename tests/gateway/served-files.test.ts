@@ -89,6 +89,33 @@ describe("the admin's main script", () => {
     },
   );
 
+  it('carries the protections every answer has, and is not sent again to a browser that has it', async () => {
+    const answer = await rawGet(t.url + mainScript, { 'Accept-Encoding': 'br' });
+    expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['x-request-id']).toBeTruthy();
+    const again = await rawGet(t.url + mainScript, {
+      'Accept-Encoding': 'br',
+      'If-None-Match': String(answer.headers.etag),
+    });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers['cache-control']).toBe(FOREVER);
+  });
+
+  it('answers HEAD with the headers alone', async () => {
+    const answer = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http
+        .request(t.url + mainScript, { method: 'HEAD', headers: { 'Accept-Encoding': 'gzip' } }, resolve)
+        .on('error', reject)
+        .end(),
+    );
+    answer.resume();
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(Number(answer.headers['content-length'])).toBe(statSync(path.join('dist/admin', `${mainScript}.gz`)).size);
+  });
+
   it('is sent as built when the client accepts only identity', async () => {
     const answer = await rawGet(t.url + mainScript, { 'Accept-Encoding': 'identity' });
     expect(answer.headers['content-encoding']).toBeUndefined();
@@ -142,11 +169,15 @@ describe('pages that name the hashed files', () => {
     expect([...preloaded].filter((file) => /graphqlProvider/.test(file))).toEqual([]);
   });
 
-  it('a hashed file the build does not have is missing, not the admin page', async () => {
-    const answer = await rawGet(`${t.url}/assets/admin-00000000.js`);
-    expect(answer.status).toBe(404);
-    expect(answer.headers['content-type']).toMatch(/^application\/json/);
-  });
+  it.each(['/assets/admin-00000000.js', '/assets/', '/assets/a/b.js', '/assets/.env'])(
+    '%s, which the build does not have, is missing, not the admin page',
+    async (address) => {
+      const answer = await rawGet(t.url + address);
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(answer.body.toString())).toEqual({ detail: 'Not Found' });
+    },
+  );
 });
 
 describe('/docs', () => {
