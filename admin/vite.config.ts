@@ -29,14 +29,17 @@ function buildRecord(): Plugin {
 }
 
 /** The modules a signed-in start opens: the app, and a list screen (preload.ts loads the opened one). */
-const FIRST_SCREEN =
-  /[\\/]admin[\\/]src[\\/](start\.tsx|items[\\/]ItemList\.tsx|clients[\\/]ClientList\.tsx|users[\\/]UserList\.tsx)$/;
+const APP = /[\\/]admin[\\/]src[\\/]start\.tsx$/;
+const LIST_SCREEN = /[\\/]admin[\\/]src[\\/](items[\\/]ItemList|clients[\\/]ClientList|users[\\/]UserList)\.tsx$/;
 
 /**
- * index.html names every chunk the first screen needs, not only the start script's own imports: the app and the list
- * screens are imported dynamically (so a signed-in start can ask for its rows before any of them runs), which would
- * otherwise leave the browser to discover them only once the start script has run. With `modulepreload` links they
- * are fetched beside the start script, from the first bytes of the page.
+ * index.html names the chunks a signed-in first screen needs, not only the start script's own imports: the app and
+ * the list screens are imported dynamically (so a signed-in start can ask for its rows before any of them runs), which
+ * would otherwise leave the browser to discover them only once the start script has run. With `modulepreload` links
+ * they are fetched beside the start script, from the first bytes of the page.
+ *
+ * Named: the app's chunks, and those every list screen needs. What one screen alone needs (the users screen's password
+ * field, say) is fetched by the start script for the screen opened (preload.ts), not by every first screen.
  */
 function preloadFirstScreen(): Plugin {
   return {
@@ -46,17 +49,27 @@ function preloadFirstScreen(): Plugin {
       order: 'post',
       handler(_html, { bundle, chunk }) {
         if (!bundle || !chunk) return;
-        const files = new Set<string>();
-        const add = (fileName: string) => {
+        /** A chunk and every chunk it imports statically. */
+        const closure = (fileName: string, files = new Set<string>()) => {
           const found = bundle[fileName];
-          if (files.has(fileName) || found?.type !== 'chunk') return;
+          if (files.has(fileName) || found?.type !== 'chunk') return files;
           files.add(fileName);
-          found.imports.forEach(add);
+          found.imports.forEach((name) => closure(name, files));
+          return files;
         };
-        for (const fileName of chunk.dynamicImports) {
+        const entries = chunk.dynamicImports.flatMap((fileName) => {
           const found = bundle[fileName];
-          if (found?.type === 'chunk' && FIRST_SCREEN.test(found.facadeModuleId ?? '')) add(fileName);
+          return found?.type === 'chunk' ? [{ fileName, id: found.facadeModuleId ?? '' }] : [];
+        });
+        const app = entries.filter(({ id }) => APP.test(id)).map(({ fileName }) => closure(fileName));
+        const screens = entries.filter(({ id }) => LIST_SCREEN.test(id)).map(({ fileName }) => closure(fileName));
+        // The GraphQL explorer's page opens neither.
+        if (!app.length && !screens.length) return;
+        if (app.length !== 1 || screens.length !== 3) {
+          throw new Error(`preload-first-screen: found ${app.length} app and ${screens.length} list screen chunks`);
         }
+        const shared = [...screens[0]].filter((fileName) => screens.every((files) => files.has(fileName)));
+        const files = new Set([...app[0], ...shared]);
         // The start script's static imports are linked already.
         for (const fileName of [chunk.fileName, ...chunk.imports]) files.delete(fileName);
         return [...files].map((fileName) => ({

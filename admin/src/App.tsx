@@ -1,9 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createElement, isValidElement, lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { CssBaseline } from '@mui/material';
 import {
   AdminContext,
-  AdminUI,
+  AuthenticationError,
+  CoreAdminUI,
   CustomRoutes,
+  Error as ErrorPage,
+  LoadingPage,
   Resource,
   ResourceDefinitionContextProvider,
   type ResourceProps,
@@ -74,7 +78,9 @@ const cancelIdle = (handle: number) =>
 
 /**
  * react-admin's <Admin>, as its two halves (AdminContext and AdminUI) so the resource definitions can sit between
- * them.
+ * them. The second half is react-admin's AdminUI put together here (ra-core's CoreAdminUI in MUI's CssBaseline, then
+ * the notifications), with every screen named: AdminUI's own defaults bring react-admin's login form (inputs, form
+ * state) into the first screen's code, where the app has its own login page, loaded when it is opened.
  */
 export function App({ queryClient }: { queryClient?: QueryClient }) {
   // The data layer (Apollo, graphql, ra-data-graphql) is not needed for the first screen, whose rows come through a
@@ -103,30 +109,36 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
         defaultTheme="light"
       >
         <ResourceDefinitionContextProvider definitions={definitions}>
-          <AdminUI
-            title="Sistema de Integração"
-            layout={Layout}
-            dashboard={Dashboard}
-            loginPage={false}
-            catchAll={NotFound}
-            accessDenied={AccessDenied}
-            notification={BottomRightNotification}
-            disableTelemetry
-          >
-            {resourceProps.map((props) => (
-              <Resource key={props.name} {...props} />
-            ))}
-            <CustomRoutes>
-              <Route path="/config" element={<SettingsPage />} />
-            </CustomRoutes>
-            <CustomRoutes noLayout>
-              <Route path="/login" element={publicPage(<LoginPage />)} />
-              <Route path="/signup" element={publicPage(<SignupPage />)} />
-              <Route path="/recover-password" element={publicPage(<RecoverPasswordPage />)} />
-              <Route path="/reset-password" element={publicPage(<ResetPasswordPage />)} />
-              <Route path="/callback" element={page(<CallbackPage />)} />
-            </CustomRoutes>
-          </AdminUI>
+          <CssBaseline enableColorScheme>
+            <CoreAdminUI
+              title="Sistema de Integração"
+              layout={Layout}
+              dashboard={Dashboard}
+              loginPage={false}
+              authCallbackPage={false}
+              catchAll={NotFound}
+              accessDenied={AccessDenied}
+              authenticationError={AuthenticationError}
+              error={ErrorPage}
+              loading={LoadingPage}
+              disableTelemetry
+            >
+              {resourceProps.map((props) => (
+                <Resource key={props.name} {...props} />
+              ))}
+              <CustomRoutes>
+                <Route path="/config" element={<SettingsPage />} />
+              </CustomRoutes>
+              <CustomRoutes noLayout>
+                <Route path="/login" element={publicPage(<LoginPage />)} />
+                <Route path="/signup" element={publicPage(<SignupPage />)} />
+                <Route path="/recover-password" element={publicPage(<RecoverPasswordPage />)} />
+                <Route path="/reset-password" element={publicPage(<ResetPasswordPage />)} />
+                <Route path="/callback" element={page(<CallbackPage />)} />
+              </CustomRoutes>
+            </CoreAdminUI>
+            <BottomRightNotification />
+          </CssBaseline>
         </ResourceDefinitionContextProvider>
       </AdminContext>
     </BrowserRouter>

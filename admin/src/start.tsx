@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { answeredPrefetches, prefetchesSettled } from './dataProvider/load';
+import { listScreensLoaded } from './lists';
 
 /**
  * How long the app's first render waits for a list page the start has asked for (preload.ts) and not yet received.
@@ -28,6 +29,9 @@ function render() {
   );
 }
 
-void Promise.race([prefetchesSettled(), new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]).then(
-  render,
-);
+// The opened list screen's code (asked for by the start script with the app's: preload.ts) is waited for as well: the
+// app cannot draw that screen without it, and would otherwise draw the frame first and the list a turn later.
+void Promise.all([
+  Promise.race([prefetchesSettled(), new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]),
+  listScreensLoaded(),
+]).then(render);

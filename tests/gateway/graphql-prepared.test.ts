@@ -201,7 +201,15 @@ describe('the lane', () => {
     await apollo.start();
     const throughApollo = vi.spyOn(apollo, 'executeHTTPGraphQLRequest');
     const assets = adminAssets(path.join(adminDist, 'assets'), t.config.ADMIN_FILE_CACHE_BYTES);
-    const lane = createLane({ config: t.config, services: t.gateway.services, apollo, execution, log, rest: [], assets });
+    const lane = createLane({
+      config: t.config,
+      services: t.gateway.services,
+      apollo,
+      execution,
+      log,
+      rest: [],
+      assets,
+    });
     const server = http.createServer((req, res) => void (lane(req, res) || res.writeHead(404).end()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -12,7 +12,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import {
   BooleanField,
   DataTable,
@@ -28,17 +28,24 @@ import {
 import { Navigate, useLocation } from 'react-router-dom';
 import { typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { toCsv } from './csv';
-import { DeleteRecordConfirm, SpecBulkDeleteButton } from './DeleteConfirm';
 import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
-import { AfterFirstPaint } from '../layout/firstPaint';
-import { CreateDialog, EditDialog, type FormCustomization } from './RecordDialog';
+import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
+import type { FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
 import { SpecPagination } from './SpecPagination';
 
 export { PAGE_SIZE };
+
+// The dialogs (add, edit, delete) and their forms are not on a list's first screen: their code comes after it.
+const dialogs = afterFirstPaintModule(() => import('./RecordDialog'));
+const CreateDialog = dialogs.component((module) => module.CreateDialog);
+const EditDialog = dialogs.component((module) => module.EditDialog);
+const confirms = afterFirstPaintModule(() => import('./DeleteConfirm'));
+const DeleteRecordConfirm = confirms.component((module) => module.DeleteRecordConfirm);
+const SpecBulkDeleteButton = confirms.component((module) => module.SpecBulkDeleteButton);
 export const PLACEHOLDER_ROWS = 4;
 
 type Translate = ReturnType<typeof useTranslate>;
@@ -176,11 +183,16 @@ function ResourceTable({ resource, columns, representation, isLocked, onEdit, on
       isRowSelectable={(record) => !isLocked(record)}
       rowSx={() => ({ opacity: isPlaceholderData ? 0.5 : 1, transition: 'opacity 0.2s' })}
       bulkActionButtons={
-        <SpecBulkDeleteButton
-          resource={resource}
-          title={translate(`resources.${resource}.action.delete`)}
-          representation={representation}
-        />
+        // Drawn hidden until a row is selected.
+        <AfterFirstPaint>
+          <Suspense fallback={null}>
+            <SpecBulkDeleteButton
+              resource={resource}
+              title={translate(`resources.${resource}.action.delete`)}
+              representation={representation}
+            />
+          </Suspense>
+        </AfterFirstPaint>
       }
       empty={<Typography sx={{ p: 2 }}>{translate(`resources.${resource}.empty`)}</Typography>}
       sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
@@ -259,6 +271,10 @@ export function ResourceList({
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<RaRecord | null>(null);
   const [deleting, setDeleting] = useState<RaRecord | null>(null);
+  // The delete confirmation exists from its first opening on (it closes with a transition).
+  const [confirmed, setConfirmed] = useState(false);
+  dialogs.usePreload();
+  confirms.usePreload();
   const searchable = Object.values(fieldsOf(typeOfResource(resource))).some((field) => field.searchable);
   const title = translate(`resources.${resource}.title`);
 
@@ -298,35 +314,42 @@ export function ResourceList({
           representation={representation}
           isLocked={isLocked}
           onEdit={setEditing}
-          onDelete={setDeleting}
+          onDelete={(record) => {
+            setConfirmed(true);
+            setDeleting(record);
+          }}
         />
         <NextPagePrefetch />
         <LastPageRedirect />
       </List>
-      {adding && (
-        <CreateDialog
-          resource={resource}
-          title={translate(`resources.${resource}.action.create`)}
-          onClose={() => setAdding(false)}
-          form={form}
-        />
-      )}
-      {editing && (
-        <EditDialog
-          resource={resource}
-          title={translate(`resources.${resource}.action.edit`)}
-          record={editing}
-          onClose={() => setEditing(null)}
-          form={form}
-        />
-      )}
-      <DeleteRecordConfirm
-        resource={resource}
-        record={deleting}
-        title={translate(`resources.${resource}.action.delete`)}
-        representation={representation}
-        onClose={() => setDeleting(null)}
-      />
+      <Suspense fallback={null}>
+        {adding && (
+          <CreateDialog
+            resource={resource}
+            title={translate(`resources.${resource}.action.create`)}
+            onClose={() => setAdding(false)}
+            form={form}
+          />
+        )}
+        {editing && (
+          <EditDialog
+            resource={resource}
+            title={translate(`resources.${resource}.action.edit`)}
+            record={editing}
+            onClose={() => setEditing(null)}
+            form={form}
+          />
+        )}
+        {confirmed && (
+          <DeleteRecordConfirm
+            resource={resource}
+            record={deleting}
+            title={translate(`resources.${resource}.action.delete`)}
+            representation={representation}
+            onClose={() => setDeleting(null)}
+          />
+        )}
+      </Suspense>
     </Box>
   );
 }

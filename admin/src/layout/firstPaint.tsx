@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 
 /**
  * What the first screen can draw a moment after its rows. The app's first render is one task: every component it
@@ -44,4 +44,32 @@ export function usePainted(): boolean {
 /** `children` once the app has been painted, nothing until then. */
 export function AfterFirstPaint({ children }: { children: ReactNode }) {
   return usePainted() ? children : null;
+}
+
+/**
+ * A module the first screen does not draw (a dialog, say), kept out of its code: fetched once the app has been painted,
+ * so that it is there by the time anyone opens what it draws, or at once by whatever draws it sooner. Its components
+ * are React.lazy ones, drawn inside a Suspense boundary.
+ */
+export function afterFirstPaintModule<M>(load: () => Promise<M>) {
+  let loading: Promise<M> | undefined;
+  const get = () =>
+    (loading ??= load().catch((error: unknown) => {
+      // A failed fetch (the network, a deploy in between) is tried again by the next one who asks.
+      loading = undefined;
+      throw error;
+    }));
+  return {
+    /** One of the module's components. */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    component: <P extends Record<string, any>>(pick: (module: M) => ComponentType<P>) =>
+      lazy(() => get().then((module) => ({ default: pick(module) }))),
+    /** Fetches the module once the app has been painted. */
+    usePreload: () => {
+      const painted = usePainted();
+      useEffect(() => {
+        if (painted) get().catch(() => undefined);
+      }, [painted]);
+    },
+  };
 }
