@@ -61,8 +61,7 @@ export function afterFirstPaintModule<M>(load: () => Promise<M>) {
     }));
   return {
     /** One of the module's components. */
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    component: <P extends Record<string, any>>(pick: (module: M) => ComponentType<P>) =>
+    component: <P extends object>(pick: (module: M) => ComponentType<P>) =>
       lazy(() => get().then((module) => ({ default: pick(module) }))),
     /** Fetches the module once the app has been painted. */
     usePreload: () => {
