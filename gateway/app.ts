@@ -27,7 +27,7 @@ export interface AppParts {
 }
 
 /**
- * What the API lane (http/lane.ts) leaves: the admin's files and screens, /docs and the GraphQL explorer, behind the
+ * What the API lane (http/lane.ts) leaves: the admin's page and screens, /docs and the GraphQL explorer, behind the
  * same protections.
  */
 export function createApp({ config, log }: AppParts): Express {
@@ -35,7 +35,7 @@ export function createApp({ config, log }: AppParts): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  // No ETag on generated answers; the admin's files keep theirs from the static middleware.
+  // No ETag on generated answers; the files served by the static middleware keep theirs.
   app.set('etag', false);
 
   app.use(
