@@ -3,30 +3,25 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import mime from 'mime-types';
-import Negotiator from 'negotiator';
-
-/** How the admin's hashed files may be kept: Vite names each after a hash of its content. */
-export const FOREVER = 'public, max-age=31536000, immutable';
+import { acceptedEncodings, FOREVER } from './encoding';
 
 export type AdminAssets = ReturnType<typeof adminAssets>;
 
-/** The copies the build writes beside each hashed file (admin/vite.config.ts), best first where equally wanted. */
-const ENCODINGS = [
-  { name: 'br', suffix: '.br' },
-  { name: 'gzip', suffix: '.gz' },
-] as const;
-type Encoding = (typeof ENCODINGS)[number]['name'] | 'identity';
+/** The copies the build writes beside each hashed file (admin/vite.config.ts), by encoding, best first. */
+const SUFFIXES: Record<string, string> = { br: '.br', gzip: '.gz', identity: '' };
+const COMPRESSED = ['br', 'gzip'];
 
 /** A file as it is sent: its bytes in one encoding, and the headers that describe them. */
 export interface AssetAnswer {
   body: Buffer;
   contentType: string;
+  etag: string;
   /** Everything else: caching, validators, the encoding. */
   headers: string[];
 }
 
-/** The answer to a GET or HEAD of /assets/<name>: a file, "not modified", or missing. */
-export type AssetResult = { status: 200; file: AssetAnswer } | { status: 304; file: AssetAnswer } | { status: 404 };
+/** The answer to a GET or HEAD of /assets/<name>: the file, "not modified" (with the file's headers), or missing. */
+export type AssetResult = { status: 200 | 304; file: AssetAnswer } | { status: 404 };
 
 /** A file name under /assets as Vite writes them: no folder, nothing hidden. */
 const ASSET_NAME = /^\/assets\/([\w-][\w.-]*)$/;
@@ -46,7 +41,7 @@ export function adminAssets(dir: string, maxBytes: number) {
     // A missing file is kept too, as a small entry: a client asking for an old chunk again does not reach the disk.
     sizeCalculation: (file) => (file ? file.body.length + 512 : 64),
     fetchMethod: (key) => {
-      const [name, encoding] = key.split('\0') as [string, Encoding];
+      const [name, encoding] = key.split('\0');
       return load(dir, name, encoding);
     },
   });
@@ -58,17 +53,10 @@ export function adminAssets(dir: string, maxBytes: number) {
   /** The file the request asks for, in the best encoding it accepts and the build made. */
   async function answer(req: IncomingMessage, urlPath: string): Promise<AssetResult> {
     const name = ASSET_NAME.exec(urlPath)![1];
-    const accepted = new Negotiator(req).encodings(['br', 'gzip', 'identity'], { preferred: ['br', 'gzip'] });
-    // identity refused outright still gets the file as built, as serve-static answers.
-    for (const encoding of [...accepted, 'identity'] as Encoding[]) {
+    // A file too small to compress has no copies: the next encoding accepted, at last the file as built.
+    for (const encoding of acceptedEncodings(req, COMPRESSED)) {
       const file = await kept.fetch(`${name}\0${encoding}`);
-      if (file === undefined) continue;
-      if (file === false) {
-        if (encoding === 'identity') return { status: 404 };
-        continue;
-      }
-      const etag = file.headers[file.headers.indexOf('ETag') + 1];
-      return { status: req.headers['if-none-match'] === etag ? 304 : 200, file };
+      if (file) return { status: req.headers['if-none-match'] === file.etag ? 304 : 200, file };
     }
     return { status: 404 };
   }
@@ -77,9 +65,8 @@ export function adminAssets(dir: string, maxBytes: number) {
 }
 
 /** One file in one encoding, with its headers; false when the build made no such file. */
-async function load(dir: string, name: string, encoding: Encoding): Promise<AssetAnswer | false> {
-  const suffix = ENCODINGS.find((e) => e.name === encoding)?.suffix ?? '';
-  const file = path.join(dir, name + suffix);
+async function load(dir: string, name: string, encoding: string): Promise<AssetAnswer | false> {
+  const file = path.join(dir, name + SUFFIXES[encoding]);
   let body: Buffer;
   let modified: Date;
   try {
@@ -89,6 +76,8 @@ async function load(dir: string, name: string, encoding: Encoding): Promise<Asse
       return false;
     throw error;
   }
+  // As serve-static names a file: its size and time (both of this encoding's copy).
+  const etag = `W/"${body.length.toString(16)}-${modified.getTime().toString(16)}"`;
   const headers = [
     'Cache-Control',
     FOREVER,
@@ -96,10 +85,9 @@ async function load(dir: string, name: string, encoding: Encoding): Promise<Asse
     'Accept-Encoding',
     'Last-Modified',
     modified.toUTCString(),
-    // As serve-static names a file: its size and time (both of this encoding's copy).
     'ETag',
-    `W/"${body.length.toString(16)}-${modified.getTime().toString(16)}"`,
+    etag,
   ];
   if (encoding !== 'identity') headers.push('Content-Encoding', encoding);
-  return { body, contentType: mime.contentType(path.extname(name)) || 'application/octet-stream', headers };
+  return { body, contentType: mime.contentType(path.extname(name)) || 'application/octet-stream', etag, headers };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
+import { acceptedEncodings, FOREVER } from '../http/encoding';
 import { messages } from '../messages';
 
 const swaggerDist = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -36,7 +37,6 @@ const init = `window.ui = SwaggerUIBundle({
 });`;
 
 const NOT_CACHED = { 'Cache-Control': 'no-cache' };
-const FOREVER = 'public, max-age=31536000, immutable';
 
 const COMPRESSIBLE = /\.(js|css|map|json|html|txt)$/;
 const ENCODINGS = ['br', 'gzip'] as const;
@@ -97,8 +97,8 @@ export function docsPage(): Router {
     let encoding: Encoding | undefined;
     if (COMPRESSIBLE.test(file)) {
       res.vary('Accept-Encoding');
-      // Browsers want `gzip, deflate, br` equally: brotli, the smaller, goes first whenever it is accepted at all.
-      encoding = ENCODINGS.find((e) => req.acceptsEncodings(e) === e);
+      const best = acceptedEncodings(req, ENCODINGS)[0];
+      if (best !== 'identity') encoding = best as Encoding;
     }
     if (!encoding) return res.sendFile(path.join(swaggerDist, file), { cacheControl: false });
     try {

@@ -204,6 +204,9 @@ describe('/docs', () => {
     [undefined, undefined, (b: Buffer) => b],
     ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
     ['gzip', 'gzip', zlib.gunzipSync],
+    // The same choice as for the admin's files: by quality first.
+    ['br;q=0.5, gzip', 'gzip', zlib.gunzipSync],
+    ['br;q=0, gzip;q=0', undefined, (b: Buffer) => b],
   ])(
     'sends Swagger UI with Accept-Encoding %s as %s, decompressing to the package file',
     async (accept, encoding, decompress) => {
