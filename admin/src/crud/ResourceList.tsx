@@ -324,10 +324,7 @@ export function ResourceList({
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<RaRecord | null>(null);
   const [deleting, setDeleting] = useState<RaRecord | null>(null);
-  // The delete confirmation exists from its first opening on (it closes with a transition).
-  const [confirmed, setConfirmed] = useState(false);
   dialogs.usePreload();
-  confirms.usePreload();
   const searchable = Object.values(fieldsOf(typeOfResource(resource))).some((field) => field.searchable);
   const title = translate(`resources.${resource}.title`);
 
@@ -369,10 +366,7 @@ export function ResourceList({
             representation={representation}
             isLocked={isLocked}
             onEdit={setEditing}
-            onDelete={(record) => {
-              setConfirmed(true);
-              setDeleting(record);
-            }}
+            onDelete={setDeleting}
           />
           <NextPagePrefetch />
           <LastPageRedirect />
@@ -396,7 +390,8 @@ export function ResourceList({
             form={form}
           />
         )}
-        {confirmed && (
+        {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}
+        <AfterFirstPaint>
           <DeleteRecordConfirm
             resource={resource}
             record={deleting}
@@ -404,7 +399,7 @@ export function ResourceList({
             representation={representation}
             onClose={() => setDeleting(null)}
           />
-        )}
+        </AfterFirstPaint>
       </Suspense>
     </Box>
   );
