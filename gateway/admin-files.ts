@@ -11,14 +11,14 @@ export const adminDist = path.join(projectRoot, 'dist', 'admin');
 const NOT_CACHED = { 'Cache-Control': 'no-cache' };
 
 /**
- * The admin's page and screens. Its hashed files (assets/) are answered by the lane (http/admin-assets.ts): Vite
- * names each after a hash of its content, so a browser may keep one for a year without asking again, and the build
- * writes the .br and .gz copies sent to browsers that accept them.
+ * The admin's page and screens. Its hashed files (assets/) are answered before (http/admin-assets.ts): Vite names
+ * each after a hash of its content, so a browser may keep one for a year without asking again, and the build writes
+ * the .br and .gz copies sent to browsers that accept them.
  */
 export function adminFiles(): Router {
   const router = Router();
-  // What the lane leaves under /assets (another method, a folder) is missing, not a screen's address: the history
-  // fallback below would answer it with HTML.
+  // What is left under /assets (another method, a folder) is missing, not a screen's address: the history fallback
+  // below would answer it with HTML.
   router.use('/assets', (_req, res) => {
     res.status(404).json({ detail: messages.notFound });
   });
@@ -31,7 +31,7 @@ export function adminFiles(): Router {
     }),
   );
   // History fallback: every screen's address answers with the admin app, which routes it.
-  router.get(/^\/(?!api\/|graphql|docs).*/, (_req, res) => {
+  router.get(/.*/, (_req, res) => {
     const index = path.join(adminDist, 'index.html');
     if (existsSync(index)) return res.sendFile(index, { headers: NOT_CACHED });
     res.type('text').send('The admin is not built yet: run `npm run build`.');
@@ -39,7 +39,7 @@ export function adminFiles(): Router {
   return router;
 }
 
-/** GET /graphql from a browser: the GraphQL explorer's page; API requests go on to Apollo. */
+/** GET /graphql from a browser (asking for HTML, no query in the address): the GraphQL explorer's page. */
 export function explorerPage(): RequestHandler {
   const explorer = path.join(adminDist, 'graphiql', 'index.html');
   return (req, res, next) => {

@@ -1,71 +1,52 @@
-import cors from 'cors';
-import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
+import type { ApolloServer } from '@apollo/server';
+import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { adminFiles, explorerPage } from './admin-files';
-import { corsOptions, HELMET_OPTIONS, maskUrl, requestId, TIMED_OUT } from './http/protections';
-import { errorHandler } from './rest/error-handler';
+import { adminFiles } from './admin-files';
+import type { Context } from './graphql/context';
+import { graphqlRoute } from './graphql/route';
+import type { AdminAssets } from './http/admin-assets';
+import { protections } from './http/protections';
 import { docsPage } from './rest/docs';
-import { messages } from './messages';
-
-function requestTimeout(ms: number): RequestHandler {
-  return (_req, res, next) => {
-    const timer = setTimeout(() => {
-      if (!res.headersSent) res.status(503).json({ detail: TIMED_OUT });
-    }, ms);
-    timer.unref();
-    res.on('close', () => clearTimeout(timer));
-    next();
-  };
-}
+import type { Endpoint } from './rest/route';
+import { errorHandler, notFound, restRouter } from './rest/router';
+import type { Services } from './services';
 
 export interface AppParts {
   config: Config;
   log: Logger;
+  services: Services;
+  apollo: ApolloServer<Context>;
+  /** The REST API's endpoints, below /api/v1. */
+  rest: Endpoint[];
+  /** The admin's hashed files, below /assets. */
+  assets: AdminAssets;
 }
 
+/** Addresses that belong to the API, the explorer or /docs, however many slashes lead them: never the admin's page. */
+const NOT_A_SCREEN = /^\/+(?:api|graphql|docs)(?:\/|$)/i;
+
 /**
- * What the API lane (http/lane.ts) leaves: the admin's page and screens, /docs and the GraphQL explorer, behind the
- * same protections.
+ * The one HTTP pipeline: every request, whatever answers it, passes the same protections (http/protections.ts) first,
+ * then the REST API (/api/v1), GraphQL and its explorer (/graphql), /docs, the admin's hashed files (/assets) or its
+ * page. What none of them serves is a JSON 404; an error none of them answered is answered without a stack trace.
  */
-export function createApp({ config, log }: AppParts): Express {
+export function createApp({ config, log, services, apollo, rest, assets }: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'simple');
-  // No ETag on generated answers; the files served by the static middleware keep theirs.
+  // No ETag on generated answers; the admin's files carry their own.
   app.set('etag', false);
 
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const id = requestId(req.headers['x-request-id']);
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: maskUrl(req.url), remoteAddress: req.remoteAddress }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
-  app.use(helmet(HELMET_OPTIONS));
-  const crossOrigin = corsOptions(config);
-  if (crossOrigin) app.use(cors(crossOrigin));
-  app.use(requestTimeout(config.REQUEST_TIMEOUT_MS));
-
-  app.get('/graphql', explorerPage());
+  app.use(protections(config, log));
+  app.use('/api/v1', restRouter(rest, config, log));
+  app.use('/graphql', graphqlRoute(apollo, services, config));
   app.use('/docs', docsPage());
-
+  app.get('/assets/:name', assets.handler);
+  app.use((req, res, next) => (NOT_A_SCREEN.test(req.path) ? notFound(req, res, next) : next()));
   app.use(adminFiles());
-  app.use((_req, res) => {
-    res.status(404).json({ detail: messages.notFound });
-  });
-  // Whatever reaches here would otherwise get Express's default page, which shows the stack trace.
-  app.use(errorHandler);
+  app.use(notFound);
+  app.use(errorHandler(log));
   return app;
 }

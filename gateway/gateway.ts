@@ -7,7 +7,6 @@ import pino, { type Logger } from 'pino';
 import { adminDist } from './admin-files';
 import { createApp } from './app';
 import { adminAssets } from './http/admin-assets';
-import { createLane } from './http/lane';
 import { restApi } from './rest/api';
 import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
@@ -66,20 +65,17 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     }
     // pg-boss installs or upgrades its schema here; with RUN_WORKERS this process also sends the queued mail.
     await jobs.start(services.queues, { work: config.RUN_WORKERS });
-    const execution = compiledExecution(graphqlSchema(resolvers), config.GRAPHQL_DOCUMENT_CACHE_BYTES);
+    const execution = compiledExecution(graphqlSchema(resolvers), config.GRAPHQL_COMPILED_OPERATIONS);
     const apollo = createApolloServer(config, log, execution);
     await apollo.start();
-    const app = createApp({ config, log });
     const rest = restApi(restRoutes(services), services.auth);
     const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
-    const lane = createLane({ config, services, apollo, execution, log, rest, assets });
+    const app = createApp({ config, log, services, apollo, rest, assets });
     const server = http.createServer(
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.
       { requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
-      (req, res) => {
-        if (!lane(req, res)) app(req, res);
-      },
+      app,
     );
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve, reject) => {

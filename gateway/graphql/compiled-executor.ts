@@ -1,97 +1,71 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import {
+  execute,
   getVariableValues,
   GraphQLError,
   printSchema,
+  type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
-import type { Context } from './context';
-
-/** A query text Apollo has parsed, validated and resolved to one operation, compiled. */
-interface Prepared {
-  operation: OperationDefinitionNode;
-  query: CompiledQuery;
-}
-
-/** What `prepared` reads of a request: the POST body's fields, as Apollo reads them. */
-export interface PreparedRequest {
-  query: string;
-  operationName?: string | null;
-  variables?: Record<string, unknown> | null;
-}
-
-export interface CompiledExecution extends GatewayInterface {
-  /**
-   * Runs a request whose query text (with that operation name) Apollo has already parsed, validated and compiled
-   * here: `undefined` when it has not, or when the variables do not fit the operation (both are Apollo's to
-   * answer). A result with errors is for Apollo to answer too: see `Context.executed`.
-   */
-  runPrepared(request: PreparedRequest, context: Context): Promise<ExecutionResult> | undefined;
-}
 
 /**
- * Apollo Server runs parsing, validation (with the depth, alias and cost limits), errors and plugins as usual;
- * only execution is handed to graphql-jit, which compiles each operation once into plain functions instead of
- * walking the document for every field of every row. A list page of 100 clients resolves 700 fields, and
- * graphql-js spends more on that walk than on the resolvers. Apollo Server 4 takes a custom executor through
- * its `gateway` option (its migration guide's place for what was the `executor` option), so this is a gateway
- * serving our own schema.
+ * Apollo Server runs its whole request pipeline for every request (parsing or its document store, validation with the
+ * depth, alias, cost and row limits, operation resolution, variable coercion, errors, every plugin); only execution
+ * is handed over here, through the `gateway` option (Apollo's place for a custom executor). An operation runs on
+ * graphql-js the first time, and from its second run on as graphql-jit's compiled form, which resolves a list page's
+ * hundreds of fields as plain function calls instead of walking the document for each: a text sent once (as an
+ * attack's distinct texts are) never pays for compiling.
  *
- * Compiled operations are kept by query text and the operation name the request gave (at most `maxBytes`, counting
- * each text twice and a compiled operation as 8 KiB). Only the executor adds to them, and Apollo calls it once a text
- * has passed its parsing, validation and operation resolution; that text and name pass them again the same way, so
- * `runPrepared` can run a repeated request's compiled operation at once (the lane does, for a JSON POST), leaving
- * Apollo only its errors to answer.
+ * Operations are told apart by their node in Apollo's document: Apollo hands the same document for the same text while
+ * its document store keeps it (a text parsed again is another document, seen anew). How often each ran is kept
+ * weakly, with the document; compiled operations are kept for the `maxCompiled` last used, each holding its document
+ * alive. The worst case of one (the largest operation the parser's token bound and the cost limit let through) is
+ * measured by tests/gateway/graphql-memory.test.ts; the README's GraphQL section gives the figures.
  */
-export function compiledExecution(schema: GraphQLSchema, maxBytes: number): CompiledExecution {
-  // Query text → operation name ('' for none) → its compiled operation.
-  const byText = new LRUCache<string, Map<string, Prepared>>({
-    maxSize: maxBytes,
-    sizeCalculation: (operations, text) => 2 * text.length + 8192 * operations.size,
-  });
+export function compiledExecution(
+  schema: GraphQLSchema,
+  maxCompiled: number,
+): GatewayInterface & { compiled(): number } {
+  const runs = new WeakMap<OperationDefinitionNode, number>();
+  const compiled = new LRUCache<OperationDefinitionNode, CompiledQuery>({ max: maxCompiled });
 
-  // graphql-js's check of the variables, as its execute would make it: its errors point at the variable's
-  // definition, which is how Apollo tells bad input (400, BAD_USER_INPUT) from a failure.
-  const variableErrors = (operation: OperationDefinitionNode, variables: Record<string, unknown>) =>
-    operation.variableDefinitions?.length
-      ? getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 }).errors
-      : undefined;
+  const run = async (
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variableValues: Record<string, unknown>,
+    contextValue: unknown,
+  ) => {
+    let query = compiled.get(operation);
+    if (!query) {
+      const times = (runs.get(operation) ?? 0) + 1;
+      runs.set(operation, times);
+      const result = times > 1 ? compileQuery(schema, document, operation.name?.value) : undefined;
+      if (result && isCompiledQuery(result)) compiled.set(operation, (query = result));
+    }
+    if (query) return asGraphQLErrors(await query.query(undefined, contextValue, variableValues));
+    return execute({ schema, document, operationName: operation.name?.value, variableValues, contextValue });
+  };
 
   const executor: GatewayExecutor = async ({ document, operation, request, context }) => {
-    // Already run by `runPrepared`, which ran into errors: Apollo answers them (formatError, status, headers).
-    const executed = (context as Context).executed;
-    if (executed) return asGraphQLErrors(executed);
     // Refused earlier by the operation-resolution plugin; kept so this function never reads an absent operation.
     if (!operation) return { errors: [new GraphQLError('Must provide an operation.')] };
     const variables = request.variables ?? {};
-    const refused = variableErrors(operation, variables);
-    if (refused) return { errors: refused };
-    // Kept under the name the request gave (Apollo's `operationName` is the resolved operation's own name).
-    const name = request.operationName ?? '';
-    const operations = (typeof request.query === 'string' && byText.get(request.query)) || new Map<string, Prepared>();
-    let prepared = operations.get(name);
-    if (!prepared) {
-      const result = compileQuery(schema, document, request.operationName ?? undefined);
-      // What graphql-js would refuse to execute is answered with its own errors.
-      if (!isCompiledQuery(result)) return result;
-      prepared = { operation, query: result };
-      operations.set(name, prepared);
-      if (typeof request.query === 'string') byText.set(request.query, operations);
+    // graphql-js's check of the variables: its errors point at the variable's definition, which is how Apollo tells
+    // bad input (400, BAD_USER_INPUT) from a failure.
+    if (operation.variableDefinitions?.length) {
+      const { errors } = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
+      if (errors) return { errors };
     }
-    return asGraphQLErrors(await prepared.query.query(undefined, context, variables));
+    return run(document, operation, variables, context);
   };
 
   return {
-    runPrepared({ query, operationName, variables }, context) {
-      const prepared = byText.get(query)?.get(operationName ?? '');
-      // Variables that do not fit are Apollo's to refuse, with the same errors.
-      if (!prepared || variableErrors(prepared.operation, variables ?? {})) return undefined;
-      return Promise.resolve(prepared.query.query(undefined, context, variables ?? {}));
-    },
+    /** How many compiled operations are kept. */
+    compiled: () => compiled.size,
     async load() {
       return { executor };
     },

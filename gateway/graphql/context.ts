@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ExecutionResult } from 'graphql';
 import type { AuthChecker } from 'type-graphql';
 import type { Caller } from '../auth/auth.service';
 import type { Services } from '../services';
@@ -12,11 +11,6 @@ export interface Context {
   user(): Promise<SignedInUser>;
   /** Shares one result between fields of one request (a list and its `_allXMeta` read the same page). */
   once<T>(key: string, load: () => Promise<T>): Promise<T>;
-  /**
-   * The request's execution, when the lane has already run it (`CompiledExecution.runPrepared`) and it ran into
-   * errors: Apollo then answers it, with its error formatting, statuses and headers, without running it again.
-   */
-  executed?: ExecutionResult;
 }
 
 /** The request as the context reads it: the caller's address and the Authorization header. */

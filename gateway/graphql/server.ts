@@ -1,4 +1,5 @@
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginInlineTraceDisabled,
@@ -8,12 +9,18 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import { GraphQLError, type DocumentNode, type GraphQLFormattedError, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  type DocumentNode,
+  type Token,
+  type GraphQLFormattedError,
+  type ValidationContext,
+} from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
-import type { CompiledExecution } from './compiled-executor';
+import { rowsLimit } from './rows-limit';
 import type { Context } from './context';
 import { messages } from '../messages';
 
@@ -108,15 +115,27 @@ const requestRules: ApolloServerPlugin<Context> = {
 };
 
 /**
- * Parsed documents are kept so a repeated query skips parsing and validation. Apollo's own store sizes an entry by
- * the document's JSON, but a document also holds its whole source text (through its locations), and comments and
- * whitespace are free of tokens: the size here counts both, so the bound is a bound on memory.
+ * What a parsed document holds in memory, per token of its text, measured (tests/gateway/graphql-memory.test.ts):
+ * graphql-js keeps every token of the text, linked, behind the document's locations, beside the syntax nodes.
+ */
+export const DOCUMENT_BYTES_PER_TOKEN = 320;
+
+/** The tokens of a parsed document's text, counted along the list graphql-js keeps. */
+function tokens(document: DocumentNode): number {
+  let count = 0;
+  for (let token: Token | null | undefined = document.loc?.startToken; token; token = token.next) count++;
+  return count;
+}
+
+/**
+ * Parsed and validated documents are kept so a repeated query skips parsing and validation, in at most `maxBytes` as
+ * measured: a document's tokens and nodes (DOCUMENT_BYTES_PER_TOKEN each) and its source text, comments included.
  */
 export function documentCache(maxBytes: number): InMemoryLRUCache<DocumentNode> {
   return new InMemoryLRUCache<DocumentNode>({
     maxSize: maxBytes,
     sizeCalculation: (document) =>
-      InMemoryLRUCache.sizeCalculation(document) + 2 * (document.loc?.source.body.length ?? 0),
+      tokens(document) * DOCUMENT_BYTES_PER_TOKEN + 2 * (document.loc?.source.body.length ?? 0),
   });
 }
 
@@ -150,15 +169,26 @@ const reportRejection = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-export function createApolloServer(config: Config, log: Logger, execution: CompiledExecution): ApolloServer<Context> {
+export function createApolloServer(
+  config: Config,
+  log: Logger,
+  execution: GatewayInterface,
+  /** Plugins beyond the gateway's own. */
+  plugins: ApolloServerPlugin<Context>[] = [],
+): ApolloServer<Context> {
   return new ApolloServer<Context>({
     gateway: execution,
     introspection: config.NODE_ENV !== 'production',
     // Like introspection, "Did you mean …?" suggestions describe the schema to whoever asks: not in production.
     hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
     documentStore: documentCache(config.GRAPHQL_DOCUMENT_CACHE_BYTES),
-    // Automatic persisted queries keep query texts; bounded the same way (each text is at most the query length).
-    persistedQueries: { cache: new InMemoryLRUCache<string>({ maxSize: config.GRAPHQL_DOCUMENT_CACHE_BYTES }) },
+    // Automatic persisted queries keep query texts, each at most GRAPHQL_MAX_QUERY_LENGTH, two bytes a character.
+    persistedQueries: {
+      cache: new InMemoryLRUCache<string>({
+        maxSize: config.GRAPHQL_DOCUMENT_CACHE_BYTES,
+        sizeCalculation: (text) => 2 * text.length,
+      }),
+    },
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
     csrfPrevention: true,
@@ -178,6 +208,8 @@ export function createApolloServer(config: Config, log: Logger, execution: Compi
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       requestRules,
+      rowsLimit(config.GRAPHQL_MAX_ROWS),
+      ...plugins,
     ],
   });
 }

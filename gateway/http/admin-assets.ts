@@ -1,8 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import mime from 'mime-types';
+import { sendBody } from '../http/send';
 import { acceptedEncodings, FOREVER } from './encoding';
 
 export type AdminAssets = ReturnType<typeof adminAssets>;
@@ -46,10 +48,6 @@ export function adminAssets(dir: string, maxBytes: number) {
     },
   });
 
-  /** Whether this request is one for a hashed file: a GET or HEAD of /assets/<name>. */
-  const handles = (method: string | undefined, urlPath: string) =>
-    (method === 'GET' || method === 'HEAD') && ASSET_NAME.test(urlPath);
-
   /** The file the request asks for, in the best encoding it accepts and the build made. */
   async function answer(req: IncomingMessage, urlPath: string): Promise<AssetResult> {
     const name = ASSET_NAME.exec(urlPath)![1];
@@ -61,7 +59,24 @@ export function adminAssets(dir: string, maxBytes: number) {
     return { status: 404 };
   }
 
-  return { handles, answer };
+  /** GET and HEAD of /assets/<name>; anything else under /assets goes on (and is answered 404). */
+  const handler: RequestHandler = (req, res, next) => {
+    if (!ASSET_NAME.test(req.path)) return next();
+    answer(req, req.path).then((result) => {
+      if (res.headersSent) return;
+      if (result.status === 404) return next();
+      for (let i = 0; i < result.file.headers.length; i += 2)
+        res.setHeader(result.file.headers[i], result.file.headers[i + 1]);
+      if (result.status === 304) {
+        res.statusCode = 304;
+        res.end();
+        return;
+      }
+      sendBody(res, 200, result.file.body, result.file.contentType);
+    }, next);
+  };
+
+  return { answer, handler };
 }
 
 /** One file in one encoding, with its headers; false when the build made no such file. */

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { CorsOptions } from 'cors';
+import type { ServerResponse } from 'node:http';
+import cors, { type CorsOptions } from 'cors';
+import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
+import type { Logger } from 'pino';
 import type { Config } from '../config';
 
-/**
- * What every answer carries, whichever part of the server writes it: the API lane (/api/v1, /graphql) and the
- * Express app (the admin, /docs, the explorer) share these settings.
- */
+/** What every answer carries, whatever part of the server writes it. */
 export const HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     directives: {
@@ -32,11 +32,10 @@ export function corsOptions(config: Config): CorsOptions | undefined {
 }
 
 /**
- * helmet's headers for HELMET_OPTIONS as one flat `[name, value, …]` list, asked of helmet once: its answer does not
- * depend on the request, so the API lane writes them with the status line instead of running twelve setters per
- * request.
+ * helmet's headers for HELMET_OPTIONS, asked of helmet once: its answer does not depend on the request, so they are
+ * set from one map instead of running helmet's dozen setters on every request.
  */
-export function securityHeaders(): string[] {
+function securityHeaders(): Map<string, string> {
   const headers = new Map<string, string>();
   const response = {
     setHeader: (name: string, value: string | number) => headers.set(name, String(value)),
@@ -46,7 +45,7 @@ export function securityHeaders(): string[] {
   let done = false;
   helmet(HELMET_OPTIONS)({ headers: {} } as never, response as never, () => (done = true));
   if (!done) throw new Error('helmet did not finish synchronously');
-  return [...headers].flat();
+  return headers;
 }
 
 /** Query parameters that carry secrets (reset tokens, authorization codes) are masked in logs. */
@@ -62,3 +61,65 @@ export const TIMED_OUT = 'The request took too long and was stopped';
 
 /** Health checks are polled every few seconds by orchestrators: not worth a log line each. */
 export const HEALTH_CHECK_PATH = '/api/v1/utils/health-check/';
+
+/** What a handler may leave for the access log: the error behind a 5xx it answered. */
+export interface Logged {
+  failure?: unknown;
+}
+
+/** Marks the error behind a 5xx answer, for the request's access log line. */
+export const noteFailure = (res: ServerResponse, error: unknown) => ((res as ServerResponse & Logged).failure = error);
+
+/**
+ * RFC 9112 §3.2.2: a server accepts a request target in absolute form (`GET http://host/path`), as a proxy sends it,
+ * and answers it as its origin-form path. A path starting with `//` is kept as it is: it names no route.
+ */
+function originForm(url: string): string {
+  if (url.startsWith('/') || url === '*') return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.pathname + parsed.search;
+  } catch {
+    // not a URL: routed as it is, and answered 404
+  }
+  return url;
+}
+
+/**
+ * Every request's protections, declared once and run first for every address the server answers (the REST API,
+ * GraphQL and its explorer, /docs, the admin's page and files): the origin form of an absolute target, a request id,
+ * helmet's security headers, CORS when configured, the request timeout and the access log
+ * line, of one shape for all. The caller's address (`req.ip`, which every per-address limit keys on) is Express's
+ * `trust proxy` reading of it, set on the app.
+ */
+export function protections(config: Config, log: Logger): RequestHandler[] {
+  const headers = securityHeaders();
+  const crossOrigin = corsOptions(config);
+  const first: RequestHandler = (req, res, next) => {
+    const url = originForm(req.url);
+    if (url !== req.url) req.url = url;
+    const id = requestId(req.headers['x-request-id']);
+    res.setHeaders(headers);
+    res.setHeader('X-Request-Id', id);
+    const started = performance.now();
+    const timer = setTimeout(() => {
+      if (!res.headersSent) res.status(503).json({ detail: TIMED_OUT });
+    }, config.REQUEST_TIMEOUT_MS);
+    timer.unref();
+    res.once('close', () => {
+      clearTimeout(timer);
+      if (url === HEALTH_CHECK_PATH) return;
+      const line = {
+        req: { id, method: req.method, url: maskUrl(url), remoteAddress: req.ip },
+        res: { statusCode: res.statusCode },
+        responseTime: Math.round(performance.now() - started),
+      };
+      const { failure } = res as typeof res & Logged;
+      if (!res.writableFinished) log.info(line, 'request aborted');
+      else if (failure || res.statusCode >= 500) log.error({ ...line, err: failure }, 'request errored');
+      else log.info(line, 'request completed');
+    });
+    next();
+  };
+  return crossOrigin ? [first, cors(crossOrigin)] : [first];
+}

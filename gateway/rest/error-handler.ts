@@ -1,4 +1,3 @@
-import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
@@ -52,10 +51,3 @@ export function errorAnswer(error: unknown, log: Logger | undefined): ErrorAnswe
   log?.error({ err: error }, 'unhandled error');
   return answer(500, { detail: messages.internalError });
 }
-
-/** errorAnswer for the Express app (the admin's files, /docs and the explorer). */
-export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  const answer = errorAnswer(error, req.log);
-  if (!answer || res.headersSent) return;
-  res.set(answer.headers).status(answer.status).json(answer.body);
-};

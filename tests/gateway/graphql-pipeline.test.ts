@@ -1,24 +1,19 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import fc from 'fast-check';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HeaderMap } from '@apollo/server';
-import { adminDist } from '../../gateway/admin-files';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { loadConfig } from '../../gateway/config';
 import { compiledExecution } from '../../gateway/graphql/compiled-executor';
 import type { Context } from '../../gateway/graphql/context';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { createApolloServer } from '../../gateway/graphql/server';
-import { adminAssets } from '../../gateway/http/admin-assets';
-import { createLane } from '../../gateway/http/lane';
 import { resolvers } from '../../gateway/resolvers';
 import { call, startTestGatewayAsSuperuser, type TestGateway } from '../support/gateway';
 
 /**
- * A query text Apollo has validated once is run without Apollo when it comes again (the lane's prepared path). These
- * tests show that the second answer is the first one, byte for byte, whatever the request, and that the prepared
- * path is taken only for what Apollo has already let through.
+ * Every GraphQL request goes through Apollo's request pipeline; an operation is compiled once it runs a second time.
+ * These tests show that a text answers the same cold (first seen), warm (from the document store) and compiled, byte
+ * for byte, whatever the request, with the same effect on the database, and that every plugin sees every request.
  */
 
 let t: TestGateway;
@@ -129,109 +124,158 @@ describe('a repeated query answers as it did the first time', () => {
   });
 });
 
-describe('the prepared operations', () => {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-  const schema = graphqlSchema(resolvers);
-  const context = () => ({ caller: { ip: '127.0.0.1' } }) as unknown as Context;
-  const ask = (apollo: ReturnType<typeof createApolloServer>, body: Record<string, unknown>) =>
-    apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: {
-        method: 'POST',
-        headers: new HeaderMap([['content-type', 'application/json']]),
-        search: '',
-        body,
-      },
-      context: async () => context(),
-    });
+/** Ids and times differ between two creations: the rest of an answer must not. */
+const normalised = (text: string) =>
+  text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, '<time>');
 
-  it('holds only what Apollo has validated and run, under the operation name the request gave', async () => {
-    const execution = compiledExecution(schema, 1 << 20);
-    const apollo = createApolloServer(config, pino({ level: 'silent' }), execution);
-    await apollo.start();
-    try {
-      const request = { query: 'query Kind { __typename }' };
-      expect(execution.runPrepared(request, context())).toBeUndefined();
-      // Refused by validation: never held.
-      const invalid = { query: '{ nothing }' };
-      expect((await ask(apollo, invalid)).status).toBe(400);
-      expect(execution.runPrepared(invalid, context())).toBeUndefined();
+describe('generated requests', () => {
+  const documents = [
+    { text: 'query Me { me { email } }', name: 'Me', mutation: false, variables: {} },
+    {
+      text: 'mutation Add($title: String!) { createItem(title: $title) { title description } }',
+      name: 'Add',
+      mutation: true,
+      variables: { title: 'generated' },
+    },
+    {
+      text: 'query Items($n: Int) { allItems(perPage: $n) { title } } mutation Add($title: String!) { createItem(title: $title) { title } }',
+      name: 'Add',
+      mutation: true,
+      variables: { title: 'generated', n: 1 },
+    },
+    {
+      text: 'mutation { createItem(title: "anonymous") { title } }',
+      name: undefined,
+      mutation: true,
+      variables: {},
+    },
+  ];
+  const names = ['absent', 'empty', 'wrong', 'right'] as const;
+  const variableKinds = ['right', 'wrong', 'missing', 'extra'] as const;
+  let sent = 0;
 
-      await ask(apollo, request);
-      expect(await execution.runPrepared(request, context())).toEqual({ data: { __typename: 'Query' } });
-      // Apollo resolved the unnamed request to `Kind`; a request naming it is another request, not yet seen.
-      expect(execution.runPrepared({ ...request, operationName: 'Kind' }, context())).toBeUndefined();
-
-      const withVariable = {
-        query: 'query Kind($on: Boolean!) { __typename @include(if: $on) }',
-        variables: { on: true },
-      };
-      await ask(apollo, withVariable);
-      expect(await execution.runPrepared(withVariable, context())).toEqual({ data: { __typename: 'Query' } });
-      // Variables that do not fit are Apollo's to refuse, in graphql-js's words.
-      expect(execution.runPrepared({ ...withVariable, variables: { on: 'yes' } }, context())).toBeUndefined();
-    } finally {
-      await apollo.stop();
-    }
+  it('answer the same, cold, warm and compiled, and change the database only when they succeed', async () => {
+    const items = async () => Number((await t.sql<{ n: string }>('select count(*) as n from items'))[0].n);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...documents),
+        fc.constantFrom(...names),
+        fc.constantFrom(...variableKinds),
+        async (document, naming, variableKind) => {
+          // A text of its own each time: the first request is the first time the server sees it.
+          const query = `${document.text} # ${sent++}`;
+          const operationName = { absent: undefined, empty: '', wrong: 'Nope', right: document.name }[naming];
+          const right: Record<string, unknown> = document.variables;
+          const variables = {
+            right,
+            wrong: Object.fromEntries(Object.keys(right).map((k) => [k, { not: 'a scalar' }])),
+            missing: {},
+            extra: { ...right, unexpected: 1 },
+          }[variableKind];
+          const body = { query, ...(naming === 'absent' ? {} : { operationName }), variables };
+          const answers = [];
+          for (let i = 0; i < 3; i++) {
+            const before = await items();
+            const reply = await answer(body);
+            const written = (await items()) - before;
+            const parsed = JSON.parse(reply.text);
+            const succeeded = reply.status === 200 && !parsed.errors;
+            // A request answered with an error changes nothing; a mutation that succeeded wrote one item.
+            expect(written, reply.text).toBe(succeeded && document.mutation ? 1 : 0);
+            answers.push({ status: reply.status, headers: reply.headers, text: normalised(reply.text), written });
+          }
+          expect(answers[1]).toEqual(answers[0]);
+          expect(answers[2]).toEqual(answers[0]);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
-  it('keeps at most the bytes it is given, dropping the least recently used', async () => {
-    const execution = compiledExecution(schema, 64 * 1024);
-    const apollo = createApolloServer(config, pino({ level: 'silent' }), execution);
-    await apollo.start();
-    try {
-      const texts = Array.from({ length: 20 }, (_, i) => ({ query: `query Q${i} { __typename }` }));
-      for (const text of texts) await ask(apollo, text);
-      const held = texts.filter((text) => execution.runPrepared(text, context()) !== undefined);
-      // Each held text counts 8 KiB: 64 KiB holds 7 of them, the last ones asked.
-      expect(held.length).toBeLessThanOrEqual(7);
-      expect(held.length).toBeGreaterThan(0);
-      expect(held.at(-1)).toBe(texts.at(-1));
-      expect(execution.runPrepared(texts[0], context())).toBeUndefined();
-    } finally {
-      await apollo.stop();
+  it('of a mutation named by an empty operationName: refused with a 400 and nothing written, every time', async () => {
+    const text = 'mutation { createItem(title: "empty-name") { title } }';
+    expect((await answer({ query: text })).status).toBe(200);
+    const count = async () => (await t.sql("select 1 from items where title = 'empty-name'")).length;
+    for (let i = 0; i < 3; i++) {
+      const reply = await answer({ query: text, operationName: '' });
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.text).errors[0].extensions.code).toBe('OPERATION_RESOLUTION_FAILURE');
     }
+    expect(await count()).toBe(1);
   });
 });
 
-describe('the lane', () => {
-  it("hands Apollo a text it has not validated yet, and runs a validated one without Apollo's pipeline", async () => {
-    const log = pino({ level: 'silent' });
-    const execution = compiledExecution(graphqlSchema(resolvers), 1 << 20);
-    const apollo = createApolloServer(t.config, log, execution);
+describe("Apollo's pipeline", () => {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+  const schema = graphqlSchema(resolvers);
+  const context = () => ({ caller: { ip: '127.0.0.1' } }) as unknown as Context;
+
+  it('runs every plugin for every request, a repeated and compiled one included', async () => {
+    const seen: string[] = [];
+    const watching: ApolloServerPlugin<Context> = {
+      async requestDidStart() {
+        seen.push('start');
+        return {
+          async didResolveOperation() {
+            seen.push('resolved');
+          },
+          async executionDidStart() {
+            seen.push('executing');
+          },
+          async willSendResponse() {
+            seen.push('sent');
+          },
+        };
+      },
+    };
+    const execution = compiledExecution(schema, 8);
+    const apollo = createApolloServer(config, pino({ level: 'silent' }), execution, [watching]);
     await apollo.start();
-    const throughApollo = vi.spyOn(apollo, 'executeHTTPGraphQLRequest');
-    const assets = adminAssets(path.join(adminDist, 'assets'), t.config.ADMIN_FILE_CACHE_BYTES);
-    const lane = createLane({
-      config: t.config,
-      services: t.gateway.services,
-      apollo,
-      execution,
-      log,
-      rest: [],
-      assets,
-    });
-    const server = http.createServer((req, res) => void (lane(req, res) || res.writeHead(404).end()));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const me = { query: 'query Me { me { email } }' };
     try {
-      const first = await call(base, 'POST', '/graphql', { json: me, token: su });
-      expect(first.body).toEqual({ data: { me: { email: expect.any(String) } } });
-      expect(throughApollo).toHaveBeenCalledTimes(1);
-      const again = await call(base, 'POST', '/graphql', { json: me, token: su });
-      expect(again.text).toBe(first.text);
-      expect(throughApollo).toHaveBeenCalledTimes(1);
-      // Its errors are Apollo's to answer; a GET is Apollo's whatever its text.
-      const signedOut = await call(base, 'POST', '/graphql', { json: me });
-      expect(signedOut.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-      expect(throughApollo).toHaveBeenCalledTimes(2);
-      await call(base, 'GET', `/graphql?query=${encodeURIComponent(me.query)}`, {
-        token: su,
-        headers: { 'apollo-require-preflight': 'true' },
-      });
-      expect(throughApollo).toHaveBeenCalledTimes(3);
+      for (let i = 0; i < 4; i++) {
+        const answer = await apollo.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: {
+            method: 'POST',
+            headers: new HeaderMap([['content-type', 'application/json']]),
+            search: '',
+            body: { query: 'query Kind { __typename }' },
+          },
+          context: async () => context(),
+        });
+        expect(answer.body.kind === 'complete' && JSON.parse(answer.body.string)).toEqual({
+          data: { __typename: 'Query' },
+        });
+      }
+      expect(seen).toEqual(Array.from({ length: 4 }, () => ['start', 'resolved', 'executing', 'sent']).flat());
+      // Compiled on its second run, not its first.
+      expect(execution.compiled()).toBe(1);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await apollo.stop();
+    }
+  });
+
+  it('compiles an operation on its second run only, and keeps at most the number it is given', async () => {
+    const execution = compiledExecution(schema, 3);
+    const apollo = createApolloServer(config, pino({ level: 'silent' }), execution);
+    await apollo.start();
+    const ask = (query: string) =>
+      apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: {
+          method: 'POST',
+          headers: new HeaderMap([['content-type', 'application/json']]),
+          search: '',
+          body: { query },
+        },
+        context: async () => context(),
+      });
+    try {
+      for (let i = 0; i < 10; i++) await ask(`query Once${i} { __typename }`);
+      expect(execution.compiled()).toBe(0);
+      for (let i = 0; i < 5; i++) await ask(`query Once${i} { __typename }`);
+      expect(execution.compiled()).toBe(3);
+    } finally {
       await apollo.stop();
     }
   });
