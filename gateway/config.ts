@@ -93,7 +93,7 @@ const schema = z.object({
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
   GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
   GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
-  GRAPHQL_COMPILED_OPERATIONS: int(0, 10_000).default(64),
+  GRAPHQL_COMPILED_OPERATIONS: int(0, 10_000).default(32),
   GRAPHQL_MAX_ROWS: int(1).default(5000),
   ADMIN_FILE_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
 

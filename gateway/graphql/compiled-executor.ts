@@ -13,6 +13,12 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
 /**
+ * What the largest operation the limits let through holds once compiled, its document included, measured
+ * (tests/gateway/graphql-memory.test.ts).
+ */
+export const COMPILED_OPERATION_BYTES = 384 * 1024;
+
+/**
  * Apollo Server runs its whole request pipeline for every request (parsing or its document store, validation with the
  * depth, alias, cost and row limits, operation resolution, variable coercion, errors, every plugin); only execution
  * is handed over here, through the `gateway` option (Apollo's place for a custom executor). An operation runs on

@@ -15,6 +15,7 @@ import {
   type Token,
   type GraphQLFormattedError,
   type ValidationContext,
+  type ValidationRule,
 } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -118,7 +119,7 @@ const requestRules: ApolloServerPlugin<Context> = {
  * What a parsed document holds in memory, per token of its text, measured (tests/gateway/graphql-memory.test.ts):
  * graphql-js keeps every token of the text, linked, behind the document's locations, beside the syntax nodes.
  */
-export const DOCUMENT_BYTES_PER_TOKEN = 320;
+export const DOCUMENT_BYTES_PER_TOKEN = 640;
 
 /** The tokens of a parsed document's text, counted along the list graphql-js keeps. */
 function tokens(document: DocumentNode): number {
@@ -169,6 +170,15 @@ const reportRejection = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
+/** The depth, alias and cost limits, as validation rules. */
+export function limitRules(config: Config): ValidationRule[] {
+  return [
+    maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true, ...reportRejection }),
+    maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true, ...reportRejection }),
+    costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true, ...reportRejection }),
+  ];
+}
+
 export function createApolloServer(
   config: Config,
   log: Logger,
@@ -195,11 +205,7 @@ export function createApolloServer(
     formatError: formatError(log),
     // Bounds the parser too: a deeply nested or huge document is refused before validation walks it.
     parseOptions: { maxTokens: config.GRAPHQL_MAX_TOKENS },
-    validationRules: [
-      maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true, ...reportRejection }),
-      maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true, ...reportRejection }),
-      costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true, ...reportRejection }),
-    ],
+    validationRules: limitRules(config),
     // Our own explorer is served at GET /graphql; Apollo's landing page would load from a CDN. No answer carries
     // cache hints, so the cache-control plugin, which wraps every field's resolver to collect them, is left out.
     // This is no federated subgraph: the inline tracing plugin (and the protobuf code it loads) is left out too.
