@@ -18,6 +18,7 @@ import { readForm } from '../rest/form-body';
 import { JSON_TYPE, type Endpoint } from '../rest/route';
 import type { Services } from '../services';
 import { corsOptions, HEALTH_CHECK_PATH, maskUrl, requestId, securityHeaders, TIMED_OUT } from './protections';
+import { proxyTrust } from './trust';
 import { messages } from '../messages';
 
 export interface LaneParts {
@@ -56,8 +57,8 @@ type RestRoute = { endpoint: Endpoint } | { allowed: string };
  */
 export function createLane({ config, services, apollo, execution, log, rest, assets }: LaneParts) {
   const headers = securityHeaders();
-  // As Express's `trust proxy`: behind a proxy, the client is the first address of X-Forwarded-For.
-  const trust = config.TRUST_PROXY ? () => true : () => false;
+  // As Express's `trust proxy`: the client is the nearest address in X-Forwarded-For that is not a trusted proxy.
+  const trust = proxyTrust(config.TRUST_PROXY);
   const crossOrigin = corsOptions(config);
   const corsMiddleware = crossOrigin ? (cors(crossOrigin) as Middleware) : undefined;
   const json = bodyParser.json({
