@@ -117,6 +117,8 @@ const schema = z.object({
   RATE_LIMIT_LOGIN_ACCOUNT_WINDOW_SECONDS: int(1).default(3600),
   RATE_LIMIT_SIGNUP: int(1).default(10),
   RATE_LIMIT_RECOVERY: int(1).default(5),
+  RATE_LIMIT_RECOVERY_RECIPIENT: int(1).default(3),
+  RATE_LIMIT_RECOVERY_RECIPIENT_WINDOW_SECONDS: int(1).default(3600),
   RATE_LIMIT_RESET: int(1).default(10),
   RATE_LIMIT_CALLBACK: int(1).default(30),
 

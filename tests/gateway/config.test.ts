@@ -17,6 +17,10 @@ describe('configuration', () => {
   it('has working development defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ PORT: 8000, BCRYPT_COST: 12, ACCESS_TOKEN_EXPIRE_MINUTES: 60 * 24 * 8 });
+    expect(config).toMatchObject({
+      RATE_LIMIT_RECOVERY_RECIPIENT: 3,
+      RATE_LIMIT_RECOVERY_RECIPIENT_WINDOW_SECONDS: 3600,
+    });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
