@@ -7,6 +7,7 @@ import type { Context } from './graphql/context';
 import { graphqlRoute } from './graphql/route';
 import type { AdminAssets } from './http/admin-assets';
 import { protections } from './http/protections';
+import { proxyTrust } from './http/trust';
 import { docsPage } from './rest/docs';
 import type { Endpoint } from './rest/route';
 import { errorHandler, notFound, restRouter } from './rest/router';
@@ -34,7 +35,7 @@ const NOT_A_SCREEN = /^\/+(?:api|graphql|docs)(?:\/|$)/i;
 export function createApp({ config, log, services, apollo, rest, assets }: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', proxyTrust(config.TRUST_PROXY));
   app.set('query parser', 'simple');
   // No ETag on generated answers; the admin's files carry their own.
   app.set('etag', false);

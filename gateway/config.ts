@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -28,12 +29,44 @@ const list = z
       .filter(Boolean),
   );
 
+/**
+ * Which proxies in front of the gateway to believe about the client's address (X-Forwarded-For), in a form Express's
+ * `trust proxy` takes: how many hops, which addresses and ranges, or all (`true`) or none (`false`).
+ */
+export type ProxyTrust = boolean | number | string[];
+
+const PROXY_TRUST_ALTERNATIVES =
+  'the number of proxies in front of the gateway (e.g. 1) or their addresses (e.g. loopback,10.0.0.0/8)';
+
+const proxyTrust = z.string().transform((value, ctx): ProxyTrust => {
+  const text = value.trim().toLowerCase();
+  if (['', 'false', 'no'].includes(text)) return false;
+  if (['true', 'yes'].includes(text)) return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    try {
+      proxyaddr.compile(entry);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not an address, a CIDR range, or one of loopback, linklocal, uniquelocal; set ${PROXY_TRUST_ALTERNATIVES}, or false`,
+      });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(0, 65535).default(8000),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: proxyTrust.default(false),
 
   DATABASE_URL: optionalText,
   DATABASE_POOL_MAX: int(1, 200).default(10),
@@ -84,6 +117,8 @@ const schema = z.object({
   RATE_LIMIT_LOGIN_ACCOUNT_WINDOW_SECONDS: int(1).default(3600),
   RATE_LIMIT_SIGNUP: int(1).default(10),
   RATE_LIMIT_RECOVERY: int(1).default(5),
+  RATE_LIMIT_RECOVERY_RECIPIENT: int(1).default(3),
+  RATE_LIMIT_RECOVERY_RECIPIENT_WINDOW_SECONDS: int(1).default(3600),
   RATE_LIMIT_RESET: int(1).default(10),
   RATE_LIMIT_CALLBACK: int(1).default(30),
 
@@ -170,6 +205,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     CHECKOUT_URL: parsed.data.CHECKOUT_URL ?? `${origin}/`,
   };
   if (config.NODE_ENV === 'production') {
+    if (config.TRUST_PROXY === true) {
+      // Every client could then choose the address the rate limits count, by sending its own X-Forwarded-For.
+      throw new ConfigError(
+        `TRUST_PROXY=true believes any X-Forwarded-For a client sends; set ${PROXY_TRUST_ALTERNATIVES} before running with NODE_ENV=production`,
+      );
+    }
     for (const [key, devDefault] of PRODUCTION_SECRETS) {
       if (config[key] === devDefault) {
         throw new ConfigError(`${key} keeps its development default; set it before running with NODE_ENV=production`);

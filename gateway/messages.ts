@@ -21,6 +21,7 @@ export const messages = {
   registrationClosed: 'Open user registration is forbidden on this server',
   noSelfDemotion: 'Super users are not allowed to demote or deactivate themselves',
   noSelfDeletion: 'Super users are not allowed to delete themselves',
+  lastSuperuser: 'The system must keep at least one active superuser',
   incorrectPassword: 'Incorrect password',
   samePassword: 'New password cannot be the same as the current one',
   invalidResetToken: 'Invalid token',

@@ -75,13 +75,16 @@ export class AuthService {
 
   /**
    * Queues a recovery mail for any address, known or not, and answers at once. Every address costs the same work
-   * here (a rate-limit count and one queued job, with no lookup, bcrypt or mail server in the way), so neither the
+   * here (rate-limit counts and one queued job, with no lookup, bcrypt or mail server in the way), so neither the
    * answer nor its timing tells registered addresses apart; the worker looks the address up and mails only an
-   * active account.
+   * active account. An address already sent its share of recovery mails in the window gets no more, whoever asks
+   * and from wherever, and the answer stays the same, so it tells nothing either.
    */
   async recoverPassword(email: string, caller: Caller): Promise<string> {
     await this.limits.consume('recovery', caller.ip);
-    await this.jobs.send('mail', { kind: 'password-recovery', email });
+    if (await this.limits.recoveryMailAllowed(email)) {
+      await this.jobs.send('mail', { kind: 'password-recovery', email });
+    }
     return RECOVERY_MESSAGE;
   }
 

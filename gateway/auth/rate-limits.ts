@@ -10,7 +10,7 @@ export type LimitName = 'login' | 'signup' | 'recovery' | 'reset' | 'callback';
 const KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600;
 
 /**
- * Per-address budgets on the public routes, and the login throttle. Counters live in PostgreSQL, so several gateway
+ * Per-address budgets on the public routes, the login throttle, and the recovery mails one address may receive. Counters live in PostgreSQL, so several gateway
  * processes on one database share one budget. Keys are HMACs (keyed by SECRET_KEY) of what they count: the table
  * never holds an email or an address as typed.
  *
@@ -25,6 +25,7 @@ export class RateLimits {
   private readonly loginFailures: RateLimiterPostgres;
   private readonly accountFailures: RateLimiterPostgres;
   private readonly knownAddresses: RateLimiterPostgres;
+  private readonly recoveryMails: RateLimiterPostgres;
   private readonly secret: string;
 
   constructor(em: EntityManager, config: Config) {
@@ -54,6 +55,25 @@ export class RateLimits {
       config.RATE_LIMIT_LOGIN_ACCOUNT_WINDOW_SECONDS,
     );
     this.knownAddresses = make('login-known', 1, KNOWN_ADDRESS_SECONDS);
+    this.recoveryMails = make(
+      'recovery-recipient',
+      config.RATE_LIMIT_RECOVERY_RECIPIENT,
+      config.RATE_LIMIT_RECOVERY_RECIPIENT_WINDOW_SECONDS,
+    );
+  }
+
+  /**
+   * Spends one of the recovery mails `email` may be sent in its window, whoever asks: false when they are spent.
+   * The count is one atomic statement, so requests at the same moment, to any gateway process, never exceed it.
+   */
+  async recoveryMailAllowed(email: string): Promise<boolean> {
+    try {
+      await this.recoveryMails.consume(this.keyOf(email));
+      return true;
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return false;
+      throw error;
+    }
   }
 
   /** Spend one request of `name` for `key`, or throw 429 with the seconds until the window resets. */

@@ -1,4 +1,4 @@
-import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { CheckConstraintViolationException, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Registration } from '../config';
 import { ApiError, invalidCredentials, notEnoughPrivileges } from '../errors';
@@ -41,6 +41,16 @@ function endSessions(user: User, keep?: Session): void {
   user.keptSessionVersion = keep?.id ? keep.version : null;
 }
 const emailTakenOnUpdate = () => new ApiError(409, messages.emailTakenOnUpdate);
+
+/**
+ * The database refuses any change that would leave no active superuser, however many superusers demote, deactivate
+ * or delete each other at once (migration 20261127010000): a refusal the caller can read, never a failure.
+ */
+function lastSuperuserRefusal(error: unknown): unknown {
+  const constraint =
+    error instanceof CheckConstraintViolationException && (error as { constraint?: unknown }).constraint;
+  return constraint === 'users_keep_an_active_superuser' ? new ApiError(403, messages.lastSuperuser) : error;
+}
 
 export class UserService {
   constructor(
@@ -93,7 +103,8 @@ export class UserService {
 
   async update(caller: SignedInUser, id: string, input: UserUpdate): Promise<UserPublic> {
     requireSuperuser(caller);
-    // The system must never be left without an active superuser: nobody takes the last word from themselves.
+    // Nobody takes the last word from themselves; another superuser may, unless they are the last (the database
+    // keeps one, see lastSuperuserRefusal).
     if (id === caller.id && (input.is_superuser === false || input.is_active === false)) {
       throw new ApiError(403, messages.noSelfDemotion);
     }
@@ -233,11 +244,15 @@ export class UserService {
   }
 
   private async remove(em: ReturnType<MikroORM['em']['fork']>, user: User): Promise<void> {
-    await em.transactional(async (tx) => {
-      // Items go with their owner through the foreign key's ON DELETE CASCADE.
-      await tx.nativeDelete(User, { id: user.id });
-      await tx.upsert(DeletedUser, { id: user.id, deletedAt: new Date() });
-    });
+    try {
+      await em.transactional(async (tx) => {
+        // Items go with their owner through the foreign key's ON DELETE CASCADE.
+        await tx.nativeDelete(User, { id: user.id });
+        await tx.upsert(DeletedUser, { id: user.id, deletedAt: new Date() });
+      });
+    } catch (error) {
+      throw lastSuperuserRefusal(error);
+    }
   }
 
   /**
@@ -261,7 +276,7 @@ export class UserService {
       }
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw onConflict();
-      throw error;
+      throw lastSuperuserRefusal(error);
     }
   }
 }

@@ -1,5 +1,8 @@
+import express from 'express';
+import proxyaddr from 'proxy-addr';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../gateway/config';
+import { proxyTrust } from '../../gateway/http/trust';
 
 const productionSecrets = {
   NODE_ENV: 'production',
@@ -14,6 +17,10 @@ describe('configuration', () => {
   it('has working development defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ PORT: 8000, BCRYPT_COST: 12, ACCESS_TOKEN_EXPIRE_MINUTES: 60 * 24 * 8 });
+    expect(config).toMatchObject({
+      RATE_LIMIT_RECOVERY_RECIPIENT: 3,
+      RATE_LIMIT_RECOVERY_RECIPIENT_WINDOW_SECONDS: 3600,
+    });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
@@ -66,5 +73,68 @@ describe('configuration', () => {
     const names = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
     expect(names.length).toBeGreaterThan(30);
     for (const name of names) expect(example, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('takes a hop count, believing that many proxies back from the gateway', () => {
+    const { TRUST_PROXY } = loadConfig({ TRUST_PROXY: '2' });
+    expect(TRUST_PROXY).toBe(2);
+    const trust = proxyTrust(TRUST_PROXY);
+    expect([0, 1, 2].map((hop) => trust('203.0.113.9', hop))).toEqual([true, true, false]);
+  });
+
+  it("takes addresses, CIDR ranges and proxy-addr's names, which both proxy-addr and Express accept", () => {
+    const { TRUST_PROXY } = loadConfig({ TRUST_PROXY: ' Loopback, 10.0.0.0/8 ,192.168.1.5,fd00::/8' });
+    expect(TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
+    const trust = proxyTrust(TRUST_PROXY);
+    const compiled = proxyaddr.compile(TRUST_PROXY as string[]);
+    const app = express();
+    app.set('trust proxy', TRUST_PROXY);
+    const expressTrust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+    for (const [address, trusted] of [
+      ['127.0.0.1', true],
+      ['::1', true],
+      ['10.20.30.40', true],
+      ['192.168.1.5', true],
+      ['fd00::1', true],
+      ['192.168.1.6', false],
+      ['203.0.113.9', false],
+    ] as const) {
+      expect(trust(address, 0), address).toBe(trusted);
+      expect(compiled(address, 0), address).toBe(trusted);
+      expect(expressTrust(address, 0), address).toBe(trusted);
+    }
+  });
+
+  it('trusts no proxy by default, or when false or 0', () => {
+    for (const env of [{}, { TRUST_PROXY: '' }, { TRUST_PROXY: 'false' }, { TRUST_PROXY: '0' }]) {
+      const trust = proxyTrust(loadConfig(env).TRUST_PROXY);
+      expect(trust('127.0.0.1', 0), JSON.stringify(env)).toBe(false);
+    }
+  });
+
+  it('refuses what is neither a count nor an address, naming the variable and the entry', () => {
+    for (const value of ['proxy.example.com', '10.0.0.0/40', 'loopback,nope', '-1']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: ".+" is not an address/);
+    }
+  });
+
+  it('refuses true in production, naming the alternatives', () => {
+    for (const value of ['true', 'yes']) {
+      expect(() => loadConfig({ ...productionSecrets, TRUST_PROXY: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...productionSecrets, TRUST_PROXY: value })).toThrow(
+        /TRUST_PROXY=true[\s\S]*number of proxies[\s\S]*their addresses/,
+      );
+    }
+    expect(loadConfig({ ...productionSecrets, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ ...productionSecrets, TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual(['loopback']);
+  });
+
+  it('accepts true outside production, believing every proxy', () => {
+    const { TRUST_PROXY } = loadConfig({ TRUST_PROXY: 'true' });
+    expect(TRUST_PROXY).toBe(true);
+    expect(proxyTrust(TRUST_PROXY)('203.0.113.9', 5)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { waitForMailJob } from '../support/mail-jobs';
+import { mailJobs, waitForMailJob } from '../support/mail-jobs';
 import { startTestSmtp, type TestSmtp } from '../support/smtp';
 
 const RECOVERY = 'If that email is registered, we sent a password recovery link';
@@ -116,6 +116,51 @@ describe('password recovery by email', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('http://frontend.test/reset-password?token=');
+  });
+});
+
+describe('recovery mails to one person', () => {
+  it('are three an hour at most, whoever asks and from wherever, and every answer is the same', async () => {
+    // Each caller address may ask once: the callers below all pass their own limit, only the recipient's stops them.
+    const limited = await startTestGateway({
+      TRUST_PROXY: '1',
+      RATE_LIMIT_RECOVERY: '1',
+      RATE_LIMIT_RECOVERY_RECIPIENT: '3',
+    });
+    try {
+      const admin = await limited.superuserToken();
+      const person = await limited.createUser('flooded@example.com');
+      const recover = (email: string, address: string) =>
+        limited.request('POST', `/api/v1/password-recovery/${email}`, { headers: { 'X-Forwarded-For': address } });
+      // At the same moment, from five addresses, the address written in two cases.
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          recover(i % 2 ? person.email.toUpperCase() : person.email, `198.51.100.${i + 1}`),
+        ),
+      );
+      const viaGraphql = await limited.request('POST', '/graphql', {
+        json: { query: `mutation { recoverPassword(email: "${person.email}") { message } }` },
+        headers: { 'X-Forwarded-For': '198.51.100.6' },
+      });
+      const unknown = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => recover('nobody.flooded@example.com', `198.51.100.${i + 11}`)),
+      );
+      for (const answer of [...answers, ...unknown]) {
+        expect(answer.status).toBe(200);
+        expect(answer.text).toBe(JSON.stringify({ message: RECOVERY }));
+      }
+      expect(viaGraphql.body).toEqual({ data: { recoverPassword: { message: RECOVERY } } });
+
+      const queued = async (email: string) =>
+        (await mailJobs(limited, admin)).filter((j) => j.kind === 'password-recovery' && j.to === email).length;
+      expect(await queued(person.email)).toBe(3);
+      expect(await queued('nobody.flooded@example.com')).toBe(3);
+      // Another person is not held back by them.
+      expect((await recover('someone.else@example.com', '198.51.100.30')).status).toBe(200);
+      expect(await queued('someone.else@example.com')).toBe(1);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

@@ -67,6 +67,40 @@ describe('rate limits on public routes', () => {
   });
 });
 
+describe('the client address behind a proxy', () => {
+  // The gateway is reached through one proxy (here the test itself, on loopback), which appends the address it was
+  // reached from to X-Forwarded-For; whatever stands left of it was written by the client.
+  it.each(['1', 'loopback'])(
+    'with TRUST_PROXY=%s, counts the address the proxy appended, whatever the client forges before it',
+    async (trustProxy) => {
+      const proxied = await startTestGateway({ TRUST_PROXY: trustProxy, RATE_LIMIT_LOGIN: '3' });
+      try {
+        const login = (forwardedFor: string) =>
+          proxied.request('POST', '/api/v1/login/access-token', {
+            form: { username: 'someone@example.com', password: 'wrong-password' },
+            headers: { 'X-Forwarded-For': forwardedFor },
+          });
+        const statuses = [];
+        for (let i = 1; i <= 6; i++) statuses.push((await login(`6.6.6.${i}, 203.0.113.50`)).status);
+        expect(statuses).toEqual([400, 400, 400, 429, 429, 429]);
+        expect((await login('203.0.113.50')).status).toBe(429);
+        // Another client behind the same proxy has a budget of its own, forged addresses or not.
+        expect((await login('6.6.6.6, 203.0.113.51')).status).toBe(400);
+        // GraphQL counts the same address.
+        const viaGraphql = await proxied.request('POST', '/graphql', {
+          json: {
+            query: 'mutation { login(username: "someone@example.com", password: "wrong-password") { access_token } }',
+          },
+          headers: { 'X-Forwarded-For': '6.6.6.99, 203.0.113.50' },
+        });
+        expect(viaGraphql.body.errors[0]).toMatchObject({ message: 'Too many requests' });
+      } finally {
+        await proxied.close();
+      }
+    },
+  );
+});
+
 describe('login timing', () => {
   it('spends a bcrypt comparison on unknown emails too', async () => {
     const slow = await startTestGateway({ BCRYPT_COST: '10' });

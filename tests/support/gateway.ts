@@ -116,6 +116,7 @@ export async function startTestGateway(env: Record<string, string> = {}, log?: L
     RATE_LIMIT_LOGIN_EMAIL: '10000',
     RATE_LIMIT_SIGNUP: '10000',
     RATE_LIMIT_RECOVERY: '10000',
+    RATE_LIMIT_RECOVERY_RECIPIENT: '10000',
     RATE_LIMIT_RESET: '10000',
     RATE_LIMIT_CALLBACK: '10000',
     // Idle mail workers look for work twice a second, so a test waits fractions of a second for a queued mail.

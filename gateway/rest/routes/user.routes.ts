@@ -175,7 +175,7 @@ export function userRoutes(users: UserService) {
       body: userResource.update.schema,
       response: UserPublic,
       errors: {
-        403: 'Super users are not allowed to demote or deactivate themselves',
+        403: 'Super users are not allowed to demote or deactivate themselves, or it would leave no active superuser',
         404: 'The user with this id does not exist in the system',
         409: 'User with this email already exists',
       },
@@ -189,7 +189,10 @@ export function userRoutes(users: UserService) {
       auth: true,
       params: IdParams,
       response: Message,
-      errors: { 404: 'User not found' },
+      errors: {
+        403: 'Super users are not allowed to delete themselves, or it would leave no active superuser',
+        404: 'User not found',
+      },
       handler: async ({ user, params }) => {
         await users.delete(user, params.id);
         return message(messages.userDeleted);
