@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import { adminDist } from './admin-files';
 import { createApp } from './app';
 import { adminAssets } from './http/admin-assets';
+import { originForm } from './http/protections';
 import { restApi } from './rest/api';
 import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
@@ -75,7 +76,11 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.
       { requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
-      app,
+      (req, res) => {
+        // Routed, logged and rate-limited by its path alone, whichever form the target came in.
+        req.url = originForm(req.url ?? '/');
+        app(req, res);
+      },
     );
     server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve, reject) => {

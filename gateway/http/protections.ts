@@ -74,7 +74,7 @@ export const noteFailure = (res: ServerResponse, error: unknown) => ((res as Ser
  * RFC 9112 §3.2.2: a server accepts a request target in absolute form (`GET http://host/path`), as a proxy sends it,
  * and answers it as its origin-form path. A path starting with `//` is kept as it is: it names no route.
  */
-function originForm(url: string): string {
+export function originForm(url: string): string {
   if (url.startsWith('/') || url === '*') return url;
   try {
     const parsed = new URL(url);
@@ -87,7 +87,7 @@ function originForm(url: string): string {
 
 /**
  * Every request's protections, declared once and run first for every address the server answers (the REST API,
- * GraphQL and its explorer, /docs, the admin's page and files): the origin form of an absolute target, a request id,
+ * GraphQL and its explorer, /docs, the admin's page and files): a request id,
  * helmet's security headers, CORS when configured, the request timeout and the access log
  * line, of one shape for all. The caller's address (`req.ip`, which every per-address limit keys on) is Express's
  * `trust proxy` reading of it, set on the app.
@@ -96,8 +96,7 @@ export function protections(config: Config, log: Logger): RequestHandler[] {
   const headers = securityHeaders();
   const crossOrigin = corsOptions(config);
   const first: RequestHandler = (req, res, next) => {
-    const url = originForm(req.url);
-    if (url !== req.url) req.url = url;
+    const url = req.url;
     const id = requestId(req.headers['x-request-id']);
     res.setHeaders(headers);
     res.setHeader('X-Request-Id', id);
