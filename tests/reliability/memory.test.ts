@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createTestDatabase } from '../support/database';
+import { createTestDatabase, sql } from '../support/database';
 import { call } from '../support/gateway';
 import { recordFigures } from './support/figures';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
@@ -12,6 +12,8 @@ import { startGatewayProcess, type GatewayProcess } from './support/gateway-proc
  */
 const SENT = 2000;
 const PEAK_RSS_BOUND_MB = 150;
+/** The bound for the replay of the heap exhaustion attack: 15,000 clients read in pages of 1,000. */
+const LARGE_LISTS_RSS_BOUND_MB = 200;
 
 let database: { url: string; drop(): Promise<void> };
 let gateway: GatewayProcess;
@@ -84,6 +86,61 @@ describe('padded distinct queries', () => {
     expect(gateway.output.join('\n')).not.toMatch(/heap out of memory/i);
     recordFigures('memory', {
       paddedQueries: `${SENT} of 98 KB sent (413) and ${SENT} of 20 KB (200), process alive, RSS ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (flags ${productionFlags().join(' ')})`,
+    });
+  });
+});
+
+const CLIENT_FIELDS =
+  'id url hiper_token nuvemshop_token nuvemshop_store_id hiper_sync_update_image hiper_sync_update_dimensions';
+
+describe('the heap exhaustion attack, replayed', () => {
+  it(`leaves the gateway alive, answering and under ${LARGE_LISTS_RSS_BOUND_MB} MB`, async () => {
+    const pid = gateway.child.pid!;
+    await sql(
+      database.url,
+      `insert into clients (id, url, hiper_token, nuvemshop_token, nuvemshop_store_id)
+       select gen_random_uuid(), 'https://store-' || n || '.example.com', null, null, n
+       from generate_series(1, 15000) as n`,
+    );
+    // 800 anonymous distinct texts of 15 aliased lists and fragments: each parsed, validated and refused
+    // (signed out), none compiled.
+    const anonymous = await flood(800, 8, (i) =>
+      JSON.stringify({
+        query: `query Q${i} { ${Array.from({ length: 15 }, (_, n) => `a${n}: allClients(page: ${n}, perPage: 10) { ...F${n} }`).join(' ')} } ${Array.from({ length: 15 }, (_, n) => `fragment F${n} on Client { ${CLIENT_FIELDS} }`).join(' ')}`,
+      }),
+    );
+    expect(Object.keys(anonymous)).toEqual(['200']);
+    const signup = await call(gateway.url, 'POST', '/api/v1/users/signup', {
+      json: { email: 'lister@example.com', password: 'a-good-password' },
+    });
+    expect(signup.status).toBe(200);
+    const login = await call(gateway.url, 'POST', '/api/v1/login/access-token', {
+      form: { username: 'lister@example.com', password: 'a-good-password' },
+    });
+    const token = login.body.access_token as string;
+    const lists = (aliases: number) =>
+      `{ ${Array.from({ length: aliases }, (_, i) => `p${i}: allClients(page: ${i}, perPage: 1000) { ${CLIENT_FIELDS} }`).join(' ')} }`;
+    const statuses: Record<string, number[]> = { 15: [], 5: [] };
+    // 12 at once of each: 15 pages of 1,000 (refused: more than GRAPHQL_MAX_ROWS) and 5 pages of 1,000 (answered).
+    await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const aliases = i % 2 ? 5 : 15;
+        const answer = await call(gateway.url, 'POST', '/graphql', { token, json: { query: lists(aliases) } });
+        statuses[aliases].push(answer.status);
+        if (aliases === 15) expect(answer.body.errors[0].extensions.code).toBe('ROWS_LIMIT_EXCEEDED');
+        else expect(answer.body.data.p4).toHaveLength(1000);
+      }),
+    );
+    expect(statuses[15]).toEqual(Array(12).fill(400));
+    expect(statuses[5]).toEqual(Array(12).fill(200));
+    expect(gateway.exitCode()).toBeUndefined();
+    const health = await call(gateway.url, 'GET', '/api/v1/utils/health-check/');
+    expect(health.body).toBe(true);
+    const { rss, peak } = memory(pid);
+    expect(peak).toBeLessThan(LARGE_LISTS_RSS_BOUND_MB);
+    expect(gateway.output.join('\n')).not.toMatch(/heap (limit|out of memory)/i);
+    recordFigures('memory-large-lists', {
+      largeLists: `800 anonymous distinct texts, then 12 requests of 15 pages of 1,000 clients (400) and 12 of 5 pages (200) at once over 15,000 clients: process alive, RSS ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`,
     });
   });
 });

@@ -30,6 +30,7 @@ const LABELS: [string, string][] = [
   ['logSecretsChecked', 'secrets looked for in the logs'],
   ['logSecretsFound', 'secrets found in logs'],
   ['paddedQueries', 'padded distinct queries'],
+  ['largeLists', 'heap exhaustion replay'],
   ['securityCallerMistakes', 'GraphQL caller mistakes'],
   ['securityRegistration', 'registration'],
   ['securityMaskedTokens', 'store tokens'],
