@@ -95,6 +95,8 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: int(1).default(8),
   GRAPHQL_MAX_ALIASES: int(0).default(15),
   GRAPHQL_MAX_COST: int(1).default(5000),
+  /** Fields searching with `q` in one request: each is a count over its table that no other limit weighs. */
+  GRAPHQL_MAX_SEARCHES: int(0).default(2),
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
   GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
   GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
