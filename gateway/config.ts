@@ -11,6 +11,9 @@ const DEV_SUPERUSER_PASSWORD = 'changethis';
 // 32 bytes, base64: only for development and tests.
 const DEV_TOKEN_ENCRYPTION_KEY = 'ZGV2ZWxvcG1lbnQtb25seS10b2tlbi1rZXktMzJieXQ=';
 
+/** PostgreSQL's limit on one statement unless DATABASE_STATEMENT_TIMEOUT_MS says otherwise (ms). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -70,6 +73,8 @@ const schema = z.object({
 
   DATABASE_URL: optionalText,
   DATABASE_POOL_MAX: int(1, 200).default(10),
+  /** How long PostgreSQL may spend on one statement of a request before cancelling it. */
+  DATABASE_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(DEFAULT_STATEMENT_TIMEOUT_MS),
   EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
   EMBEDDED_PG_PORT: int(1, 65535).default(54329),
 
@@ -125,6 +130,8 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: int(1).default(8),
   GRAPHQL_MAX_ALIASES: int(0).default(15),
   GRAPHQL_MAX_COST: int(1).default(5000),
+  /** Fields searching with `q` in one request: each is a count over its table that no other limit weighs. */
+  GRAPHQL_MAX_SEARCHES: int(0).default(2),
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
   GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
   GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),

@@ -54,6 +54,8 @@ export class TooManyRequests extends ApiError {
 
 /** PostgreSQL cannot be reached: the caller may retry, so REST and GraphQL both answer this. */
 export const databaseUnavailable = () => new ApiError(503, messages.databaseUnavailable, { 'Retry-After': '5' });
+/** A search PostgreSQL cancelled at the statement timeout: the same search would be cancelled again, so no Retry-After. */
+export const searchTimedOut = () => new ApiError(503, messages.searchTimedOut);
 
 const REASONS: Record<number, string> = {
   401: 'UNAUTHENTICATED',

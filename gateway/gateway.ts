@@ -56,7 +56,7 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
   let orm: MikroORM | undefined;
   let jobs: JobQueue | undefined;
   try {
-    orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX);
+    orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX, config.DATABASE_STATEMENT_TIMEOUT_MS);
     const applied = await migrate(orm);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
     jobs = new JobQueue(jobQueueOptions(config, databaseUrl), log);

@@ -52,4 +52,5 @@ export const messages = {
   malformedMultipart: 'Malformed multipart/form-data body',
   internalError: 'Internal Server Error',
   databaseUnavailable: 'Service temporarily unavailable, try again shortly',
+  searchTimedOut: 'The database took too long to answer; try a narrower search',
 } as const;

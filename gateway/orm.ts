@@ -3,6 +3,7 @@ import path from 'node:path';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { compiled, projectRoot } from './paths';
 import { entities } from './entities';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './config';
 
 // Compiled runs read dist/migrations/*.js; TypeScript runs (tests, the CLI) read migrations/*.ts.
 const root = projectRoot;
@@ -10,14 +11,22 @@ const root = projectRoot;
 /** Where the committed migrations are, for this run (compiled JavaScript or the TypeScript sources). */
 const migrationsDirectory = path.join(root, compiled ? 'dist/migrations' : 'migrations');
 
-export function ormOptions(databaseUrl: string, poolMax = 10): Options {
+/**
+ * `statementTimeoutMs` bounds every statement on the pool's connections (requests and workers alike): PostgreSQL
+ * cancels one that runs longer, so a costly query frees its connection instead of starving other callers.
+ */
+export function ormOptions(
+  databaseUrl: string,
+  poolMax = 10,
+  statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
+): Options {
   return {
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
     entities,
     discovery: { requireEntitiesArray: true },
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 5000 },
-    driverOptions: { connection: { connectionTimeoutMillis: 5000, statement_timeout: 15000 } },
+    driverOptions: { connection: { connectionTimeoutMillis: 5000, statement_timeout: statementTimeoutMs } },
     migrations: {
       tableName: 'mikro_orm_migrations',
       path: migrationsDirectory,
@@ -36,8 +45,12 @@ export function ormOptions(databaseUrl: string, poolMax = 10): Options {
   };
 }
 
-export async function openDatabase(databaseUrl: string, poolMax?: number): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(databaseUrl, poolMax));
+export async function openDatabase(
+  databaseUrl: string,
+  poolMax?: number,
+  statementTimeoutMs?: number,
+): Promise<MikroORM> {
+  return MikroORM.init(ormOptions(databaseUrl, poolMax, statementTimeoutMs));
 }
 
 /** The committed migrations' names, from their files (`Migration<timestamp>`), without loading them. */

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
         databaseUrl = embedded.url;
       }
     }
-    orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX);
+    orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX, config.DATABASE_STATEMENT_TIMEOUT_MS);
     const applied = await migrate(orm);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
     jobs = new JobQueue(jobQueueOptions(config, databaseUrl), log);

@@ -18,6 +18,11 @@ import { EncryptedText } from '../database/token-cipher';
   expression:
     'create unique index "clients_nuvemshop_store_id_unique" on "clients" ("nuvemshop_store_id") where "nuvemshop_store_id" <> 0',
 })
+// For `q` (`ilike '%text%'`, gateway/database/pagination.ts): a trigram index per searchable field.
+@Index({
+  name: 'clients_url_trgm_index',
+  expression: 'create index "clients_url_trgm_index" on "clients" using gin ("url" gin_trgm_ops)',
+})
 export class Client {
   [OptionalProps]?:
     | 'hiperToken'

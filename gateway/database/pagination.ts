@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { searchTimedOut } from '../errors';
 import { Id, ListQuery, MAX_LIMIT, noNul, NUL_MESSAGE } from '../validation';
 import type { EntityClass, PlainRows } from './plain-rows';
 import { OwnerItemCount, RowCount } from './row-count.entity';
+import { isStatementCancelled } from './unavailable';
 
 export interface ListOptions extends ListQuery {
   sortField?: string;
@@ -54,7 +56,9 @@ export type Total = { table: 'users' | 'items' | 'clients' } | { itemsOwnedBy: s
  * One page and the total, newest first unless a known field is asked for.
  * `sortable` maps API field names to entity properties; anything else falls back to the default order.
  * Two statements, run at once: the page, and the total (from the trigger-kept counters when nothing narrows the
- * list beyond `total`, else a count with the same conditions).
+ * list beyond `total`, else a count with the same conditions). `q` is matched with `ilike` on each searched column
+ * as it is, which the columns' trigram indexes serve; a search still cancelled by the statement timeout is answered
+ * 503 with advice to narrow it.
  */
 export async function findPage<T, K extends keyof T & string>(
   rows: PlainRows,
@@ -103,8 +107,13 @@ export async function findPage<T, K extends keyof T & string>(
   const count = narrowed
     ? rows.query(`select count(*) as total from ${shape.table}${where}`, values).then(([row]) => row?.total)
     : keptTotal(rows, total);
-  const [found, counted] = await Promise.all([page, count]);
-  return { rows: found, count: Number(counted ?? 0) };
+  try {
+    const [found, counted] = await Promise.all([page, count]);
+    return { rows: found, count: Number(counted ?? 0) };
+  } catch (error) {
+    if (options.q !== undefined && isStatementCancelled(error)) throw searchTimedOut();
+    throw error;
+  }
 }
 
 /** A total kept by the triggers (0 when its row does not exist yet, as for an owner of no items). */

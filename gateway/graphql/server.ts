@@ -22,6 +22,7 @@ import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
 import { rowsLimit } from './rows-limit';
+import { searchCostRule } from './search-cost';
 import type { Context } from './context';
 import { messages } from '../messages';
 
@@ -170,12 +171,13 @@ const reportRejection = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-/** The depth, alias and cost limits, as validation rules. */
+/** The depth, alias, cost and search limits, as validation rules. */
 export function limitRules(config: Config): ValidationRule[] {
   return [
     maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true, ...reportRejection }),
     maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true, ...reportRejection }),
     costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true, ...reportRejection }),
+    searchCostRule({ maxSearches: config.GRAPHQL_MAX_SEARCHES }),
   ];
 }
 

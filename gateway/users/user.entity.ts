@@ -3,6 +3,15 @@ import { Entity, Index, OptionalProps, PrimaryKey, Property } from '@mikro-orm/c
 
 @Entity({ tableName: 'users' })
 @Index({ name: 'users_created_at_id_index', properties: ['createdAt', 'id'] })
+// For `q` (`ilike '%text%'`, gateway/database/pagination.ts): a trigram index per searchable field.
+@Index({
+  name: 'users_email_trgm_index',
+  expression: 'create index "users_email_trgm_index" on "users" using gin ("email" gin_trgm_ops)',
+})
+@Index({
+  name: 'users_full_name_trgm_index',
+  expression: 'create index "users_full_name_trgm_index" on "users" using gin ("full_name" gin_trgm_ops)',
+})
 export class User {
   [OptionalProps]?:
     | 'isActive'

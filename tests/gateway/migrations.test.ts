@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openDatabase } from '../../gateway/orm';
+import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { createTestDatabase } from '../support/database';
+import { clientResource } from '../../gateway/clients/client.resource';
+import { itemResource } from '../../gateway/items/item.resource';
+import { userResource } from '../../gateway/users/user.resource';
 
 let orm: MikroORM;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -26,6 +29,28 @@ describe('migrations', () => {
     expect(drift.trim(), `entities and migrations disagree; run npm run migration:create\n${drift}`).toBe('');
   });
 
+  it('give every searchable field a trigram index, which `q` (ilike anywhere in the text) can use', async () => {
+    const searched = [
+      ['Client', clientResource.searched],
+      ['Item', itemResource.searched],
+      ['User', userResource.searched],
+    ] as const;
+    const missing: string[] = [];
+    for (const [entity, props] of searched) {
+      const meta = orm.getMetadata().get(entity);
+      for (const prop of props) {
+        const column = meta.properties[prop as keyof typeof meta.properties].fieldNames[0];
+        const indexes = await orm.em
+          .getConnection()
+          .execute<{ indexdef: string }[]>('select indexdef from pg_indexes where tablename = ?', [meta.tableName]);
+        const trigram = new RegExp(`USING gin \\("?${column}"? gin_trgm_ops\\)`);
+        if (!indexes.some((i) => trigram.test(i.indexdef))) missing.push(`${meta.tableName}.${column}`);
+      }
+    }
+    expect(searched.flatMap(([, props]) => props)).toHaveLength(4);
+    expect(missing).toEqual([]);
+  });
+
   it('are applied once: a second run changes nothing', async () => {
     expect(await migrate(orm)).toEqual([]);
   });
@@ -36,5 +61,32 @@ describe('migrations', () => {
     await migrate(orm);
     const drift = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, safe: false, dropTables: true });
     expect(drift.trim()).toBe('');
+  });
+});
+
+describe('the search indexes', () => {
+  it('are built on a large table however long that takes, past the statement timeout of requests', async () => {
+    const large = await createTestDatabase(inject('postgresUrl'));
+    const before = await openDatabase(large.url);
+    try {
+      await useMigrations(before);
+      await before.getMigrator().up({ to: 'Migration20261126070000' });
+      await before.em.getConnection().execute(
+        `insert into clients (id, url) select gen_random_uuid(), 'https://store-' || lpad(g::text, 7, '0') || '.example'
+         from generate_series(1, 100000) g`,
+      );
+    } finally {
+      await before.close(true);
+    }
+    // Indexing 100,000 URLs takes about a second: far longer than this timeout.
+    const bounded = await openDatabase(large.url, 2, 300);
+    try {
+      expect(await migrate(bounded)).toEqual(['Migration20261127003947']);
+      const [after] = await bounded.em.getConnection().execute('show statement_timeout');
+      expect(after).toEqual({ statement_timeout: '300ms' });
+    } finally {
+      await bounded.close(true);
+      await large.drop();
+    }
   });
 });

@@ -42,6 +42,15 @@ const LABELS: [string, string][] = [
   ['securityPruned', 'expired rows pruned'],
   ['securitySelfDemotion', 'superuser self-demotion'],
   ['securitySuggestions', 'schema suggestions'],
+  ['searchPlan', 'search of 300,000 clients: plan of the count'],
+  ['searchListMs', 'search: one searched list and total (ms)'],
+  ['searchCountMs', 'search: one searched count (ms)'],
+  ['searchConcurrentSlowestMs', 'search: slowest of 15 searches at once (ms)'],
+  ['searchConcurrentRefused', 'search: of those, refused'],
+  ['searchMeDuringConcurrentMs', 'search: /users/me during them (ms)'],
+  ['searchAliasesStatus', 'search: 15 aliased searches in one request, status'],
+  ['searchAliasesMs', 'search: that request (ms)'],
+  ['searchMeDuringAliasesMs', 'search: /users/me during it (ms)'],
 ];
 
 /** Records figures of this test file for the summary printed at the end of the run. */
