@@ -8,6 +8,7 @@ import { adminDist } from './admin-files';
 import { createApp } from './app';
 import { adminAssets } from './http/admin-assets';
 import { originForm } from './http/protections';
+import { expressServer } from './http/server';
 import { restApi } from './rest/api';
 import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
@@ -72,7 +73,8 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const rest = restApi(restRoutes(services), services.auth);
     const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
     const app = createApp({ config, log, services, apollo, rest, assets });
-    const server = http.createServer(
+    const server = expressServer(
+      app,
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.
       { requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
