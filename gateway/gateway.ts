@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
