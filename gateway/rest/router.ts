@@ -1,6 +1,6 @@
-import { METHODS } from 'node:http';
 import bodyParser from 'body-parser';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import typeis from 'type-is';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
@@ -33,34 +33,26 @@ export const notFound: RequestHandler = (_req, res) =>
  */
 export function restRouter(endpoints: Endpoint[], config: Config, log: Logger): Router {
   const router = Router();
-  router.use(
-    bodyParser.json({ limit: config.BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }),
-    bodyParser.urlencoded({ limit: config.BODY_LIMIT, extended: false, parameterLimit: 50 }),
-  );
-  const methods = new Map<string, string[]>();
-  for (const endpoint of endpoints) {
-    const handler: RequestHandler = (req, res, next) => {
-      const answer = async () => {
-        if (endpoint.form) await readForm(req, res);
-        const result = await endpoint.answer({
-          params: req.params as Record<string, string | undefined>,
-          query: () => req.query as Record<string, unknown>,
-          body: req.body,
-          headers: req.headers,
-          ip: req.ip ?? 'unknown',
-        });
-        sendBody(res, 200, result.body, result.contentType);
-      };
-      answer().catch(next);
-    };
-    router[endpoint.method.toLowerCase() as 'get'](endpoint.path, handler);
-    methods.set(endpoint.path, [...(methods.get(endpoint.path) ?? []), endpoint.method]);
-  }
-  for (const [path, allowed] of methods) {
-    const others = new Set(METHODS.filter((m) => !allowed.includes(m) && !(m === 'HEAD' && allowed.includes('GET'))));
-    router.all(path, (req, res, next) => {
-      if (!others.has(req.method)) return next();
-      res.setHeader('Allow', allowed.join(', '));
+  const json = bodyParser.json({
+    limit: config.BODY_LIMIT,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+  });
+  const urlencoded = bodyParser.urlencoded({ limit: config.BODY_LIMIT, extended: false, parameterLimit: 50 });
+  // Both parsers in one step, taken only by a request with a body: a GET passes neither.
+  router.use((req, res, next) => {
+    if (!typeis.hasBody(req)) return next();
+    json(req, res, (error) => (error ? next(error) : urlencoded(req, res, next)));
+  });
+  // One route per path, its methods on it, and the 405 naming them: the router tries each path once.
+  const paths = new Map<string, Endpoint[]>();
+  for (const endpoint of endpoints) paths.set(endpoint.path, [...(paths.get(endpoint.path) ?? []), endpoint]);
+  for (const [path, served] of paths) {
+    const route = router.route(path);
+    for (const endpoint of served) route[endpoint.method.toLowerCase() as 'get'](answerWith(endpoint));
+    const allowed = served.map((endpoint) => endpoint.method).join(', ');
+    route.all((_req, res) => {
+      res.setHeader('Allow', allowed);
       sendBody(res, 405, JSON.stringify({ detail: messages.methodNotAllowed }), JSON_TYPE);
     });
   }
@@ -70,6 +62,24 @@ export function restRouter(endpoints: Endpoint[], config: Config, log: Logger): 
   );
   router.use(errorHandler(log));
   return router;
+}
+
+/** An endpoint as an Express handler: its input read from the request, its answer written in one call. */
+function answerWith(endpoint: Endpoint): RequestHandler {
+  return (req, res, next) => {
+    const answer = async () => {
+      if (endpoint.form) await readForm(req, res);
+      const result = await endpoint.answer({
+        params: req.params as Record<string, string | undefined>,
+        query: () => req.query as Record<string, unknown>,
+        body: req.body,
+        headers: req.headers,
+        ip: req.ip ?? 'unknown',
+      });
+      sendBody(res, 200, result.body, result.contentType);
+    };
+    answer().catch(next);
+  };
 }
 
 function isDecodable(path: string): boolean {
