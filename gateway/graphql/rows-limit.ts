@@ -1,10 +1,13 @@
-import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { HeaderMap } from '@apollo/server';
 import {
   GraphQLError,
   isListType,
   isNonNullType,
   Kind,
+  type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
   type GraphQLObjectType,
   type GraphQLType,
   type SelectionSetNode,
@@ -60,27 +63,25 @@ function pageSize(value: ValueNode | undefined, variables: Record<string, unknow
 /**
  * One request may ask for at most `maxRows` rows in all, across its aliases and fragments: beyond that it is refused
  * with a 400 naming both numbers, before anything runs (15 aliases of a 1,000-row page would hold 15,000 rows and
- * their answer in memory at once).
+ * their answer in memory at once). Called once Apollo has resolved the operation.
  */
-export function rowsLimit(maxRows: number): ApolloServerPlugin {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation, document, request, schema }) {
-          const root = operation?.operation === 'query' ? schema.getQueryType() : undefined;
-          if (!operation || !root) return;
-          const fragments: Record<string, FragmentDefinitionNode> = {};
-          for (const definition of document.definitions) {
-            if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-          }
-          const rows = rowsAsked(root, operation.selectionSet, fragments, request.variables ?? {});
-          if (rows <= maxRows) return;
-          throw new GraphQLError(
-            `The request asks for ${rows} rows; at most ${maxRows} are answered per request: ask for fewer or smaller pages`,
-            { extensions: { code: 'ROWS_LIMIT_EXCEEDED', http: { status: 400, headers: new HeaderMap() } } },
-          );
-        },
-      };
-    },
-  };
+export function refuseTooManyRows(
+  maxRows: number,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): void {
+  const root = operation.operation === 'query' ? schema.getQueryType() : undefined;
+  if (!root) return;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  const rows = rowsAsked(root, operation.selectionSet, fragments, variables);
+  if (rows <= maxRows) return;
+  throw new GraphQLError(
+    `The request asks for ${rows} rows; at most ${maxRows} are answered per request: ask for fewer or smaller pages`,
+    { extensions: { code: 'ROWS_LIMIT_EXCEEDED', http: { status: 400, headers: new HeaderMap() } } },
+  );
 }

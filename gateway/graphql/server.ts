@@ -1,4 +1,4 @@
-import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
-import { rowsLimit } from './rows-limit';
+import { refuseTooManyRows } from './rows-limit';
 import { searchCostRule } from './search-cost';
 import type { Context } from './context';
 import { messages } from '../messages';
@@ -92,29 +92,31 @@ function retryAfter(error: ApiError): Record<string, number> {
  *   nothing to run;
  * - a rate-limited call carries the same Retry-After header as its REST twin.
  */
-const requestRules: ApolloServerPlugin<Context> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation, request }) {
-        if (operation) return;
+function requestRules(maxRows: number): ApolloServerPlugin<Context> {
+  // The same hooks for every request: nothing of theirs is per request.
+  const hooks: GraphQLRequestListener<Context> = {
+    async didResolveOperation({ operation, document, request, schema }) {
+      if (!operation) {
         const message = request.operationName
           ? `Unknown operation named "${request.operationName}".`
           : 'Must provide operation name if query contains multiple operations.';
         throw new GraphQLError(message, {
           extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400, headers: new HeaderMap() } },
         });
-      },
-      async willSendResponse({ response, errors }) {
-        if (response.body.kind !== 'single' || !errors?.length) return;
-        const retry = errors
-          .map(rootCause)
-          .map((e) => (e instanceof ApiError ? e.headers['Retry-After'] : undefined))
-          .find(Boolean);
-        if (retry) response.http.headers.set('Retry-After', retry);
-      },
-    };
-  },
-};
+      }
+      refuseTooManyRows(maxRows, schema, document, operation, request.variables ?? {});
+    },
+    async willSendResponse({ response, errors }) {
+      if (response.body.kind !== 'single' || !errors?.length) return;
+      const retry = errors
+        .map(rootCause)
+        .map((e) => (e instanceof ApiError ? e.headers['Retry-After'] : undefined))
+        .find(Boolean);
+      if (retry) response.http.headers.set('Retry-After', retry);
+    },
+  };
+  return { requestDidStart: async () => hooks };
+}
 
 /**
  * What a parsed document holds in memory, per token of its text, measured (tests/gateway/graphql-memory.test.ts):
@@ -215,8 +217,7 @@ export function createApolloServer(
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
-      requestRules,
-      rowsLimit(config.GRAPHQL_MAX_ROWS),
+      requestRules(config.GRAPHQL_MAX_ROWS),
       ...plugins,
     ],
   });

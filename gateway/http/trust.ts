@@ -5,7 +5,7 @@ import type { ProxyTrust } from '../config';
 export type TrustFunction = (address: string, hop: number) => boolean;
 
 /**
- * TRUST_PROXY as one function, for proxy-addr (the API lane's client address) and Express's `trust proxy` alike:
+ * TRUST_PROXY as one function, for Express's `trust proxy` (`req.ip`, which every per-address limit keys on):
  * the client is the nearest address in X-Forwarded-For that is not a trusted proxy, so a value a client wrote
  * itself at the left end of the header is never taken for its address.
  */
