@@ -52,21 +52,21 @@ export function compiledExecution(
       const result = times > 1 ? compileQuery(schema, document, operation.name?.value) : undefined;
       if (result && isCompiledQuery(result)) compiled.set(operation, (query = result));
     }
-    if (query) return asGraphQLErrors(await query.query(undefined, contextValue, variableValues));
-    return execute({ schema, document, operationName: operation.name?.value, variableValues, contextValue });
+    if (!query)
+      return execute({ schema, document, operationName: operation.name?.value, variableValues, contextValue });
+    // graphql-js's check of the variables, as its execute makes it: its errors point at the variable's definition,
+    // which is how Apollo tells bad input (400, BAD_USER_INPUT) from a failure.
+    if (operation.variableDefinitions?.length) {
+      const { errors } = getVariableValues(schema, operation.variableDefinitions, variableValues, { maxErrors: 50 });
+      if (errors) return { errors };
+    }
+    return asGraphQLErrors(await query.query(undefined, contextValue, variableValues));
   };
 
   const executor: GatewayExecutor = async ({ document, operation, request, context }) => {
     // Refused earlier by the operation-resolution plugin; kept so this function never reads an absent operation.
     if (!operation) return { errors: [new GraphQLError('Must provide an operation.')] };
-    const variables = request.variables ?? {};
-    // graphql-js's check of the variables: its errors point at the variable's definition, which is how Apollo tells
-    // bad input (400, BAD_USER_INPUT) from a failure.
-    if (operation.variableDefinitions?.length) {
-      const { errors } = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
-      if (errors) return { errors };
-    }
-    return run(document, operation, variables, context);
+    return run(document, operation, request.variables ?? {}, context);
   };
 
   return {
