@@ -17,7 +17,11 @@ const check = (input: ReturnType<typeof formInputs>[number], value: unknown) => 
 describe('inputs derived from the schema', () => {
   it("reads each create argument's kind, required-ness, default and bounds", () => {
     const client = bySource('clientes', 'create');
-    expect(client.url).toMatchObject({ kind: 'text', required: true, constraint: { minLength: 1, maxLength: 255 } });
+    expect(client.url).toMatchObject({
+      kind: 'url',
+      required: true,
+      constraint: { minLength: 1, maxLength: 255, format: 'url' },
+    });
     expect(client.hiper_token).toMatchObject({ kind: 'text', required: false, secret: true });
     expect(client.nuvemshop_store_id).toMatchObject({ kind: 'number', required: false, defaultValue: 0 });
     expect(client.hiper_sync_update_image).toMatchObject({ kind: 'boolean', defaultValue: true });
@@ -48,6 +52,13 @@ describe('inputs derived from the schema', () => {
     expect(check(user.password, 'short')).toBe('minLength');
     expect(check(user.password, 'long enough')).toBeUndefined();
     expect(check(user.email, 'not-an-email')).toBe('email');
+    const url = bySource('clientes', 'create').url;
+    for (const typed of ['not a url', 'loja.example.com', 'ftp://loja.example.com', 'https://', 'https:/loja.com']) {
+      expect(check(url, typed), typed).toBe('url');
+    }
+    for (const typed of ['https://loja.example.com', 'http://localhost:8080/x', ' HTTPS://Loja.Example.com ']) {
+      expect(check(url, typed), typed).toBeUndefined();
+    }
     const storeId = bySource('clientes', 'create').nuvemshop_store_id;
     expect(check(storeId, '12a')).toBe('digits');
     expect(check(storeId, '-1')).toBe('digits');

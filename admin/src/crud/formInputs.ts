@@ -9,7 +9,7 @@ import {
 } from './description';
 
 export type FormMode = 'create' | 'edit';
-export type InputKind = 'text' | 'email' | 'password' | 'number' | 'boolean';
+export type InputKind = 'text' | 'email' | 'url' | 'password' | 'number' | 'boolean';
 
 /** One input of a create or edit form, as the schema describes the mutation's argument. */
 export interface InputDescription {
@@ -28,12 +28,13 @@ function kindOf(arg: ArgumentDescription): InputKind {
   if (isNumeric(arg.type)) return 'number';
   if (arg.constraint?.format === 'password') return 'password';
   if (arg.constraint?.format === 'email') return 'email';
+  if (arg.constraint?.format === 'url') return 'url';
   return 'text';
 }
 
 // Without an order from the screen: what must be filled first, then texts, numbers and switches.
 const rank = (input: InputDescription) =>
-  (input.required ? 0 : 10) + ['email', 'text', 'password', 'number', 'boolean'].indexOf(input.kind);
+  (input.required ? 0 : 10) + ['email', 'url', 'text', 'password', 'number', 'boolean'].indexOf(input.kind);
 
 /**
  * The inputs of a resource's create form (the create mutation's arguments) or edit form (the update mutation's,

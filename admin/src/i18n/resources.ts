@@ -82,7 +82,11 @@ const deleteMessages = {
 export const englishAppMessages = {
   list: { actions: 'Actions', actions_for: 'Actions: %{name}', empty_value: 'N/A' },
   secret: { set: 'Set', unset: 'Not set' },
-  validation: { digits: 'Digits only', match: 'The values do not match' },
+  validation: {
+    digits: 'Digits only',
+    match: 'The values do not match',
+    url: 'Enter an http or https address, such as https://loja.example.com',
+  },
   notification: { success: 'Success!', failure: 'Something went wrong.' },
   delete: deleteMessages,
 };
@@ -91,7 +95,11 @@ export const englishAppMessages = {
 export const portugueseAppMessages = {
   list: { actions: 'Ações', actions_for: 'Ações: %{name}', empty_value: 'N/A' },
   secret: { set: 'Definido', unset: 'Não definido' },
-  validation: { digits: 'Informe apenas números.', match: 'Os valores não conferem' },
+  validation: {
+    digits: 'Informe apenas números.',
+    match: 'Os valores não conferem',
+    url: 'Informe um endereço http ou https, como https://loja.example.com',
+  },
   notification: { success: 'Sucesso', failure: 'Algo deu errado.' },
   delete: deleteMessages,
 };
