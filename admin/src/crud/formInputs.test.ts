@@ -35,12 +35,24 @@ describe('inputs derived from the schema', () => {
     expect(Object.keys(bySource('items', 'create'))).toEqual(['title', 'description']);
   });
 
-  it('requires on edit only what the record cannot be without', () => {
-    const user = bySource('admin', 'edit');
-    expect(user.email.required).toBe(true);
-    expect(user.password.required).toBe(false);
-    expect(user.full_name.required).toBe(false);
-    expect(bySource('clientes', 'edit').url.required).toBe(true);
+  it('asks on edit for the same inputs as on create, in the same order, with the same required marks', () => {
+    const shown = (resource: string, mode: 'create' | 'edit') =>
+      formInputs(resource, mode).map(({ source, required }) => `${source}${required ? ' *' : ''}`);
+    expect(shown('clientes', 'edit')).toEqual(shown('clientes', 'create'));
+    expect(shown('clientes', 'create')).toEqual([
+      'url *',
+      'hiper_token',
+      'nuvemshop_token',
+      'nuvemshop_store_id',
+      'hiper_sync_update_image',
+      'hiper_sync_update_dimensions',
+    ]);
+    expect(shown('items', 'edit')).toEqual(shown('items', 'create'));
+    // A password is set on create; on edit, left empty, it stays as it is.
+    expect(shown('admin', 'create')).toContain('password *');
+    expect(shown('admin', 'edit')).toEqual(
+      shown('admin', 'create').map((input) => input.replace('password *', 'password')),
+    );
   });
 
   it('validates with the bounds the schema declares', () => {
@@ -82,6 +94,10 @@ describe('inputs derived from the schema', () => {
     expect(
       updateData(formInputs('clientes', 'edit'), { ...record, nuvemshop_store_id: '13', hiper_token: null }, record),
     ).toEqual({ nuvemshop_store_id: 13 });
+    // An emptied store id is its default, 0 (not linked), rather than nothing sent.
+    expect(updateData(formInputs('clientes', 'edit'), { ...record, nuvemshop_store_id: '' }, record)).toEqual({
+      nuvemshop_store_id: 0,
+    });
     const user = { id: 'u1', email: 'a@example.com', full_name: 'Ana' };
     expect(updateData(formInputs('admin', 'edit'), { ...user, password: null, full_name: null }, user)).toEqual({
       full_name: null,
