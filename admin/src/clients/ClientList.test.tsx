@@ -57,7 +57,7 @@ describe('ClientList', () => {
     expect(screen.getByRole('button', { name: 'Adicionar Cliente' })).toBeInTheDocument();
     await userEvent.setup().click(within(first).getByRole('checkbox'));
     expect(screen.getByText('1 item selecionado')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Deletar' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Deletar' })).toBeInTheDocument();
   });
 
   it('exports the tokens as shown, never their value', async () => {
@@ -139,8 +139,9 @@ describe('ClientList', () => {
     );
     const toast = (await screen.findByText('Cliente atualizado com sucesso.')).closest<HTMLElement>('[role="status"]')!;
     await screen.findByText('https://outra.example.com');
-    // One toast at a time: this one closes before the next can show.
-    await person.click(within(toast).getByRole('button', { name: 'Close' }));
+    // Closed with its button, named in the screen's language.
+    await person.click(within(toast).getByRole('button', { name: 'Fechar' }));
+    await waitFor(() => expect(screen.queryByText('Cliente atualizado com sucesso.')).not.toBeInTheDocument());
 
     await person.click(screen.getByRole('button', { name: 'Ações: https://outra.example.com' }));
     await person.click(await screen.findByRole('menuitem', { name: 'Deletar cliente' }));

@@ -11,7 +11,7 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { useToast } from '../layout/Toast';
+import { useToast } from '../layout/useToast';
 
 /** The toasts of a delete, in the specification's words ('O item foi apagado com sucesso.'). */
 function useDeleteToasts(resource: string) {

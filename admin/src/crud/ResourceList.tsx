@@ -34,6 +34,7 @@ import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
+import { useFailureToast } from '../layout/useToast';
 import type { FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
@@ -319,6 +320,7 @@ export function ResourceList({
 }: ResourceListProps) {
   const translate = useTranslate();
   const location = useLocation();
+  const failed = useFailureToast();
   const columns = useColumns(resource, customized);
   const exporter = useCsvExporter(resource, columns);
   const [adding, setAdding] = useState(false);
@@ -347,6 +349,8 @@ export function ResourceList({
         // for the session), so the list asks for its rows at once instead of checking both again first.
         disableAuthentication
         exporter={exporter}
+        // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
+        queryOptions={{ onError: failed }}
       >
         <Title title={title} preferenceKey={false} />
         <ListPage

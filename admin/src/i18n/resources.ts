@@ -87,7 +87,11 @@ export const englishAppMessages = {
     match: 'The values do not match',
     url: 'Enter an http or https address, such as https://loja.example.com',
   },
-  notification: { success: 'Success!', failure: 'Something went wrong.' },
+  notification: {
+    success: 'Success!',
+    failure: 'Something went wrong.',
+    network: 'The server could not be reached. Check your connection and try again.',
+  },
   delete: deleteMessages,
 };
 
@@ -100,6 +104,10 @@ export const portugueseAppMessages = {
     match: 'Os valores não conferem',
     url: 'Informe um endereço http ou https, como https://loja.example.com',
   },
-  notification: { success: 'Sucesso', failure: 'Algo deu errado.' },
+  notification: {
+    success: 'Sucesso',
+    failure: 'Algo deu errado.',
+    network: 'Não foi possível falar com o servidor. Verifique sua conexão e tente novamente.',
+  },
   delete: deleteMessages,
 };
