@@ -565,7 +565,8 @@ describe('on a phone', () => {
     ] as const;
     for (const [path, add, table, [saveLabel, cancelLabel]] of screens) {
       await page.goto(path);
-      await bodyRows(page, table).first().waitFor();
+      // A phone shows a list of the rows, not a table (tests/e2e/screens.test.ts).
+      await page.getByRole('list', { name: table }).getByRole('listitem').first().waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
       await page.getByRole('button', { name: add }).click();
       const dialog = page.getByRole('dialog', { name: add });

@@ -151,6 +151,32 @@ describe('ClientList', () => {
     expect(await screen.findByText('O cliente foi apagado com sucesso.')).toBeInTheDocument();
   });
 
+  it('says when a search finds nothing and offers to clear it; the table keeps its headings', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: memoryProvider(seed(), { search: ['url'] }) });
+    await screen.findByText('https://loja1.example.com');
+    await person.type(screen.getByRole('textbox', { name: 'Pesquisar' }), 'nada disso{Enter}');
+    const empty = await screen.findByText('Nenhum resultado para “nada disso”');
+    expect(table()).toContainElement(empty);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toContain('URL');
+    expect(screen.queryByText('Nenhum cliente cadastrado.')).not.toBeInTheDocument();
+    await person.click(within(empty.closest('td')!).getByRole('button', { name: 'Limpar pesquisa' }));
+    expect(await screen.findByText('https://loja1.example.com')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Pesquisar' })).toHaveValue('');
+  });
+
+  it('says so when there is no client at all, under the headings', async () => {
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: memoryProvider([]) });
+    const empty = await screen.findByText('Nenhum cliente cadastrado.');
+    expect(table()).toContainElement(empty);
+    expect(within(table()).getByRole('columnheader', { name: 'URL' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Limpar pesquisa' })).not.toBeInTheDocument();
+  });
+
   it('tells when a delete fails', async () => {
     const person = userEvent.setup();
     const provider = memoryProvider(seed());

@@ -80,7 +80,13 @@ const deleteMessages = {
 
 /** The list screens' shared texts in English. */
 export const englishAppMessages = {
-  list: { actions: 'Actions', actions_for: 'Actions: %{name}', empty_value: 'N/A' },
+  list: {
+    actions: 'Actions',
+    actions_for: 'Actions: %{name}',
+    empty_value: 'N/A',
+    no_results: 'No results for “%{q}”',
+    clear_search: 'Clear search',
+  },
   secret: { set: 'Set', unset: 'Not set' },
   validation: {
     digits: 'Digits only',
@@ -97,7 +103,13 @@ export const englishAppMessages = {
 
 /** The list screens' shared texts in Portuguese. */
 export const portugueseAppMessages = {
-  list: { actions: 'Ações', actions_for: 'Ações: %{name}', empty_value: 'N/A' },
+  list: {
+    actions: 'Ações',
+    actions_for: 'Ações: %{name}',
+    empty_value: 'N/A',
+    no_results: 'Nenhum resultado para “%{q}”',
+    clear_search: 'Limpar pesquisa',
+  },
   secret: { set: 'Definido', unset: 'Não definido' },
   validation: {
     digits: 'Informe apenas números.',
