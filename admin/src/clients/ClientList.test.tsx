@@ -68,6 +68,8 @@ describe('ClientList', () => {
     await screen.findByText('https://loja1.example.com');
     fireEvent.click(screen.getByRole('button', { name: 'Exportar' }));
     await waitFor(() => expect(blobs).toHaveLength(1));
+    // UTF-8's byte-order mark first, so that spreadsheet programs read 'dimensões' as written.
+    expect([...new Uint8Array(await blobs[0].arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(await blobs[0].text()).toBe(
       [
         'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões',
