@@ -73,10 +73,13 @@ function textRule(field: Field) {
   return field.secret ? text : text.refine(noNul, NUL_MESSAGE);
 }
 
-const documented = (rule: z.ZodType, field: Field) =>
-  field.description || field.example !== undefined
-    ? rule.meta({ description: field.description, example: field.example })
+/** The rule with what the OpenAPI document says of the field: its description, example and format. */
+function documented(rule: z.ZodType, field: Field) {
+  const format = field.kind === 'url' ? 'uri' : undefined;
+  return field.description || field.example !== undefined || format
+    ? rule.meta({ description: field.description, example: field.example, format })
     : rule;
+}
 
 function inputRule(field: Field, mode: InputMode): z.ZodType {
   const rule = documented(valueRule(field), field);
