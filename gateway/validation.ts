@@ -91,6 +91,7 @@ function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): Valida
       };
     case 'invalid_format':
       if (issue.format === 'email') return { type: 'value_error', msg: 'value is not a valid email address', ...base };
+      if (issue.format === 'url') return { ...urlIssue(input), ...base };
       if (issue.format === 'guid' || issue.format === 'uuid') {
         return { type: 'uuid_parsing', msg: 'Input should be a valid UUID', ...base };
       }
@@ -98,6 +99,17 @@ function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): Valida
     default:
       return { type: 'value_error', msg: issue.message, ...base };
   }
+}
+
+/** Why a text is not an http(s) address, as pydantic's HttpUrl says it. */
+function urlIssue(input: unknown): { type: string; msg: string } {
+  const text = typeof input === 'string' ? input.trim() : '';
+  const scheme = /^([a-z][a-z\d+.-]*):/i.exec(text)?.[1];
+  if (!scheme) return { type: 'url_parsing', msg: 'Input should be a valid URL, relative URL without a base' };
+  if (!/^https?$/i.test(scheme)) return { type: 'url_scheme', msg: "URL scheme should be 'http' or 'https'" };
+  if (!/^https?:\/\/[^/?#\s]/i.test(text))
+    return { type: 'url_parsing', msg: 'Input should be a valid URL, empty host' };
+  return { type: 'url_parsing', msg: 'Input should be a valid URL' };
 }
 
 export function issuesOf(error: z.ZodError, root: Location, data: unknown): ValidationIssue[] {
@@ -128,6 +140,8 @@ export const Email = z
   .email()
   .max(255)
   .transform((v) => v.toLowerCase());
+/** An http or https address (`https://loja.example.com`): nothing else a browser could open as a store's site. */
+export const HttpUrl = z.url({ protocol: /^https?$/ });
 /** PostgreSQL text cannot hold the NUL character: such input is refused here instead of failing in the database. */
 export const noNul = (v: string) => !v.includes('\u0000');
 export const NUL_MESSAGE = 'String should not contain the NUL character';

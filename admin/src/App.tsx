@@ -19,7 +19,7 @@ import { dataProvider } from './dataProvider';
 import { prefetchesSettled, preloadDataProvider } from './dataProvider/load';
 import { i18nProvider } from './i18n';
 import { AccessDenied, RequireAccess } from './layout/AccessDenied';
-import { BottomRightNotification } from './layout/Toast';
+import { Toasts } from './layout/Toasts';
 import { Layout } from './layout/Layout';
 import NotFound from './layout/NotFound';
 import { store } from './store';
@@ -137,7 +137,7 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
                 <Route path="/callback" element={page(<CallbackPage />)} />
               </CustomRoutes>
             </CoreAdminUI>
-            <BottomRightNotification />
+            <Toasts />
           </CssBaseline>
         </ResourceDefinitionContextProvider>
       </AdminContext>

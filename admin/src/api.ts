@@ -28,6 +28,13 @@ export class ApiError extends Error {
   }
 }
 
+/** What browsers call a request that got no answer (Chromium, Firefox, Safari). */
+const NO_ANSWER = /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed)$/;
+
+/** A call that got no answer at all (the network or the server down), as opposed to a refusal or a failure answered. */
+export const isNetworkFailure = (error: unknown): boolean =>
+  NO_ANSWER.test(String((error as { message?: unknown } | undefined)?.message ?? ''));
+
 /** The text to show for a failure: the server's detail, or the first validation message when it is a list. */
 export function errorText(error: unknown, fallback = 'Something went wrong.'): string {
   const detail =

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, type AuthProvider, type DataProvider } from 'react-admin';
 import { MemoryRouter } from 'react-router-dom';
 import { i18nProvider } from './i18n';
-import { BottomRightNotification } from './layout/Toast';
+import { Toasts } from './layout/Toasts';
 
 /** Renders a screen inside react-admin's contexts, at an address, with a stand-in data provider. */
 export function renderWithAdmin(
@@ -31,7 +31,7 @@ export function renderWithAdmin(
         }}
       >
         {ui}
-        <BottomRightNotification />
+        <Toasts />
       </AdminContext>
     </MemoryRouter>,
   );

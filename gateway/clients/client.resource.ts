@@ -1,11 +1,18 @@
-import { boolean, id, int, text } from '../fields/field';
+import { boolean, id, int, text, url } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 
 /** A store connection: one line per field; REST, OpenAPI, GraphQL and the admin follow from it. */
 export const clientResource = new Resource('Client', {
   id: id(),
-  url: text({ required: true, max: 255, listed: true, sortable: true, searchable: true }),
+  url: url({
+    required: true,
+    max: 255,
+    listed: true,
+    sortable: true,
+    searchable: true,
+    example: 'https://loja.example.com',
+  }),
   nuvemshop_store_id: int({
     min: 0,
     max: Number.MAX_SAFE_INTEGER,

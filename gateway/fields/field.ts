@@ -10,6 +10,8 @@ export type FieldKind =
   | 'reference'
   | 'text'
   | 'email'
+  /** An http or https address. */
+  | 'url'
   /** Write-only text: never answered. */
   | 'password'
   | 'int'
@@ -56,6 +58,7 @@ export const reference = <const O extends Options>(property: string, options = {
 });
 export const text = <const O extends Options>(options = {} as O) => ({ kind: 'text' as const, ...options });
 export const email = <const O extends Options>(options = {} as O) => ({ kind: 'email' as const, max: 255, ...options });
+export const url = <const O extends Options>(options = {} as O) => ({ kind: 'url' as const, ...options });
 export const password = <const O extends Options>(options = {} as O) => ({
   kind: 'password' as const,
   min: 8,

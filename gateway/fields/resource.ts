@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, noNul, NUL_MESSAGE, secretNames } from '../validation';
+import { Email, HttpUrl, noNul, NUL_MESSAGE, secretNames } from '../validation';
 import {
   isAnswered,
   isWritable,
@@ -57,20 +57,29 @@ function valueRule(field: Field): z.ZodType {
       // A number may also come as text of digits, as pydantic reads it (the screens send text).
       return z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d{1,16}\s*$/.test(v) ? Number(v) : v), number);
     }
-    case 'text': {
-      let text = field.required ? z.string().trim().min(1) : z.string();
-      if (field.min !== undefined && field.min > 1) text = text.min(field.min);
-      if (field.max !== undefined) text = text.max(field.max);
-      // PostgreSQL text cannot hold NUL; a secret is stored encrypted, so it can.
-      return field.secret ? text : text.refine(noNul, NUL_MESSAGE);
-    }
+    case 'text':
+      return textRule(field);
+    case 'url':
+      // Its length first, as any text; then its form.
+      return textRule(field).pipe(HttpUrl);
   }
 }
 
-const documented = (rule: z.ZodType, field: Field) =>
-  field.description || field.example !== undefined
-    ? rule.meta({ description: field.description, example: field.example })
+function textRule(field: Field) {
+  let text = field.required ? z.string().trim().min(1) : z.string();
+  if (field.min !== undefined && field.min > 1) text = text.min(field.min);
+  if (field.max !== undefined) text = text.max(field.max);
+  // PostgreSQL text cannot hold NUL; a secret is stored encrypted, so it can.
+  return field.secret ? text : text.refine(noNul, NUL_MESSAGE);
+}
+
+/** The rule with what the OpenAPI document says of the field: its description, example and format. */
+function documented(rule: z.ZodType, field: Field) {
+  const format = field.kind === 'url' ? 'uri' : undefined;
+  return field.description || field.example !== undefined || format
+    ? rule.meta({ description: field.description, example: field.example, format })
     : rule;
+}
 
 function inputRule(field: Field, mode: InputMode): z.ZodType {
   const rule = documented(valueRule(field), field);

@@ -15,8 +15,8 @@ export const fieldDirectives = [
     name: 'constraint',
     description:
       'Bounds of a value. Text: minLength and maxLength in characters (a required text, minLength 1, is trimmed ' +
-      'first). Numbers: min and max. format: "email" (an email address) or "password" (write-only text, typed ' +
-      'hidden).',
+      'first). Numbers: min and max. format: "email" (an email address), "url" (an http or https address, such as ' +
+      '"https://loja.example.com") or "password" (write-only text, typed hidden).',
     locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.ARGUMENT_DEFINITION],
     args: {
       minLength: { type: GraphQLInt },
@@ -72,9 +72,10 @@ function graphqlType(field: FieldDeclaration) {
 /** `@constraint(...)` for a field's bounds, as an output field (`input` false) or an argument. */
 function constraint(field: FieldDeclaration, input: boolean): string | undefined {
   const args: string[] = [];
-  const textual = field.kind === 'text' || field.kind === 'email' || field.kind === 'password';
+  const textual = field.kind === 'text' || field.kind === 'email' || field.kind === 'url' || field.kind === 'password';
   if (textual) {
-    const min = input && field.required && field.kind === 'text' ? Math.max(1, field.min ?? 1) : field.min;
+    const trimmed = field.kind === 'text' || field.kind === 'url';
+    const min = input && field.required && trimmed ? Math.max(1, field.min ?? 1) : field.min;
     if (min !== undefined) args.push(`minLength: ${min}`);
     if (field.max !== undefined) args.push(`maxLength: ${field.max}`);
   } else if (field.kind === 'int') {
@@ -82,6 +83,7 @@ function constraint(field: FieldDeclaration, input: boolean): string | undefined
     if (field.max !== undefined) args.push(`max: ${field.max}`);
   }
   if (field.kind === 'email') args.push('format: "email"');
+  if (field.kind === 'url') args.push('format: "url"');
   if (field.kind === 'password') args.push('format: "password"');
   return args.length ? `@constraint(${args.join(', ')})` : undefined;
 }

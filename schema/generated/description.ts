@@ -31,7 +31,8 @@ export const types = {
         "list": false,
         "sdl": "String!",
         "constraint": {
-          "maxLength": 255
+          "maxLength": 255,
+          "format": "url"
         },
         "listed": true,
         "sortable": true,
@@ -683,7 +684,8 @@ export const mutations = {
         "required": true,
         "constraint": {
           "minLength": 1,
-          "maxLength": 255
+          "maxLength": 255,
+          "format": "url"
         }
       },
       "nuvemshop_store_id": {
@@ -1003,7 +1005,8 @@ export const mutations = {
         "required": false,
         "constraint": {
           "minLength": 1,
-          "maxLength": 255
+          "maxLength": 255,
+          "format": "url"
         }
       },
       "nuvemshop_store_id": {

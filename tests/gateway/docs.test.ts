@@ -57,6 +57,9 @@ describe('OpenAPI document', () => {
     const register = doc.components.schemas.UserRegister;
     expect(register.properties.password).toMatchObject({ type: 'string', minLength: 8, maxLength: 128 });
     expect(register.required).toEqual(expect.arrayContaining(['email', 'password']));
+    for (const shape of ['ClientCreate', 'ClientUpdate', 'ClientPublic']) {
+      expect(doc.components.schemas[shape].properties.url, shape).toMatchObject({ type: 'string', format: 'uri' });
+    }
     expect(signup.responses['422']).toBeTruthy();
     const login = doc.paths['/api/v1/login/access-token'].post.requestBody.content;
     expect(Object.keys(login)).toEqual(['application/x-www-form-urlencoded', 'multipart/form-data']);

@@ -184,6 +184,47 @@ describe('POST /clients/', () => {
     expect(await countClients()).toBe(before);
   });
 
+  it('takes only an http or https address as url: anything else is a 422, over REST and GraphQL alike', async () => {
+    const before = await countClients();
+    const client = await createClient({ url: 'https://kept.example' });
+    const refusals = [
+      ['not a url', 'url_parsing', 'Input should be a valid URL, relative URL without a base'],
+      ['loja.example.com', 'url_parsing', 'Input should be a valid URL, relative URL without a base'],
+      ['ftp://loja.example.com', 'url_scheme', "URL scheme should be 'http' or 'https'"],
+      ['javascript:alert(1)', 'url_scheme', "URL scheme should be 'http' or 'https'"],
+      ['https://', 'url_parsing', 'Input should be a valid URL, empty host'],
+    ] as const;
+    for (const [url, type, msg] of refusals) {
+      const detail = [{ type, loc: ['body', 'url'], msg, input: url }];
+      const created = await t.request('POST', '/api/v1/clients/', { token: user.token, json: { url } });
+      expect([created.status, created.body], url).toEqual([422, { detail }]);
+      const updated = await t.request('PUT', `/api/v1/clients/${client.id}`, { token: user.token, json: { url } });
+      expect([updated.status, updated.body], url).toEqual([422, { detail }]);
+      for (const mutation of [
+        'mutation($url: String!) { createClient(url: $url) { id } }',
+        'mutation($id: ID!, $url: String) { updateClient(id: $id, url: $url) { id } }',
+      ]) {
+        const answer = await t.graphql(mutation, { url, id: client.id }, user.token);
+        expect(answer.body.data, url).toBeNull();
+        expect(answer.body.errors, url).toEqual([
+          expect.objectContaining({ message: msg, extensions: { code: 'BAD_USER_INPUT', status: 422, detail } }),
+        ]);
+      }
+    }
+    expect(await countClients()).toBe(before + 1);
+    expect((await t.request('GET', `/api/v1/clients/${client.id}`, { token: user.token })).body.url).toBe(
+      'https://kept.example',
+    );
+    // Both schemes, any case, a port, a path; surrounding spaces are trimmed as for any required text.
+    for (const url of [
+      'http://loja.example.com',
+      'HTTPS://Loja.Example.com:8443/loja?x=1',
+      ' https://spaces.example ',
+    ]) {
+      expect((await createClient({ url })).url).toBe(url.trim());
+    }
+  });
+
   it('answers 401 without a token and creates nothing', async () => {
     const before = await countClients();
     const answer = await t.request('POST', '/api/v1/clients/', { json: { url: 'https://anonymous.example' } });

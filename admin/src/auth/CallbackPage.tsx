@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { rest } from '../api';
-import { useToast } from '../layout/Toast';
+import { useToast } from '../layout/useToast';
 
 export const REDIRECT_DELAY_MS = 500;
 

@@ -1,21 +1,22 @@
 import { Link, Typography } from '@mui/material';
 import { Form, SaveButton, TextInput } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { errorText, rest } from '../api';
-import { useToast } from '../layout/Toast';
+import { rest } from '../api';
+import { useFailureToast, useToast } from '../layout/useToast';
 import { emailRules } from '../validation';
 import { AuthCard } from './AuthCard';
 
 /** /recover-password */
 export default function RecoverPasswordPage() {
   const toast = useToast();
+  const failed = useFailureToast();
 
   const submit = async (values: Record<string, unknown>) => {
     try {
       await rest('POST', `/password-recovery/${encodeURIComponent(String(values.email).trim())}`);
       toast('Email sent.', 'We sent an email with a link to get back into your account.');
     } catch (error) {
-      toast('Error', errorText(error), 'error');
+      failed(error, 'Error');
     }
   };
 

@@ -1,8 +1,8 @@
 import { Link, Typography } from '@mui/material';
 import { Form, PasswordInput, SaveButton } from 'react-admin';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { errorText, rest } from '../api';
-import { useToast } from '../layout/Toast';
+import { rest } from '../api';
+import { useFailureToast, useToast } from '../layout/useToast';
 import { matches, newPasswordRules, required } from '../validation';
 import { AuthCard } from './AuthCard';
 
@@ -32,6 +32,7 @@ export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const toast = useToast();
+  const failed = useFailureToast();
   const token = params.get('token') ?? '';
   if (!TOKEN_SHAPE.test(token)) return <InvalidLink />;
 
@@ -41,7 +42,7 @@ export default function ResetPasswordPage() {
       toast('Success!', 'Password updated successfully.');
       navigate('/login');
     } catch (error) {
-      toast('Error', errorText(error), 'error');
+      failed(error, 'Error');
     }
   };
 

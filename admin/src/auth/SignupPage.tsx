@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 import { Form, PasswordInput, SaveButton, TextInput } from 'react-admin';
 import { RegistrationDocument, type Registration } from '../../../schema/generated/graphql';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { errorText, graphql, rest } from '../api';
-import { useToast } from '../layout/Toast';
+import { graphql, rest } from '../api';
+import { useFailureToast, useToast } from '../layout/useToast';
 import { boundOf, emailRules, matches, maxLength, minLength, newPasswordRules, required } from '../validation';
 
 import { AuthCard } from './AuthCard';
@@ -24,6 +24,7 @@ export const APPROVAL_TEXT = 'An administrator must activate it before you can l
 export default function SignupPage() {
   const navigate = useNavigate();
   const toast = useToast();
+  const failed = useFailureToast();
   // Who may sign up, asked once: a closed server says so before anyone fills the form in.
   const [registration, setRegistration] = useState<Registration>();
   useEffect(() => {
@@ -44,7 +45,7 @@ export default function SignupPage() {
       const description = 'Your account has been created successfully.';
       toast('Account created.', created.is_active ? description : `${description} ${APPROVAL_TEXT}`);
     } catch (error) {
-      toast('Something went wrong.', errorText(error), 'error');
+      failed(error, 'Something went wrong.');
     }
   };
 

@@ -57,7 +57,7 @@ describe('ClientList', () => {
     expect(screen.getByRole('button', { name: 'Adicionar Cliente' })).toBeInTheDocument();
     await userEvent.setup().click(within(first).getByRole('checkbox'));
     expect(screen.getByText('1 item selecionado')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Deletar' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Deletar' })).toBeInTheDocument();
   });
 
   it('exports the tokens as shown, never their value', async () => {
@@ -68,6 +68,8 @@ describe('ClientList', () => {
     await screen.findByText('https://loja1.example.com');
     fireEvent.click(screen.getByRole('button', { name: 'Exportar' }));
     await waitFor(() => expect(blobs).toHaveLength(1));
+    // UTF-8's byte-order mark first, so that spreadsheet programs read 'dimensões' as written.
+    expect([...new Uint8Array(await blobs[0].arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(await blobs[0].text()).toBe(
       [
         'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões',
@@ -139,8 +141,9 @@ describe('ClientList', () => {
     );
     const toast = (await screen.findByText('Cliente atualizado com sucesso.')).closest<HTMLElement>('[role="status"]')!;
     await screen.findByText('https://outra.example.com');
-    // One toast at a time: this one closes before the next can show.
-    await person.click(within(toast).getByRole('button', { name: 'Close' }));
+    // Closed with its button, named in the screen's language.
+    await person.click(within(toast).getByRole('button', { name: 'Fechar' }));
+    await waitFor(() => expect(screen.queryByText('Cliente atualizado com sucesso.')).not.toBeInTheDocument());
 
     await person.click(screen.getByRole('button', { name: 'Ações: https://outra.example.com' }));
     await person.click(await screen.findByRole('menuitem', { name: 'Deletar cliente' }));
@@ -148,6 +151,32 @@ describe('ClientList', () => {
     expect(within(confirm).getByText('https://outra.example.com')).toBeInTheDocument();
     await person.click(within(confirm).getByRole('button', { name: 'Deletar' }));
     expect(await screen.findByText('O cliente foi apagado com sucesso.')).toBeInTheDocument();
+  });
+
+  it('says when a search finds nothing and offers to clear it; the table keeps its headings', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: memoryProvider(seed(), { search: ['url'] }) });
+    await screen.findByText('https://loja1.example.com');
+    await person.type(screen.getByRole('textbox', { name: 'Pesquisar' }), 'nada disso{Enter}');
+    const empty = await screen.findByText('Nenhum resultado para “nada disso”');
+    expect(table()).toContainElement(empty);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toContain('URL');
+    expect(screen.queryByText('Nenhum cliente cadastrado.')).not.toBeInTheDocument();
+    await person.click(within(empty.closest('td')!).getByRole('button', { name: 'Limpar pesquisa' }));
+    expect(await screen.findByText('https://loja1.example.com')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Pesquisar' })).toHaveValue('');
+  });
+
+  it('says so when there is no client at all, under the headings', async () => {
+    renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: memoryProvider([]) });
+    const empty = await screen.findByText('Nenhum cliente cadastrado.');
+    expect(table()).toContainElement(empty);
+    expect(within(table()).getByRole('columnheader', { name: 'URL' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Limpar pesquisa' })).not.toBeInTheDocument();
   });
 
   it('tells when a delete fails', async () => {

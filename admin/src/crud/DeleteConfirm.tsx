@@ -1,3 +1,4 @@
+import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { Box, DialogContentText } from '@mui/material';
 import { useState } from 'react';
@@ -11,7 +12,7 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { useToast } from '../layout/Toast';
+import { useToast } from '../layout/useToast';
 
 /** The toasts of a delete, in the specification's words ('O item foi apagado com sucesso.'). */
 function useDeleteToasts(resource: string) {
@@ -33,6 +34,15 @@ function useDeleteToasts(resource: string) {
     },
   };
 }
+
+/**
+ * Each button's icon says what it does: react-admin's Confirm would put a warning on Cancel and a tick on Delete. Named
+ * as MUI names them in development, in a production build too.
+ */
+const icons = {
+  ConfirmIcon: () => <DeleteIcon data-testid="DeleteIcon" />,
+  CancelIcon: () => <CloseIcon data-testid="CloseIcon" />,
+};
 
 /** The confirmation's text, then the records it deletes, by name. */
 function DeleteContent({ names }: { names: string[] }) {
@@ -71,6 +81,7 @@ export function DeleteRecordConfirm({ resource, record, title, representation, o
       content={record ? <DeleteContent names={[representation(record)]} /> : null}
       confirm="ra.action.delete"
       confirmColor="warning"
+      {...icons}
       onClose={onClose}
       onConfirm={() => {
         if (!record) return;
@@ -116,6 +127,7 @@ export function SpecBulkDeleteButton({
         content={<DeleteContent names={names} />}
         confirm="ra.action.delete"
         confirmColor="warning"
+        {...icons}
         onClose={() => setOpen(false)}
         onConfirm={() =>
           removeMany(

@@ -50,7 +50,10 @@ export function DerivedInput({
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
         />
       );
+    case 'email':
+    case 'url':
+      return <TextInput {...common} fullWidth type={input.kind} />;
     default:
-      return <TextInput {...common} fullWidth type={input.kind === 'email' ? 'email' : 'text'} />;
+      return <TextInput {...common} fullWidth />;
   }
 }

@@ -1,8 +1,8 @@
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { Fragment, useId, useMemo, type ReactNode } from 'react';
 import { CreateBase, EditBase, SaveButton, SimpleForm, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import { errorText } from '../api';
-import { useToast } from '../layout/Toast';
+import { isNetworkFailure } from '../api';
+import { useFailureToast, useToast } from '../layout/useToast';
 import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
 
@@ -115,6 +115,7 @@ function FormDialogFrame({ title, onClose, children }: Omit<DialogProps, 'resour
 
 function useSaved(resource: string, onClose: () => void, message: string) {
   const toast = useToast();
+  const failed = useFailureToast();
   const translate = useTranslate();
   const refresh = useRefresh();
   return {
@@ -123,7 +124,7 @@ function useSaved(resource: string, onClose: () => void, message: string) {
       onClose();
       refresh();
     },
-    onError: (error: unknown) => toast(translate('app.notification.failure'), errorText(error), 'error'),
+    onError: (error: unknown) => failed(error),
   };
 }
 
@@ -171,6 +172,16 @@ export function EditDialog({
 }: Omit<DialogProps, 'children'> & { record: RaRecord; form?: FormCustomization }) {
   const inputs = useMemo(() => ordered(formInputs(resource, 'edit'), form.order), [resource, form.order]);
   const mutationOptions = useSaved(resource, onClose, `resources.${resource}.notifications.updated`);
+  const failed = useFailureToast();
+  const refresh = useRefresh();
+  // The record could not be read again: told as any failure (react-admin would say it does not exist, and leave for
+  // the list). Offline, the dialog stays with the row's values; a record gone meanwhile closes it.
+  const onReadError = (error: unknown) => {
+    failed(error);
+    if (isNetworkFailure(error)) return;
+    onClose();
+    refresh();
+  };
   return (
     <FormDialogFrame title={title} onClose={onClose}>
       <EditBase
@@ -178,7 +189,7 @@ export function EditDialog({
         id={record.id}
         redirect={false}
         mutationMode="pessimistic"
-        queryOptions={{ placeholderData: record }}
+        queryOptions={{ placeholderData: record, onError: onReadError }}
         transform={(values: Record<string, unknown>, options?: { previousData?: RaRecord }) =>
           updateData(inputs, values, options?.previousData ?? record)
         }

@@ -12,8 +12,10 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  type Theme,
 } from '@mui/material';
-import { Suspense, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, Suspense, useMemo, useState, type ReactNode } from 'react';
 import {
   BooleanField,
   DataTable,
@@ -23,6 +25,7 @@ import {
   Title,
   TopToolbar,
   useListContext,
+  useResourceDefinition,
   useTranslate,
   type Exporter,
   type RaRecord,
@@ -34,6 +37,7 @@ import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
+import { useFailureToast } from '../layout/useToast';
 import type { FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
@@ -88,6 +92,8 @@ interface Column {
   field: FieldDescription | undefined;
   text: (record: RaRecord) => string;
   render: (record: RaRecord) => ReactNode;
+  /** How a phone's list shows it, under its label: as the screen draws it, else as text (a yes or no in words). */
+  detail: (record: RaRecord) => ReactNode;
 }
 
 function useColumns(resource: ResourceName, customized: (string | ColumnCustomization)[] | undefined): Column[] {
@@ -107,7 +113,7 @@ function useColumns(resource: ResourceName, customized: (string | ColumnCustomiz
         (field?.type === 'Boolean' && !custom.text
           ? () => <BooleanField source={custom.source} />
           : (record: RaRecord) => <Truncated text={text(record)} />);
-      return { source: custom.source, field, text, render };
+      return { source: custom.source, field, text, render, detail: custom.render ?? text };
     });
   }, [resource, customized, translate]);
 }
@@ -121,33 +127,63 @@ function useCsvExporter(resource: string, columns: Column[]): Exporter {
   };
 }
 
-/** 4 placeholder rows under the headings while the first page loads. */
-function PlaceholderTable({ label, headings }: { label: string; headings: string[] }) {
+/** A table's headings over a body of the screen's own: placeholder rows, or what an empty list says. */
+function HeadedTable({
+  label,
+  headings,
+  busy,
+  children,
+}: {
+  label: string;
+  headings: string[];
+  busy?: boolean;
+  children: ReactNode;
+}) {
   return (
     <TableContainer>
-      <Table size="small" aria-label={label} aria-busy>
+      <Table size="small" aria-label={label} aria-busy={busy}>
         <TableHead>
           <TableRow>
             {headings.map((heading, index) => (
-              <TableCell key={index} sx={{ fontWeight: 600 }}>
-                {heading}
-              </TableCell>
+              <TableCell key={index}>{heading}</TableCell>
             ))}
           </TableRow>
         </TableHead>
-        <TableBody>
-          {Array.from({ length: PLACEHOLDER_ROWS }, (_, row) => (
-            <TableRow key={row} data-testid="placeholder-row">
-              {headings.map((_, index) => (
-                <TableCell key={index}>
-                  <Skeleton variant="text" width="80%" />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
+        <TableBody>{children}</TableBody>
       </Table>
     </TableContainer>
+  );
+}
+
+/** 4 placeholder rows under the headings while the first page loads. */
+function PlaceholderRows({ columns }: { columns: number }) {
+  return Array.from({ length: PLACEHOLDER_ROWS }, (_, row) => (
+    <TableRow key={row} data-testid="placeholder-row">
+      {Array.from({ length: columns }, (_, index) => (
+        <TableCell key={index}>
+          <Skeleton variant="text" width="80%" />
+        </TableCell>
+      ))}
+    </TableRow>
+  ));
+}
+
+/**
+ * What an empty list says: that nothing matches the search, with a button back to every row; or, with no search,
+ * that there is nothing yet.
+ */
+function EmptyMessage({ resource }: { resource: string }) {
+  const translate = useTranslate();
+  const { filterValues, setFilters } = useListContext();
+  const { q, ...others } = filterValues as Record<string, unknown>;
+  if (typeof q !== 'string' || !q) return <Typography>{translate(`resources.${resource}.empty`)}</Typography>;
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 2, rowGap: 1 }}>
+      <Typography sx={{ overflowWrap: 'anywhere' }}>{translate('app.list.no_results', { q })}</Typography>
+      <MuiButton variant="outlined" size="small" onClick={() => setFilters(others)}>
+        {translate('app.list.clear_search')}
+      </MuiButton>
+    </Box>
   );
 }
 
@@ -160,18 +196,43 @@ interface TableProps {
   onDelete: (record: RaRecord) => void;
 }
 
-/** The table: react-admin's DataTable, with the specification's loading rows and its stale page dimmed. */
-function ResourceTable({ resource, columns, representation, isLocked, onEdit, onDelete }: TableProps) {
+/** A row's menu: edit and delete, named after the record. */
+function RecordActions({
+  resource,
+  record,
+  representation,
+  isLocked,
+  onEdit,
+  onDelete,
+}: Omit<TableProps, 'columns'> & { record: RaRecord }) {
+  const translate = useTranslate();
+  return (
+    <RowActions
+      label={translate('app.list.actions_for', { name: representation(record) })}
+      disabled={isLocked(record)}
+      actions={[
+        { label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) },
+        { label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true },
+      ]}
+    />
+  );
+}
+
+/** The rows as a table: react-admin's DataTable, with the specification's loading rows and its stale page dimmed. */
+function ResourceTable(props: TableProps) {
+  const { resource, columns, representation, isLocked, onEdit } = props;
   const translate = useTranslate();
   const { isPending, isPlaceholderData } = useListContext();
   const label = translate(`resources.${resource}.table`);
-  const actionsLabel = translate('app.list.actions');
+  const headings = [
+    ...columns.map((c) => translate(`resources.${resource}.fields.${c.source}`)),
+    translate('app.list.actions'),
+  ];
   if (isPending) {
     return (
-      <PlaceholderTable
-        label={label}
-        headings={[...columns.map((c) => translate(`resources.${resource}.fields.${c.source}`)), actionsLabel]}
-      />
+      <HeadedTable label={label} headings={headings} busy>
+        <PlaceholderRows columns={headings.length} />
+      </HeadedTable>
     );
   }
   return (
@@ -196,7 +257,16 @@ function ResourceTable({ resource, columns, representation, isLocked, onEdit, on
           </Suspense>
         </AfterFirstPaint>
       }
-      empty={<Typography sx={{ p: 2 }}>{translate(`resources.${resource}.empty`)}</Typography>}
+      // An empty page keeps the table's headings, with what it has to say in its body.
+      empty={
+        <HeadedTable label={label} headings={headings}>
+          <TableRow>
+            <TableCell colSpan={headings.length}>
+              <EmptyMessage resource={resource} />
+            </TableCell>
+          </TableRow>
+        </HeadedTable>
+      }
       sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
     >
       {columns.map((column) => (
@@ -209,23 +279,88 @@ function ResourceTable({ resource, columns, representation, isLocked, onEdit, on
         />
       ))}
       <DataTable.Col
-        label={actionsLabel}
-        render={(record: RaRecord) => (
-          <RowActions
-            label={translate('app.list.actions_for', { name: representation(record) })}
-            disabled={isLocked(record)}
-            actions={[
-              { label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) },
-              {
-                label: translate(`resources.${resource}.action.delete`),
-                onClick: () => onDelete(record),
-                danger: true,
-              },
-            ]}
-          />
-        )}
+        label={headings[headings.length - 1]}
+        render={(record: RaRecord) => <RecordActions {...props} record={record} />}
       />
     </DataTable>
+  );
+}
+
+const PhoneRow = styled('li')(({ theme }) => ({
+  display: 'flex',
+  alignItems: 'flex-start',
+  gap: theme.spacing(1),
+  padding: theme.spacing(1.5, 1, 1.5, 2),
+  '& + &': { borderTop: `1px solid ${(theme.vars || theme).palette.divider}` },
+}));
+
+const Details = styled('dl')(({ theme }) => ({
+  ...theme.typography.body2,
+  display: 'grid',
+  gridTemplateColumns: 'auto minmax(0, 1fr)',
+  gap: theme.spacing(0.25, 1.5),
+  margin: theme.spacing(0.5, 0, 0),
+  '& dt': { color: (theme.vars || theme).palette.text.secondary },
+  '& dd': { margin: 0, overflowWrap: 'anywhere' },
+}));
+
+/**
+ * The rows on a phone, as react-admin's SimpleList shows them: each record named in full, its other fields under it
+ * with their labels, and its menu beside it. Nothing is wider than the screen: a table there scrolls sideways, with
+ * its row menus at the far end.
+ */
+function PhoneList(props: TableProps) {
+  const { resource, columns, representation, isLocked, onEdit } = props;
+  const translate = useTranslate();
+  const { data, isPending, isPlaceholderData } = useListContext();
+  // The field that names a record (the resource's recordRepresentation) is each item's title, not one of its details.
+  const { recordRepresentation } = useResourceDefinition({ resource });
+  const label = translate(`resources.${resource}.table`);
+  if (isPending) {
+    return (
+      <Box aria-label={label} aria-busy sx={{ px: 2, py: 1 }}>
+        {Array.from({ length: PLACEHOLDER_ROWS }, (_, row) => (
+          <Skeleton key={row} data-testid="placeholder-row" height={64} />
+        ))}
+      </Box>
+    );
+  }
+  if (!data?.length) {
+    return (
+      <Box sx={{ p: 2 }}>
+        <EmptyMessage resource={resource} />
+      </Box>
+    );
+  }
+  const details = columns.filter((column) => column.source !== recordRepresentation);
+  return (
+    <Box
+      component="ul"
+      aria-label={label}
+      aria-busy={isPlaceholderData}
+      sx={{ listStyle: 'none', m: 0, p: 0, opacity: isPlaceholderData ? 0.5 : 1, transition: 'opacity 0.2s' }}
+    >
+      {data.map((record) => (
+        <PhoneRow
+          key={record.id}
+          onClick={isLocked(record) ? undefined : () => onEdit(record)}
+          style={{ cursor: isLocked(record) ? undefined : 'pointer' }}
+        >
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{representation(record)}</Typography>
+            <Details>
+              {details.map((column) => (
+                <Fragment key={column.source}>
+                  <dt>{translate(`resources.${resource}.fields.${column.source}`)}</dt>
+                  <dd>{column.detail(record)}</dd>
+                </Fragment>
+              ))}
+            </Details>
+          </Box>
+          <RecordActions {...props} record={record} />
+        </PhoneRow>
+      ))}
+    </Box>
   );
 }
 
@@ -319,6 +454,11 @@ export function ResourceList({
 }: ResourceListProps) {
   const translate = useTranslate();
   const location = useLocation();
+  const failed = useFailureToast();
+  // A phone gets a list rather than a table; known on the first render, so it never draws the other first.
+  const Rows = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true })
+    ? PhoneList
+    : ResourceTable;
   const columns = useColumns(resource, customized);
   const exporter = useCsvExporter(resource, columns);
   const [adding, setAdding] = useState(false);
@@ -347,6 +487,8 @@ export function ResourceList({
         // for the session), so the list asks for its rows at once instead of checking both again first.
         disableAuthentication
         exporter={exporter}
+        // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
+        queryOptions={{ onError: failed }}
       >
         <Title title={title} preferenceKey={false} />
         <ListPage
@@ -360,7 +502,7 @@ export function ResourceList({
             </AfterFirstPaint>
           }
         >
-          <ResourceTable
+          <Rows
             resource={resource}
             columns={columns}
             representation={representation}

@@ -4,7 +4,10 @@ function cell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** Rows of texts as CSV (RFC 4180: comma separated, CRLF line ends). */
+/** Marks the file as UTF-8: without it, spreadsheet programs read it in their own code page ('dimensÃµes'). */
+const BYTE_ORDER_MARK = '\uFEFF';
+
+/** Rows of texts as CSV (RFC 4180: comma separated, CRLF line ends), starting with UTF-8's byte-order mark. */
 export function toCsv(rows: string[][]): string {
-  return rows.map((row) => row.map(cell).join(',')).join('\r\n');
+  return BYTE_ORDER_MARK + rows.map((row) => row.map(cell).join(',')).join('\r\n');
 }

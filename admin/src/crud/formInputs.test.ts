@@ -17,7 +17,11 @@ const check = (input: ReturnType<typeof formInputs>[number], value: unknown) => 
 describe('inputs derived from the schema', () => {
   it("reads each create argument's kind, required-ness, default and bounds", () => {
     const client = bySource('clientes', 'create');
-    expect(client.url).toMatchObject({ kind: 'text', required: true, constraint: { minLength: 1, maxLength: 255 } });
+    expect(client.url).toMatchObject({
+      kind: 'url',
+      required: true,
+      constraint: { minLength: 1, maxLength: 255, format: 'url' },
+    });
     expect(client.hiper_token).toMatchObject({ kind: 'text', required: false, secret: true });
     expect(client.nuvemshop_store_id).toMatchObject({ kind: 'number', required: false, defaultValue: 0 });
     expect(client.hiper_sync_update_image).toMatchObject({ kind: 'boolean', defaultValue: true });
@@ -31,12 +35,24 @@ describe('inputs derived from the schema', () => {
     expect(Object.keys(bySource('items', 'create'))).toEqual(['title', 'description']);
   });
 
-  it('requires on edit only what the record cannot be without', () => {
-    const user = bySource('admin', 'edit');
-    expect(user.email.required).toBe(true);
-    expect(user.password.required).toBe(false);
-    expect(user.full_name.required).toBe(false);
-    expect(bySource('clientes', 'edit').url.required).toBe(true);
+  it('asks on edit for the same inputs as on create, in the same order, with the same required marks', () => {
+    const shown = (resource: string, mode: 'create' | 'edit') =>
+      formInputs(resource, mode).map(({ source, required }) => `${source}${required ? ' *' : ''}`);
+    expect(shown('clientes', 'edit')).toEqual(shown('clientes', 'create'));
+    expect(shown('clientes', 'create')).toEqual([
+      'url *',
+      'hiper_token',
+      'nuvemshop_token',
+      'nuvemshop_store_id',
+      'hiper_sync_update_image',
+      'hiper_sync_update_dimensions',
+    ]);
+    expect(shown('items', 'edit')).toEqual(shown('items', 'create'));
+    // A password is set on create; on edit, left empty, it stays as it is.
+    expect(shown('admin', 'create')).toContain('password *');
+    expect(shown('admin', 'edit')).toEqual(
+      shown('admin', 'create').map((input) => input.replace('password *', 'password')),
+    );
   });
 
   it('validates with the bounds the schema declares', () => {
@@ -48,6 +64,13 @@ describe('inputs derived from the schema', () => {
     expect(check(user.password, 'short')).toBe('minLength');
     expect(check(user.password, 'long enough')).toBeUndefined();
     expect(check(user.email, 'not-an-email')).toBe('email');
+    const url = bySource('clientes', 'create').url;
+    for (const typed of ['not a url', 'loja.example.com', 'ftp://loja.example.com', 'https://', 'https:/loja.com']) {
+      expect(check(url, typed), typed).toBe('url');
+    }
+    for (const typed of ['https://loja.example.com', 'http://localhost:8080/x', ' HTTPS://Loja.Example.com ']) {
+      expect(check(url, typed), typed).toBeUndefined();
+    }
     const storeId = bySource('clientes', 'create').nuvemshop_store_id;
     expect(check(storeId, '12a')).toBe('digits');
     expect(check(storeId, '-1')).toBe('digits');
@@ -71,6 +94,10 @@ describe('inputs derived from the schema', () => {
     expect(
       updateData(formInputs('clientes', 'edit'), { ...record, nuvemshop_store_id: '13', hiper_token: null }, record),
     ).toEqual({ nuvemshop_store_id: 13 });
+    // An emptied store id is its default, 0 (not linked), rather than nothing sent.
+    expect(updateData(formInputs('clientes', 'edit'), { ...record, nuvemshop_store_id: '' }, record)).toEqual({
+      nuvemshop_store_id: 0,
+    });
     const user = { id: 'u1', email: 'a@example.com', full_name: 'Ana' };
     expect(updateData(formInputs('admin', 'edit'), { ...user, password: null, full_name: null }, user)).toEqual({
       full_name: null,

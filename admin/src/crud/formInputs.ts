@@ -9,13 +9,14 @@ import {
 } from './description';
 
 export type FormMode = 'create' | 'edit';
-export type InputKind = 'text' | 'email' | 'password' | 'number' | 'boolean';
+export type InputKind = 'text' | 'email' | 'url' | 'password' | 'number' | 'boolean';
 
 /** One input of a create or edit form, as the schema describes the mutation's argument. */
 export interface InputDescription {
   source: string;
   kind: InputKind;
   required: boolean;
+  /** The create argument's default: a create form's starting value, and what an emptied number stands for. */
   defaultValue?: unknown;
   constraint: Constraint;
   secret: boolean;
@@ -28,40 +29,54 @@ function kindOf(arg: ArgumentDescription): InputKind {
   if (isNumeric(arg.type)) return 'number';
   if (arg.constraint?.format === 'password') return 'password';
   if (arg.constraint?.format === 'email') return 'email';
+  if (arg.constraint?.format === 'url') return 'url';
   return 'text';
 }
 
-// Without an order from the screen: what must be filled first, then texts, numbers and switches.
-const rank = (input: InputDescription) =>
-  (input.required ? 0 : 10) + ['email', 'text', 'password', 'number', 'boolean'].indexOf(input.kind);
+// Without an order from the screen: what must be filled on create first, then texts, numbers and switches; the same
+// order on edit.
+const KINDS: InputKind[] = ['email', 'url', 'text', 'password', 'number', 'boolean'];
+const rank = (input: InputDescription, requiredOnCreate: boolean) =>
+  (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind);
 
 /**
  * The inputs of a resource's create form (the create mutation's arguments) or edit form (the update mutation's,
- * without the id). Required on create: a non-null argument without default. Required on edit: a text or number the
- * record cannot be without (a non-null field of the type), as leaving it empty could not be saved.
+ * without the id). Both forms show the same inputs in the same order with the same required marks: what must be given
+ * on create (a non-null argument without default) must stay filled on edit, but for a write-only value (a password),
+ * which an edit leaves as it is when empty.
  */
 export function formInputs(resource: string, mode: FormMode): InputDescription[] {
   const type = typeOfResource(resource);
   const names = operationNames(type);
-  const operation = mutationOf(mode === 'create' ? names.create : names.update);
+  const create = mutationOf(names.create);
+  const operation = mode === 'create' ? create : mutationOf(names.update);
   if (!operation) return [];
   const fields = fieldsOf(type);
+  const ranks = new Map<InputDescription, number>();
   const inputs = Object.entries(operation.args)
     .filter(([source]) => source !== 'id')
     .map(([source, arg]): InputDescription => {
       const kind = kindOf(arg);
+      const onCreate = create?.args[source];
       const field = fields[source];
-      return {
+      const input: InputDescription = {
         source,
         kind,
-        required: mode === 'create' ? arg.required : kind !== 'boolean' && field !== undefined && !field.nullable,
-        defaultValue: mode === 'create' ? arg.default : undefined,
+        required:
+          mode === 'create'
+            ? arg.required
+            : onCreate
+              ? onCreate.required && kind !== 'password'
+              : kind !== 'boolean' && field !== undefined && !field.nullable,
+        defaultValue: onCreate?.default,
         constraint: arg.constraint ?? {},
         secret: !!arg.secret,
         type: arg.type,
       };
+      ranks.set(input, rank(input, (onCreate ?? arg).required));
+      return input;
     });
-  return inputs.sort((a, b) => rank(a) - rank(b));
+  return inputs.sort((a, b) => ranks.get(a)! - ranks.get(b)!);
 }
 
 /** A create form's starting values: the schema's defaults, then the screen's own. */
@@ -74,11 +89,11 @@ export function createDefaults(inputs: InputDescription[], overrides: Record<str
   return { ...values, ...overrides };
 }
 
-/** A number typed as text becomes a number; an empty one is left out (the server's default or value stays). */
+/** A number typed as text becomes a number; an empty one is its default, or else left out (the value stays). */
 function toValue(input: InputDescription | undefined, value: unknown): unknown {
   if (input?.kind === 'number') {
     const text = value == null ? '' : String(value).trim();
-    return text === '' ? undefined : Number(text);
+    return text === '' ? input.defaultValue : Number(text);
   }
   if (typeof value === 'string' && value === '') return null;
   return value;

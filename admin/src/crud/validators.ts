@@ -2,20 +2,31 @@ import { useMemo } from 'react';
 import { email, useTranslate, type Validator } from 'react-admin';
 import type { InputDescription } from './formInputs';
 
-type Rule = 'required' | 'minLength' | 'maxLength' | 'minValue' | 'maxValue' | 'email' | 'digits' | 'match';
+type Rule = 'required' | 'minLength' | 'maxLength' | 'minValue' | 'maxValue' | 'email' | 'url' | 'digits' | 'match';
 
 /** The translation key of a rule's message: the screen's own for this field if it has one, else the shared one. */
 export type MessageKey = (rule: Rule) => string;
 
 const text = (value: unknown) => (value == null ? '' : String(value));
 
+/** An http or https address with a host, as the gateway takes it (`format: "url"`). */
+export function isHttpUrl(value: string): boolean {
+  const typed = value.trim();
+  if (!/^https?:\/\/[^/?#\s]/i.test(typed)) return false;
+  try {
+    return !!new URL(typed).hostname;
+  } catch {
+    return false;
+  }
+}
+
 /** A marker react-admin reads to show the input as required. */
 const markRequired = (validator: Validator) => Object.assign(validator, { isRequired: true });
 
 /**
  * The validators of an input, from its argument's description: required (surrounding spaces trimmed), the
- * @constraint bounds (minLength / maxLength on text, min / max on numbers), the email format, and digits only for
- * a number typed as text. Messages are react-admin's (`ra.validation.*`) unless the screen words one for the field.
+ * @constraint bounds (minLength / maxLength on text, min / max on numbers), the email and url formats, and digits only
+ * for a number typed as text. Messages are react-admin's (`ra.validation.*`) unless the screen words one for the field.
  */
 export function validatorsFor(input: InputDescription, messageKey: MessageKey): Validator[] {
   const { constraint } = input;
@@ -52,6 +63,9 @@ export function validatorsFor(input: InputDescription, messageKey: MessageKey): 
   if (constraint.format === 'email') {
     validators.push(email(messageKey('email')));
   }
+  if (constraint.format === 'url') {
+    validators.push((value) => (text(value).trim() && !isHttpUrl(text(value)) ? message('url') : undefined));
+  }
   return validators;
 }
 
@@ -62,7 +76,9 @@ export function useMessageKey(resource: string, source: string): MessageKey {
     return (rule: Rule) => {
       const own = `resources.${resource}.validation.${source}.${rule}`;
       if (translate(own, { _: '' })) return own;
-      return rule === 'digits' || rule === 'match' ? `app.validation.${rule}` : `ra.validation.${rule}`;
+      return rule === 'digits' || rule === 'match' || rule === 'url'
+        ? `app.validation.${rule}`
+        : `ra.validation.${rule}`;
     };
   }, [translate, resource, source]);
 }

@@ -80,18 +80,46 @@ const deleteMessages = {
 
 /** The list screens' shared texts in English. */
 export const englishAppMessages = {
-  list: { actions: 'Actions', actions_for: 'Actions: %{name}', empty_value: 'N/A' },
+  list: {
+    actions: 'Actions',
+    actions_for: 'Actions: %{name}',
+    empty_value: 'N/A',
+    no_results: 'No results for “%{q}”',
+    clear_search: 'Clear search',
+  },
   secret: { set: 'Set', unset: 'Not set' },
-  validation: { digits: 'Digits only', match: 'The values do not match' },
-  notification: { success: 'Success!', failure: 'Something went wrong.' },
+  validation: {
+    digits: 'Digits only',
+    match: 'The values do not match',
+    url: 'Enter an http or https address, such as https://loja.example.com',
+  },
+  notification: {
+    success: 'Success!',
+    failure: 'Something went wrong.',
+    network: 'The server could not be reached. Check your connection and try again.',
+  },
   delete: deleteMessages,
 };
 
 /** The list screens' shared texts in Portuguese. */
 export const portugueseAppMessages = {
-  list: { actions: 'Ações', actions_for: 'Ações: %{name}', empty_value: 'N/A' },
+  list: {
+    actions: 'Ações',
+    actions_for: 'Ações: %{name}',
+    empty_value: 'N/A',
+    no_results: 'Nenhum resultado para “%{q}”',
+    clear_search: 'Limpar pesquisa',
+  },
   secret: { set: 'Definido', unset: 'Não definido' },
-  validation: { digits: 'Informe apenas números.', match: 'Os valores não conferem' },
-  notification: { success: 'Sucesso', failure: 'Algo deu errado.' },
+  validation: {
+    digits: 'Informe apenas números.',
+    match: 'Os valores não conferem',
+    url: 'Informe um endereço http ou https, como https://loja.example.com',
+  },
+  notification: {
+    success: 'Sucesso',
+    failure: 'Algo deu errado.',
+    network: 'Não foi possível falar com o servidor. Verifique sua conexão e tente novamente.',
+  },
   delete: deleteMessages,
 };

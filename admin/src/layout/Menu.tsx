@@ -2,6 +2,7 @@ import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import BusinessIcon from '@mui/icons-material/Business';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import InventoryIcon from '@mui/icons-material/Inventory2';
+import LogoutIcon from '@mui/icons-material/PowerSettingsNew';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, Divider, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
@@ -15,6 +16,17 @@ function ResourceEntry({ resource, label, icon }: { resource: string; label: str
   if (!canAccess) return null;
   return <RaMenu.Item to={`/${resource}`} primaryText={label} leftIcon={icon} />;
 }
+
+/**
+ * Logout drawn as the entries above it are (react-admin's MenuItemLink): its icon full size in a 40 px column, its text
+ * in their colour and line height. react-admin's Logout has a smaller icon in a narrower column, so neither its icon nor
+ * its text lined up with theirs.
+ */
+const entryLike = {
+  color: 'text.secondary',
+  '& .RaLogout-icon': { minWidth: 40, color: 'text.secondary' },
+  '& .MuiListItemText-root': { my: 0 },
+} as const;
 
 /**
  * The sidebar (a drawer at phone width): the screens, who is signed in, and Logout. Its entries come once the first
@@ -32,7 +44,7 @@ export function Menu() {
           <ResourceEntry resource="items" label="Itens" icon={<InventoryIcon />} />
           <RaMenu.Item to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />
           <ResourceEntry resource="admin" label="Admin" icon={<AdminPanelSettingsIcon />} />
-          <Logout />
+          <Logout icon={<LogoutIcon />} sx={entryLike} />
         </RaMenu>
       </AfterFirstPaint>
       {open && identity?.email && (

@@ -11,14 +11,15 @@ import {
 import { useState } from 'react';
 import { useLogout } from 'react-admin';
 import { DeleteMeDocument } from '../../../schema/generated/graphql';
-import { errorText, graphql } from '../api';
-import { useToast } from '../layout/Toast';
+import { graphql } from '../api';
+import { useFailureToast, useToast } from '../layout/useToast';
 
 /** 'Danger zone': delete the own account, then sign out. */
 export function DangerZoneTab() {
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const toast = useToast();
+  const failed = useFailureToast();
   const logout = useLogout();
 
   const confirm = async () => {
@@ -30,7 +31,7 @@ export function DangerZoneTab() {
       toast('Success!', 'Your account has been successfully deleted.');
     } catch (error) {
       setDeleting(false);
-      toast('Something went wrong.', errorText(error), 'error');
+      failed(error, 'Something went wrong.');
     }
   };
 

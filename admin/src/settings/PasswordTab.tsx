@@ -2,8 +2,8 @@ import { Typography } from '@mui/material';
 import { useState } from 'react';
 import { Form, PasswordInput, SaveButton } from 'react-admin';
 import { UpdatePasswordDocument } from '../../../schema/generated/graphql';
-import { errorText, graphql } from '../api';
-import { useToast } from '../layout/Toast';
+import { graphql } from '../api';
+import { useFailureToast, useToast } from '../layout/useToast';
 import { matches, newPasswordRules, required } from '../validation';
 
 const currentRules = [required('Password is required')];
@@ -13,6 +13,7 @@ const blank = { current_password: '', new_password: '', confirm_password: '' };
 /** 'Senha': change the own password. */
 export function PasswordTab() {
   const toast = useToast();
+  const failed = useFailureToast();
   const [formKey, setFormKey] = useState(0);
 
   const submit = async (values: Record<string, unknown>) => {
@@ -24,7 +25,7 @@ export function PasswordTab() {
       toast('Success!', 'Password updated successfully.');
       setFormKey((k) => k + 1);
     } catch (error) {
-      toast('Something went wrong.', errorText(error), 'error');
+      failed(error, 'Something went wrong.');
     }
   };
 

@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { Form, SaveButton, TextInput, useFormIsDirty, useGetIdentity } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { UpdateMeDocument } from '../../../schema/generated/graphql';
-import { errorText, graphql } from '../api';
+import { graphql } from '../api';
 import { fetchCurrentUser } from '../authProvider';
 import { Truncated } from '../crud/ResourceList';
-import { useToast } from '../layout/Toast';
+import { useFailureToast, useToast } from '../layout/useToast';
 import { boundOf, emailRules, maxLength } from '../validation';
 
 // The own full name's bound is the one `updateMe` states (30), not the 255 of an account's full name.
@@ -30,6 +30,7 @@ function ProfileActions({ onCancel }: { onCancel: () => void }) {
 export function ProfileTab() {
   const { identity, refetch } = useGetIdentity();
   const toast = useToast();
+  const failed = useFailureToast();
   const [editing, setEditing] = useState(false);
   const [formKey, setFormKey] = useState(0);
   if (!identity) return null;
@@ -51,7 +52,7 @@ export function ProfileTab() {
       toast('Success!', 'User updated successfully.');
       setEditing(false);
     } catch (error) {
-      toast('Something went wrong.', errorText(error), 'error');
+      failed(error, 'Something went wrong.');
     }
   };
 

@@ -21,6 +21,14 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Console errors a test brings about on purpose (a request it makes fail), by page. */
+const expectedErrors = new WeakMap<Page, RegExp[]>();
+
+/** Lets console errors matching `pattern` through on this page: the browser logs each request a test makes fail. */
+export function expectConsoleErrors(page: Page, pattern: RegExp) {
+  expectedErrors.set(page, [...(expectedErrors.get(page) ?? []), pattern]);
+}
+
 export interface TrackedPage {
   page: Page;
   context: BrowserContext;
@@ -43,6 +51,7 @@ export async function openPage(
     const text = message.text();
     // A refused request (a wrong password, a 4xx the screen handles) is logged by the browser itself.
     if (/Failed to load resource: the server responded with a status of 4\d\d/.test(text)) return;
+    if (expectedErrors.get(page)?.some((pattern) => pattern.test(text))) return;
     errors.push(text);
   });
   page.on('pageerror', (error) => errors.push(error.message));
@@ -101,6 +110,10 @@ export async function expectToast(page: Page, title: string, description?: strin
       throw new Error(`the toast is not at the bottom right: ${JSON.stringify(box)}`);
     }
   }
-  await toast.first().getByRole('button', { name: 'Close' }).click();
+  // Closed with its button, named in the screen's language.
+  await toast
+    .first()
+    .getByRole('button', { name: /^(Close|Fechar)$/ })
+    .click();
   await toast.first().waitFor({ state: 'detached' });
 }
