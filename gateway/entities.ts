@@ -1,17 +1,17 @@
 import { AuthorizationCode } from './callback/authorization-code.entity';
-import { Client } from './clients/client.entity';
-import { Item } from './items/item.entity';
 import { RateLimitCounter } from './auth/rate-limit.entity';
 import { DeletedUser, User } from './users/user.entity';
 import { OwnerItemCount, RowCount } from './database/row-count.entity';
+import { entityFor } from './resources/entity';
+import { declaredResources } from './resources';
 
-export const entities = [
+/** The ORM's entities: those written as classes, and one per declared resource (gateway/resources). */
+export const entities = () => [
   User,
   DeletedUser,
-  Item,
-  Client,
   AuthorizationCode,
   RateLimitCounter,
   RowCount,
   OwnerItemCount,
+  ...declaredResources().map(entityFor),
 ];

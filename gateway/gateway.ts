@@ -66,7 +66,7 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     }
     // pg-boss installs or upgrades its schema here; with RUN_WORKERS this process also sends the queued mail.
     await jobs.start(services.queues, { work: config.RUN_WORKERS });
-    const execution = compiledExecution(graphqlSchema(resolvers), config.GRAPHQL_COMPILED_OPERATIONS);
+    const execution = compiledExecution(graphqlSchema(resolvers()), config.GRAPHQL_COMPILED_OPERATIONS);
     const apollo = createApolloServer(config, log, execution);
     await apollo.start();
     const rest = restApi(restRoutes(services), services.auth);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Migrator } from '@mikro-orm/migrations';
-import { migrationsList } from '../migrations';
+import { loadMigrations } from '../migrations';
+import { loadResources } from './resources';
 import { loadConfig } from './config';
 import { ormOptions } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
@@ -9,5 +10,13 @@ import { setTokenEncryptionKey } from './database/token-cipher';
 const config = loadConfig();
 setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
 if (!config.DATABASE_URL) throw new Error('Set DATABASE_URL to run the MikroORM CLI');
-const options = ormOptions(config.DATABASE_URL);
-export default { ...options, extensions: [Migrator], migrations: { ...options.migrations, migrationsList } };
+const databaseUrl = config.DATABASE_URL;
+export default async () => {
+  await loadResources();
+  const options = ormOptions(databaseUrl);
+  return {
+    ...options,
+    extensions: [Migrator],
+    migrations: { ...options.migrations, migrationsList: await loadMigrations() },
+  };
+};

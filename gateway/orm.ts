@@ -3,6 +3,7 @@ import path from 'node:path';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { compiled, projectRoot } from './paths';
 import { entities } from './entities';
+import { loadResources } from './resources';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './config';
 
 // Compiled runs read dist/migrations/*.js; TypeScript runs (tests, the CLI) read migrations/*.ts.
@@ -23,7 +24,7 @@ export function ormOptions(
   return {
     driver: PostgreSqlDriver,
     clientUrl: databaseUrl,
-    entities,
+    entities: entities(),
     discovery: { requireEntitiesArray: true },
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 5000 },
     driverOptions: { connection: { connectionTimeoutMillis: 5000, statement_timeout: statementTimeoutMs } },
@@ -50,6 +51,7 @@ export async function openDatabase(
   poolMax?: number,
   statementTimeoutMs?: number,
 ): Promise<MikroORM> {
+  await loadResources();
   return MikroORM.init(ormOptions(databaseUrl, poolMax, statementTimeoutMs));
 }
 
@@ -78,12 +80,12 @@ async function hasPendingMigrations(orm: MikroORM): Promise<boolean> {
 }
 
 /**
- * Hands the committed migrations (migrations/index.ts, which loads @mikro-orm/migrations) to MikroORM's migrator;
+ * Hands the committed migrations (found by migrations/index.ts; they load @mikro-orm/migrations) to MikroORM's migrator;
  * MikroORM loads the migrator itself on first use.
  */
 export async function useMigrations(orm: MikroORM): Promise<void> {
-  const { migrationsList } = await import('../migrations/index.js');
-  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList });
+  const { loadMigrations } = await import('../migrations/index.js');
+  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: await loadMigrations() });
 }
 
 /** Applies the pending migrations; the names of those applied. */

@@ -1,14 +1,16 @@
 import { CallbackResolver } from './graphql/resolvers/callback.resolver';
-import { ClientResolver } from './graphql/resolvers/client.resolver';
-import { ItemResolver } from './graphql/resolvers/item.resolver';
-import { MailJobResolver } from './graphql/resolvers/mail-job.resolver';
+import { resolverOf } from './graphql/resource-resolver';
 import { UserResolver } from './graphql/resolvers/user.resolver';
+import { genericResources } from './resources';
 
-/** Every GraphQL resolver: the schema at /graphql and in schema/schema.graphql is built from these. */
-export const resolvers: [typeof UserResolver, ...(new () => object)[]] = [
-  UserResolver,
-  ItemResolver,
-  ClientResolver,
-  CallbackResolver,
-  MailJobResolver,
-];
+type Resolvers = [typeof UserResolver, ...(new () => object)[]];
+let built: Resolvers | undefined;
+
+/**
+ * Every GraphQL resolver: the schema at /graphql and in schema/schema.graphql is built from these. Each declared
+ * resource's operations come from its declaration (gateway/graphql/resource-resolver.ts); built once, after
+ * `loadResources()`.
+ */
+export function resolvers(): Resolvers {
+  return (built ??= [UserResolver, ...genericResources().map(resolverOf), CallbackResolver]);
+}

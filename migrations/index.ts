@@ -1,18 +1,18 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import { Migration20261125214744 } from './Migration20261125214744';
-import { Migration20261125221000 } from './Migration20261125221000';
-import { Migration20261126070000 } from './Migration20261126070000';
-import { Migration20261127003947 } from './Migration20261127003947';
-import { Migration20261127010000 } from './Migration20261127010000';
+import { modulesIn } from '../gateway/modules';
 
 /**
- * Every committed migration, in order. Listed explicitly so compiled runs, ts-node and Vitest load the
- * same classes; a migration created with `npm run migration:create` is added here.
+ * Every committed migration of this folder (`Migration<timestamp>.ts`, or its `.js` once compiled), in order: found
+ * by listing the folder, so a migration created with `npm run migration:create` needs nothing else. Loaded by the
+ * gateway's own loader so that compiled runs, ts-node and the tests load the same classes.
  */
-export const migrationsList: MigrationObject[] = [
-  { name: 'Migration20261125214744', class: Migration20261125214744 },
-  { name: 'Migration20261125221000', class: Migration20261125221000 },
-  { name: 'Migration20261126070000', class: Migration20261126070000 },
-  { name: 'Migration20261127003947', class: Migration20261127003947 },
-  { name: 'Migration20261127010000', class: Migration20261127010000 },
-];
+export async function loadMigrations(): Promise<MigrationObject[]> {
+  const modules = await modulesIn(__dirname, /^Migration\d+\.(ts|js)$/);
+  return modules.flatMap((module) =>
+    Object.entries(module).flatMap(([name, value]) =>
+      /^Migration\d+$/.test(name) && typeof value === 'function'
+        ? [{ name, class: value as MigrationObject['class'] }]
+        : [],
+    ),
+  );
+}

@@ -1,7 +1,10 @@
+import { declarationOf, isResourceName } from './dataProvider/resourceTypes';
+
 /**
  * Which screens a user may open: the one rule behind the auth provider's `canAccess`, the menu and the routes.
- * Users Management (the `admin` resource) is for superusers; every other screen for anyone signed in.
- * The gateway enforces the same rule on its side: this only spares people screens they cannot use.
+ * A resource its declaration lets only superusers read (Users Management, the e-mails) is for superusers; every
+ * other screen for anyone signed in. The gateway enforces the same rule on its side: this only spares people
+ * screens they cannot use.
  */
 export function canAccess(user: object | undefined | null, resource: string): boolean {
   if (!user) return false;
@@ -13,7 +16,8 @@ export function canAccess(user: object | undefined | null, resource: string): bo
  * Whether the answer for a screen depends on who the user is. Where it does not, a stored token is enough, and the
  * screen's data is asked for at once, beside `me` rather than after it.
  */
-export const dependsOnUser = (resource: string): boolean => resource === 'admin';
+export const dependsOnUser = (resource: string): boolean =>
+  isResourceName(resource) && declarationOf(resource).read === 'superuser';
 
 /**
  * What a stored token alone decides, without asking who the user is: no token, no screen; a screen that does not

@@ -1,24 +1,28 @@
 import type { ComponentType } from 'react';
+import { declarations, type ResourceName } from './dataProvider/resourceTypes';
+import { customScreens, type ScreenModule } from './screens';
+
+const declaredList = () => import('./crud/DeclaredList') as Promise<ScreenModule>;
 
 /**
- * Each list screen's code, by resource name (also its path). A resource's folder shows it (crud/listScreen.tsx), and
- * a signed-in start fetches the opened one at once (preload.ts).
+ * Each list screen's code, by resource name (also its path): a screen of its own (screens.ts) or the declared one.
+ * A resource's definition shows it (crud/listScreen.tsx), and a signed-in start fetches the opened one at once
+ * (preload.ts).
  */
-const loaders = {
-  items: () => import('./items/ItemList'),
-  clientes: () => import('./clients/ClientList'),
-  admin: () => import('./users/UserList'),
-};
+const loaders = Object.fromEntries(
+  declarations.map((d) => [d.screen, customScreens[d.screen] ?? declaredList]),
+) as Record<ResourceName, () => Promise<ScreenModule>>;
 
-export type ListScreenName = keyof typeof loaders;
+export type ListScreenName = ResourceName;
 
 export const isListScreen = (name: string): name is ListScreenName => Object.hasOwn(loaders, name);
 
-const loaded: Partial<Record<ListScreenName, ComponentType>> = {};
+type Screen = ComponentType<{ resource: ResourceName }>;
+const loaded: Partial<Record<ListScreenName, Screen>> = {};
 const loading = new Set<Promise<unknown>>();
 
 /** Loads a list screen's code (once: the browser keeps the module), noting the screen once it is there. */
-export const loadListScreen = (name: ListScreenName): Promise<{ default: ComponentType }> => {
+export const loadListScreen = (name: ListScreenName): Promise<ScreenModule> => {
   const load = loaders[name]().then((module) => {
     loaded[name] = module.default;
     return module;
@@ -32,4 +36,4 @@ export const loadListScreen = (name: ListScreenName): Promise<{ default: Compone
 export const listScreensLoaded = (): Promise<unknown> => Promise.allSettled([...loading]);
 
 /** The list screen, if its code has already loaded. */
-export const loadedListScreen = (name: ListScreenName): ComponentType | undefined => loaded[name];
+export const loadedListScreen = (name: ListScreenName): Screen | undefined => loaded[name];

@@ -1,9 +1,14 @@
-import * as clientes from './clients';
-import * as items from './items';
-import * as admin from './users';
+import { listScreen } from './crud/listScreen';
+import { declarations } from './dataProvider/resourceTypes';
+import { iconNamed } from './layout/icons';
 
 /**
  * The screens backed by a gateway resource, under the name react-admin and the data provider know each by (also
- * its path), in menu order: `default` is the resource's definition.
+ * its path), in menu order: `default` is the resource's definition, derived from its declaration.
  */
-export const resources = { items, clientes, admin };
+export const resources = Object.fromEntries(
+  declarations.map((d) => [
+    d.screen,
+    { default: { list: listScreen(d.screen), icon: iconNamed(d.icon), recordRepresentation: d.title ?? 'id' } },
+  ]),
+);

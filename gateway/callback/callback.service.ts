@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { Caller } from '../auth/auth.service';
 import type { RateLimits } from '../auth/rate-limits';
-import type { ClientService } from '../clients/client.service';
+import { saveStoreToken } from '../resources/store-connection';
 import type { PlainRows } from '../database/plain-rows';
 import { AuthorizationCode } from './authorization-code.entity';
 import type { AuthorizeCallback, CallbackAnswer } from './callback.schemas';
@@ -35,7 +35,6 @@ export class CallbackService {
     private readonly orm: MikroORM,
     private readonly rows: PlainRows,
     private readonly config: Config,
-    private readonly clients: ClientService,
     private readonly limits: RateLimits,
   ) {
     this.app = {
@@ -83,7 +82,7 @@ export class CallbackService {
         ? { status: 200, answer: { message: messages.storeAuthorized, checkout_url: this.config.CHECKOUT_URL } }
         : { status: 400, answer: { detail: exchange.reason } };
     await this.orm.em.fork().transactional(async (em) => {
-      if (exchange.kind === 'granted') await this.clients.saveStoreToken(em, exchange.storeId, exchange.accessToken);
+      if (exchange.kind === 'granted') await saveStoreToken(em, exchange.storeId, exchange.accessToken);
       await em.nativeUpdate(AuthorizationCode, { codeHash: hash }, outcome);
     });
     return outcome;

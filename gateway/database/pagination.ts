@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { searchTimedOut } from '../errors';
 import { Id, ListQuery, MAX_LIMIT, noNul, NUL_MESSAGE } from '../validation';
 import type { EntityClass, PlainRows } from './plain-rows';
-import { OwnerItemCount, RowCount } from './row-count.entity';
 import { isStatementCancelled } from './unavailable';
 
 export interface ListOptions extends ListQuery {
@@ -10,6 +9,8 @@ export interface ListOptions extends ListQuery {
   sortOrder?: 'ASC' | 'DESC';
   q?: string;
   ids?: string[];
+  /** Exact values of the resource's filter fields (references and states), by API field name. */
+  filter?: Record<string, unknown>;
 }
 
 /** react-admin's list arguments (0-based page, perPage, sort, filter), validated with the REST bounds. */
@@ -41,6 +42,32 @@ export function pageToList(args: z.output<typeof PageArgs>): ListOptions {
   };
 }
 
+/**
+ * react-admin's list arguments for a resource whose lists also filter by some fields: each an exact value, checked
+ * by the field's own rule (a UUID for a reference, one of the values for a state).
+ */
+export function pageArgsWith(filters: Record<string, z.ZodType>, searchable = true) {
+  return PageArgs.extend({
+    filter: z
+      .object({
+        ...(searchable ? { q: z.string().max(255).refine(noNul, NUL_MESSAGE).optional() } : {}),
+        ids: z.array(Id).max(MAX_LIMIT).optional(),
+        ...Object.fromEntries(Object.entries(filters).map(([name, rule]) => [name, rule.optional()])),
+      })
+      .optional(),
+  });
+}
+
+/** The list options of validated list arguments, filters included. */
+export function pageToListWith(args: z.output<ReturnType<typeof pageArgsWith>>): ListOptions {
+  const { q, ids, ...filter } = (args.filter ?? {}) as Record<string, unknown>;
+  const given = Object.fromEntries(Object.entries(filter).filter(([, value]) => value != null));
+  return {
+    ...pageToList({ ...args, filter: { q: q as string | undefined, ids: ids as string[] | undefined } }),
+    ...(Object.keys(given).length ? { filter: given } : {}),
+  };
+}
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** What a list is narrowed to before the caller's own filter: property equalities, and where `q` searches. */
@@ -48,9 +75,15 @@ export interface ListScope {
   equal?: Record<string, unknown>;
   /** Properties searched for `q` (case-insensitive, anywhere in the text). */
   search: string[];
+  /** API field name → property, for the filters `options.filter` may give. */
+  filters?: Record<string, string>;
 }
 
-export type Total = { table: 'users' | 'items' | 'clients' } | { itemsOwnedBy: string };
+/**
+ * Where the total of an unnarrowed list comes from: the counters triggers keep per table (`row_counts`, counted
+ * when the table has none), the counters per owner a table of its own keeps, or a count of the rows (a query).
+ */
+export type Total = { table: string } | { ownerTotals: string; owner: string } | { count: true };
 
 /**
  * One page and the total, newest first unless a known field is asked for.
@@ -83,6 +116,8 @@ export async function findPage<T, K extends keyof T & string>(
     conditions.push(`(${scope.search.map((prop) => `${shape.column[prop]} ilike ${pattern}`).join(' or ')})`);
   }
   if (options.ids !== undefined) conditions.push(`${shape.column.id} = any(${bind(options.ids)}::uuid[])`);
+  const filtered = Object.entries(options.filter ?? {}).filter(([name]) => Object.hasOwn(scope.filters ?? {}, name));
+  for (const [name, value] of filtered) conditions.push(`${shape.column[scope.filters![name]]} = ${bind(value)}`);
   const where = conditions.length ? ` where ${conditions.join(' and ')}` : '';
 
   // Own keys only: `constructor` or `__proto__` must fall back to the default order like any other unknown field.
@@ -103,10 +138,10 @@ export async function findPage<T, K extends keyof T & string>(
           `select ${columns} from ${shape.table}${where} order by ${order} limit $${n + 1} offset $${n + 2}`,
           pageValues,
         );
-  const narrowed = options.q !== undefined || options.ids !== undefined;
-  const count = narrowed
-    ? rows.query(`select count(*) as total from ${shape.table}${where}`, values).then(([row]) => row?.total)
-    : keptTotal(rows, total);
+  const narrowed = options.q !== undefined || options.ids !== undefined || filtered.length > 0;
+  const counted = () =>
+    rows.query(`select count(*) as total from ${shape.table}${where}`, values).then(([row]) => row?.total);
+  const count = narrowed || 'count' in total ? counted() : keptTotal(rows, total).then((kept) => kept ?? counted());
   try {
     const [found, counted] = await Promise.all([page, count]);
     return { rows: found, count: Number(counted ?? 0) };
@@ -116,11 +151,15 @@ export async function findPage<T, K extends keyof T & string>(
   }
 }
 
-/** A total kept by the triggers (0 when its row does not exist yet, as for an owner of no items). */
-async function keptTotal(rows: PlainRows, total: Total): Promise<string | undefined> {
-  const kept =
-    'table' in total
-      ? await rows.findOne(RowCount, ['total'], total.table, 'tableName')
-      : await rows.findOne(OwnerItemCount, ['total'], total.itemsOwnedBy, 'ownerId');
-  return kept?.total;
+/**
+ * A total kept by triggers: the table's row in `row_counts` (undefined when the table has no counter, and is then
+ * counted), or an owner's row in the resource's counters per owner (0 when it has none: an owner of no rows).
+ */
+async function keptTotal(rows: PlainRows, total: Exclude<Total, { count: true }>): Promise<unknown> {
+  if ('table' in total) {
+    const [kept] = await rows.query('select total from row_counts where table_name = $1', [total.table]);
+    return kept?.total;
+  }
+  const [kept] = await rows.query(`select total from "${total.ownerTotals}" where owner_id = $1`, [total.owner]);
+  return kept?.total ?? 0;
 }

@@ -113,7 +113,11 @@ export class PlainRows {
       const fields = buildFields(props, this.orm.em.getPlatform());
       found = {
         shape: {
-          table: quote(meta.tableName),
+          // A virtual entity (a resource over a query) is read from its query, named as the entity.
+          table:
+            typeof meta.expression === 'string'
+              ? `(${meta.expression}) as ${quote(meta.className)}`
+              : quote(meta.tableName),
           column: Object.fromEntries(fields.map((f) => [f.prop, quote(f.column)])),
         },
         fields: new Map(fields.map((f) => [f.prop, f])),

@@ -6,8 +6,15 @@
 export type FieldKind =
   /** The record's UUID: answered, never written. */
   | 'id'
-  /** A UUID naming another record through a many-to-one property (`owner` → `owner_id`): answered, never written. */
+  /**
+   * A UUID naming a record of another resource (`to`) through a many-to-one property (`owner` → `owner_id`):
+   * answered, never written; with `filterable`, lists take it as a filter (`?client_id=`, `filter: {client_id}`).
+   */
   | 'reference'
+  /** A moment: ISO 8601 in UTC when answered (REST), `DateTime` in GraphQL. */
+  | 'datetime'
+  /** One of a closed set of `values` (a GraphQL enum); with `filterable`, lists take it as a filter. */
+  | 'state'
   | 'text'
   | 'email'
   /** An http or https address. */
@@ -41,6 +48,12 @@ export interface Field {
   sortable?: boolean;
   /** The list filter `q` searches it. */
   searchable?: boolean;
+  /** Lists take an exact value of it as a filter (references and states). */
+  filterable?: boolean;
+  /** A reference: the GraphQL type name of the resource it names. */
+  to?: string;
+  /** A state: its values, in the order they are shown. */
+  values?: readonly string[];
   description?: string;
   example?: unknown;
 }
@@ -51,9 +64,16 @@ type Options = Omit<Field, 'kind'>;
 // fields are nullable, required or defaulted.
 /** The field builders a declaration is written with: `url: text({ required: true, max: 255, listed: true })`. */
 export const id = <const O extends Options>(options = {} as O) => ({ kind: 'id' as const, ...options });
-export const reference = <const O extends Options>(property: string, options = {} as O) => ({
+export const reference = <const O extends Options>(property: string, to: string, options = {} as O) => ({
   kind: 'reference' as const,
   property,
+  to,
+  ...options,
+});
+export const datetime = <const O extends Options>(options = {} as O) => ({ kind: 'datetime' as const, ...options });
+export const state = <const V extends readonly string[], const O extends Options>(values: V, options = {} as O) => ({
+  kind: 'state' as const,
+  values,
   ...options,
 });
 export const text = <const O extends Options>(options = {} as O) => ({ kind: 'text' as const, ...options });
@@ -74,13 +94,21 @@ export type Fields = Record<string, Field>;
 export const isAnswered = (field: Field) => field.kind !== 'password';
 /** Taken from a create or update body. */
 export const isWritable = (field: Field) => field.kind !== 'id' && field.kind !== 'reference';
+/** Lists filter by an exact value of it. */
+export const isFilter = (field: Field) => !!field.filterable && (field.kind === 'reference' || field.kind === 'state');
 
 /** `full_name` → `fullName`. */
 export const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 export const propertyOf = (name: string, field: Field) => field.property ?? camelCase(name);
 
 // The TypeScript types a declaration stands for.
-type Base<F> = F extends { kind: 'int' } ? number : F extends { kind: 'boolean' } ? boolean : string;
+type Base<F> = F extends { kind: 'int' }
+  ? number
+  : F extends { kind: 'boolean' }
+    ? boolean
+    : F extends { values: readonly (infer V)[] }
+      ? V
+      : string;
 type Value<F> = F extends { nullable: true } ? Base<F> | null : Base<F>;
 type Writable<FS> = { [K in keyof FS]: FS[K] extends { kind: 'id' | 'reference' } ? never : K }[keyof FS];
 type Answered<FS> = { [K in keyof FS]: FS[K] extends { kind: 'password' } ? never : K }[keyof FS];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email, HttpUrl, noNul, NUL_MESSAGE, secretNames } from '../validation';
 import {
   isAnswered,
+  isFilter,
   isWritable,
   propertyOf,
   type CreateOf,
@@ -41,6 +42,10 @@ function valueRule(field: Field): z.ZodType {
     case 'id':
     case 'reference':
       return z.guid();
+    case 'datetime':
+      return z.iso.datetime({ offset: true });
+    case 'state':
+      return z.enum(field.values as [string, ...string[]]);
     case 'email':
       return Email;
     case 'password':
@@ -75,7 +80,7 @@ function textRule(field: Field) {
 
 /** The rule with what the OpenAPI document says of the field: its description, example and format. */
 function documented(rule: z.ZodType, field: Field) {
-  const format = field.kind === 'url' ? 'uri' : undefined;
+  const format = field.kind === 'url' ? 'uri' : field.kind === 'datetime' ? 'date-time' : undefined;
   return field.description || field.example !== undefined || format
     ? rule.meta({ description: field.description, example: field.example, format })
     : rule;
@@ -96,7 +101,9 @@ function outputRule(field: Field): z.ZodType {
         ? z.number().int()
         : field.kind === 'boolean'
           ? z.boolean()
-          : z.string();
+          : field.kind === 'state'
+            ? z.enum(field.values as [string, ...string[]])
+            : z.string();
   return documented(field.nullable ? rule.nullable() : rule, field);
 }
 
@@ -111,7 +118,8 @@ function compileMapper(fields: Fields): (row: object, reveal: boolean, mask: (va
     if (!IDENTIFIER.test(name) || !IDENTIFIER.test(property))
       throw new Error(`Field names must be identifiers: ${name}`);
     const value = `row.${property}`;
-    if (field.kind === 'reference') return `${name}: ${value}.id`;
+    if (field.kind === 'reference') return `${name}: ${value} == null ? null : ${value}.id`;
+    if (field.kind === 'datetime') return `${name}: ${value} == null ? null : new Date(${value}).toISOString()`;
     const shown = field.secret ? `(reveal ? ${value} : mask(${value}))` : value;
     return field.nullable ? `${name}: ${value} == null ? null : ${shown}` : `${name}: ${shown}`;
   });
@@ -135,11 +143,61 @@ export function inputShape(id: string, mode: InputMode, fields: Fields): InputSh
 
 type WritableName<F> = { [K in keyof F]: F[K] extends { kind: 'id' | 'reference' } ? never : K }[keyof F] & string;
 
+/** What a resource offers: reading (a list and one record) and, unless it is read-only, writing. */
+export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
+export const ALL_OPERATIONS: readonly Operation[] = ['list', 'get', 'create', 'update', 'delete'];
+
+/** Who may: anyone signed in and active, or superusers only. */
+export type Audience = 'user' | 'superuser';
+
+/** Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. */
+export interface ResourceOptions {
+  /** The table (default: the name in snake_case, plural: `SyncRun` → `sync_runs`). */
+  table?: string;
+  /**
+   * A read-only resource over a query rather than a table: a `select` whose columns are the fields' names (and
+   * `created_at`). It has no migration; its total is a count of the query.
+   */
+  source?: string;
+  /** The REST path under /api/v1 (default: the table with hyphens: `/sync-runs/`). */
+  path?: string;
+  /** The admin screen's path (default: the REST path). */
+  screen?: string;
+  /** How messages name one record (default: the name in lower-case words: `SyncRun` → `sync run`). */
+  noun?: string;
+  /** Default: every one; a history or a log is `['list', 'get']`. */
+  operations?: readonly Operation[];
+  /** Who may read it (default `user`). */
+  read?: Audience;
+  /** Who may create, change and delete (default `user`). */
+  write?: Audience;
+  /** A reference field naming the record's owner: anyone but a superuser sees and changes only their own. */
+  owner?: string;
+  /**
+   * Totals per owner kept by triggers in this table (owner id → total), for owners' unfiltered lists; without it,
+   * an owner's total is counted.
+   */
+  ownerTotals?: string;
+  /** The field that names a record in the admin (its row menu, the delete confirmation, a phone's list). */
+  title?: string;
+  /** Its place in the admin's sidebar (lower first); 0 keeps it out of the sidebar. */
+  menu?: number;
+  /** A Material icon's name for its sidebar entry (see admin/src/layout/icons.ts). */
+  icon?: string;
+  /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
+  ownAdapters?: boolean;
+  description?: string;
+}
+
+/** `SyncRun` → `sync_run`. */
+const snakeCase = (name: string) => name.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
+
 /**
- * A resource declared once: its GraphQL and OpenAPI name, and its fields in API spelling. What it derives: the
- * public shape (zod, for the OpenAPI document), the entity properties a read selects, the mapping of a row to the
- * public shape (secrets masked unless revealed), the bodies of create and update, the mapping of a body to the
- * entity, and what lists may sort by and search.
+ * A resource declared once: its GraphQL and OpenAPI name, its fields in API spelling, and its options. What it
+ * derives: the public shape (zod, for the OpenAPI document), the entity properties a read selects, the mapping of a
+ * row to the public shape (secrets masked unless revealed), the bodies of create and update, the mapping of a body
+ * to the entity, what lists may sort by, search and filter by, and its messages. Its entity (gateway/resources/
+ * entity.ts), REST routes, GraphQL type and operations and admin screen are derived from it in turn.
  */
 export class Resource<F extends Fields = Fields> {
   /** The public shape: every answered field. */
@@ -150,15 +208,27 @@ export class Resource<F extends Fields = Fields> {
   readonly sortable: Record<string, string>;
   /** Entity properties `q` searches. */
   readonly searched: string[];
+  /** API field name → entity property, for the fields lists filter by an exact value of. */
+  readonly filters: Record<string, string>;
   /** The fields no two records share. */
   readonly unique: string[];
   readonly create: InputShape<z.ZodType<CreateOf<F, WritableName<F>>>>;
   readonly update: InputShape<z.ZodType<UpdateOf<F, WritableName<F>>>>;
+  readonly table: string;
+  readonly path: string;
+  readonly screen: string;
+  readonly noun: string;
+  readonly operations: readonly Operation[];
+  readonly read: Audience;
+  readonly write: Audience;
+  /** The messages its answers use (REST-CONTRACT.md: `Item not found`, `Client deleted successfully`). */
+  readonly messages: { notFound: string; deleted: string; taken: string };
 
   constructor(
     /** The GraphQL type name, and the OpenAPI components' prefix. */
     readonly name: string,
     readonly fields: F,
+    readonly options: ResourceOptions = {},
   ) {
     const entries = Object.entries(fields);
     const answered = entries.filter(([, f]) => isAnswered(f));
@@ -171,10 +241,32 @@ export class Resource<F extends Fields = Fields> {
       created_at: 'createdAt',
     };
     this.searched = entries.flatMap(([n, f]) => (f.searchable ? [propertyOf(n, f)] : []));
+    this.filters = Object.fromEntries(entries.flatMap(([n, f]) => (isFilter(f) ? [[n, propertyOf(n, f)]] : [])));
     this.unique = entries.flatMap(([n, f]) => (f.unique ? [n] : []));
     for (const [n, f] of entries) if (f.secret || f.kind === 'password') secretNames.add(n);
     this.create = this.createInput(`${name}Create`);
     this.update = this.updateInput(`${name}Update`);
+    const words = snakeCase(name);
+    this.table = options.table ?? `${words}s`;
+    this.path = options.path ?? this.table.replace(/_/g, '-');
+    this.screen = options.screen ?? this.path;
+    this.noun = options.noun ?? words.replace(/_/g, ' ');
+    this.operations = options.operations ?? (options.source ? ['list', 'get'] : ALL_OPERATIONS);
+    this.read = options.read ?? 'user';
+    this.write = options.write ?? 'user';
+    const Noun = this.noun[0].toUpperCase() + this.noun.slice(1);
+    this.messages = {
+      notFound: `${Noun} not found`,
+      deleted: `${Noun} deleted successfully`,
+      taken: `A ${this.noun} with this ${this.unique.join(' and ')} already exists`,
+    };
+    if (options.source && this.operations.some((op) => op !== 'list' && op !== 'get'))
+      throw new Error(`${name}: a resource over a query is read-only`);
+  }
+
+  /** Whether it offers an operation. */
+  offers(operation: Operation): boolean {
+    return this.operations.includes(operation);
   }
 
   /** A create body over some writable fields (all unless picked); `bounds` narrows a field for it alone. */

@@ -1,8 +1,17 @@
-import { DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLFloat, GraphQLInt, GraphQLString } from 'graphql';
-import { SafeIntResolver } from 'graphql-scalars';
+import {
+  DirectiveLocation,
+  GraphQLBoolean,
+  GraphQLDirective,
+  GraphQLFloat,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+} from 'graphql';
+import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
 import type { z } from 'zod';
-import { ArgsType, Directive, Field, ID, Int, ObjectType } from 'type-graphql';
-import { isAnswered, type Field as FieldDeclaration } from '../fields/field';
+import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { isAnswered, type Field as FieldDeclaration, type Fields } from '../fields/field';
 import type { InputShape, Resource } from '../fields/resource';
 import { validate } from '../validation';
 
@@ -45,6 +54,37 @@ export const fieldDirectives = [
     locations: [DirectiveLocation.FIELD_DEFINITION],
   }),
   new GraphQLDirective({
+    name: 'filterable',
+    description:
+      "Lists take an exact value of this field as a filter: the list query's `filter` has a field of its name.",
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+  }),
+  new GraphQLDirective({
+    name: 'references',
+    description: 'The value is the id of a record of the named type (its `type`).',
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+    args: { type: { type: new GraphQLNonNull(GraphQLString) } },
+  }),
+  new GraphQLDirective({
+    name: 'resource',
+    description:
+      'A resource the admin shows as a screen: its path in the admin (`screen`) and under /api/v1 (`path`), the ' +
+      'operations it offers (list, get, create, update, delete), who may read and write it (`user`: anyone signed ' +
+      'in; `superuser`), the field that names a record (`title`), its place in the sidebar (`menu`, 0 for none) ' +
+      'and its icon.',
+    locations: [DirectiveLocation.OBJECT],
+    args: {
+      screen: { type: new GraphQLNonNull(GraphQLString) },
+      path: { type: new GraphQLNonNull(GraphQLString) },
+      operations: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))) },
+      read: { type: new GraphQLNonNull(GraphQLString) },
+      write: { type: new GraphQLNonNull(GraphQLString) },
+      title: { type: GraphQLString },
+      menu: { type: GraphQLInt },
+      icon: { type: GraphQLString },
+    },
+  }),
+  new GraphQLDirective({
     name: 'searchable',
     description: "The list filter's `q` searches this field (case-insensitive, anywhere in the text).",
     locations: [DirectiveLocation.FIELD_DEFINITION],
@@ -53,11 +93,38 @@ export const fieldDirectives = [
 
 const MAX_INT = 2 ** 31 - 1;
 
-function graphqlType(field: FieldDeclaration) {
+const enums = new Map<string, object>();
+
+/** A state field's enum, `<Type><Field>` (`MailJobState`), registered once. */
+function enumOf(owner: string, name: string, values: readonly string[]): object {
+  const enumName = `${owner}${name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`;
+  let found = enums.get(enumName);
+  if (!found) {
+    found = Object.fromEntries(values.map((value) => [value, value]));
+    registerEnumType(found, { name: enumName });
+    enums.set(enumName, found);
+  }
+  return found;
+}
+
+/**
+ * The type function of a field's decorator. A state's enum is registered at once, not when the schema is built (which
+ * reads the registered enums first).
+ */
+function typeThunk(field: FieldDeclaration, owner: string, name: string) {
+  const type = graphqlType(field, owner, name);
+  return () => type;
+}
+
+function graphqlType(field: FieldDeclaration, owner = '', name = '') {
   switch (field.kind) {
     case 'id':
     case 'reference':
       return ID;
+    case 'datetime':
+      return DateTimeResolver;
+    case 'state':
+      return enumOf(owner, name, field.values ?? []);
     case 'int':
       return field.max !== undefined && field.max <= MAX_INT && (field.min ?? 0) >= -MAX_INT - 1
         ? Int
@@ -96,26 +163,75 @@ function decorate(target: object, name: string, directives: (string | false | un
 
 const named = (name: string) => ({ [name]: class {} })[name];
 
-/** The GraphQL object type of a resource: its answered fields, with their bounds and abilities as directives. */
-export function objectTypeOf(resource: Pick<Resource, 'name' | 'fields'>): new () => object {
+const quoted = (text: string) => JSON.stringify(text);
+
+/** `@resource(...)`: what the admin needs to register the resource's screen. */
+function resourceDirective(resource: Resource): string {
+  const { options } = resource;
+  const args = [
+    `screen: ${quoted(resource.screen)}`,
+    `path: ${quoted(resource.path)}`,
+    `operations: [${resource.operations.map(quoted).join(', ')}]`,
+    `read: ${quoted(resource.read)}`,
+    `write: ${quoted(resource.write)}`,
+    options.title && `title: ${quoted(options.title)}`,
+    options.menu !== undefined && `menu: ${options.menu}`,
+    options.icon && `icon: ${quoted(options.icon)}`,
+  ];
+  return `@resource(${args.filter(Boolean).join(', ')})`;
+}
+
+const objectTypes = new Map<Resource, new () => object>();
+
+/**
+ * The GraphQL object type of a resource: its answered fields, with their bounds and abilities as directives, and the
+ * resource itself as `@resource` for the admin. Built once per resource.
+ */
+export function objectTypeOf<F extends Fields>(declared: Resource<F>): new () => object {
+  const resource = declared as unknown as Resource;
+  const built = objectTypes.get(resource);
+  if (built) return built;
   const type = named(`${resource.name}Type`);
   for (const [name, field] of Object.entries(resource.fields)) {
     if (!isAnswered(field)) continue;
-    Field(() => graphqlType(field), { nullable: !!field.nullable, description: field.description })(
-      type.prototype,
-      name,
-    );
+    Field(typeThunk(field, resource.name, name), {
+      nullable: !!field.nullable,
+      description: field.description,
+    })(type.prototype, name);
     decorate(type.prototype, name, [
       constraint(field, false),
       field.secret && '@secret',
       field.listed && '@listed',
       field.sortable && '@sortable',
       field.searchable && '@searchable',
+      field.filterable && '@filterable',
+      field.kind === 'reference' && field.to && `@references(type: ${quoted(field.to)})`,
     ]);
   }
+  Directive(resourceDirective(resource))(type);
   // Plain data with no field middleware: GraphQL's own property reads (which graphql-jit inlines).
-  ObjectType(resource.name, { simpleResolvers: true })(type);
+  ObjectType(resource.name, { simpleResolvers: true, description: resource.options.description })(type);
+  objectTypes.set(resource, type);
   return type;
+}
+
+/**
+ * A resource's list filter: `q` when a field is searchable, `ids`, and an exact value for each filter field (an id
+ * for a reference, a value of its enum for a state).
+ */
+export function filterTypeOf(resource: Resource): new () => object {
+  const filter = named(`${resource.name}Filter`);
+  if (resource.searched.length) Field(() => String, { nullable: true })(filter.prototype, 'q');
+  Field(() => [ID], { nullable: true })(filter.prototype, 'ids');
+  for (const name of Object.keys(resource.filters)) {
+    const field = resource.fields[name];
+    Field(typeThunk(field, resource.name, name), { nullable: true })(filter.prototype, name);
+  }
+  const parts = [resource.searched.length && '`q` searches its searchable fields', '`ids` picks records'];
+  InputType(`${resource.name}Filter`, {
+    description: `${resource.name} list filter: ${parts.filter(Boolean).join(', ')}`,
+  })(filter);
+  return filter;
 }
 
 /**
@@ -128,7 +244,8 @@ export function argumentsOf(shape: InputShape, options: { id?: boolean } = {}): 
   for (const [name, field] of Object.entries(shape.fields)) {
     const required = shape.mode === 'create' && !!field.required;
     const defaultValue = shape.mode === 'create' ? field.default : undefined;
-    Field(() => graphqlType(field), { nullable: !required, defaultValue, description: field.description })(
+    const owner = shape.id.replace(/(Create|Update)$/, '');
+    Field(typeThunk(field, owner, name), { nullable: !required, defaultValue, description: field.description })(
       args.prototype,
       name,
     );

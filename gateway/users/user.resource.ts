@@ -2,15 +2,28 @@ import { boolean, email, id, password, text, type CreateOf, type PublicOf, type 
 import { inputShape, Resource } from '../fields/resource';
 
 /** A staff account. The password is write-only: stored hashed, never answered. */
-export const userResource = new Resource('User', {
-  id: id(),
-  // In the FastAPI template's order, which its validation errors follow.
-  email: email({ required: true, listed: true, sortable: true, searchable: true }),
-  is_active: boolean({ default: true, listed: true, sortable: true }),
-  is_superuser: boolean({ default: false, listed: true, sortable: true }),
-  full_name: text({ nullable: true, max: 255, listed: true, sortable: true, searchable: true }),
-  password: password({ required: true }),
-});
+export const userResource = new Resource(
+  'User',
+  {
+    id: id(),
+    // In the FastAPI template's order, which its validation errors follow.
+    email: email({ required: true, listed: true, sortable: true, searchable: true }),
+    is_active: boolean({ default: true, listed: true, sortable: true }),
+    is_superuser: boolean({ default: false, listed: true, sortable: true }),
+    full_name: text({ nullable: true, max: 255, listed: true, sortable: true, searchable: true }),
+    password: password({ required: true }),
+  },
+  // Served by its own routes and operations (sign-up, the own account, password rules): not a generic resource.
+  {
+    ownAdapters: true,
+    screen: 'admin',
+    read: 'superuser',
+    write: 'superuser',
+    title: 'email',
+    menu: 40,
+    icon: 'People',
+  },
+);
 
 /** POST /users/signup: an ordinary account, active or not as registration says. */
 export const UserRegister = userResource.createInput('UserRegister', ['email', 'password', 'full_name']);

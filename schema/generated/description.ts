@@ -124,7 +124,8 @@ export const types = {
         "type": "ID",
         "nullable": false,
         "list": false,
-        "sdl": "ID!"
+        "sdl": "ID!",
+        "references": "User"
       }
     }
   },
@@ -146,41 +147,63 @@ export const types = {
         "list": false,
         "sdl": "ID!"
       },
+      "state": {
+        "type": "MailJobState",
+        "nullable": false,
+        "list": false,
+        "sdl": "MailJobState!",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "active",
+          "cancelled",
+          "completed",
+          "created",
+          "failed",
+          "retry"
+        ]
+      },
       "kind": {
         "type": "String",
         "nullable": false,
         "list": false,
-        "sdl": "String!"
+        "sdl": "String!",
+        "listed": true
       },
       "to": {
         "type": "String",
         "nullable": false,
         "list": false,
-        "sdl": "String!"
-      },
-      "state": {
-        "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!"
+        "sdl": "String!",
+        "listed": true
       },
       "attempts": {
         "type": "Int",
         "nullable": false,
         "list": false,
-        "sdl": "Int!"
+        "sdl": "Int!",
+        "constraint": {
+          "min": 0,
+          "max": 10000
+        },
+        "listed": true
       },
       "retry_limit": {
         "type": "Int",
         "nullable": false,
         "list": false,
-        "sdl": "Int!"
+        "sdl": "Int!",
+        "constraint": {
+          "min": 0,
+          "max": 10000
+        }
       },
       "last_error": {
         "type": "String",
         "nullable": true,
         "list": false,
-        "sdl": "String"
+        "sdl": "String",
+        "listed": true
       },
       "sent": {
         "type": "Boolean",
@@ -195,22 +218,25 @@ export const types = {
         "sdl": "String"
       },
       "created_at": {
-        "type": "String",
+        "type": "DateTime",
         "nullable": false,
         "list": false,
-        "sdl": "String!"
+        "sdl": "DateTime!",
+        "listed": true,
+        "sortable": true
       },
       "next_attempt_at": {
-        "type": "String",
+        "type": "DateTime",
         "nullable": true,
         "list": false,
-        "sdl": "String"
+        "sdl": "DateTime"
       },
       "completed_at": {
-        "type": "String",
+        "type": "DateTime",
         "nullable": true,
         "list": false,
-        "sdl": "String"
+        "sdl": "DateTime",
+        "listed": true
       }
     }
   },
@@ -293,6 +319,71 @@ export const types = {
   }
 } as const;
 
+/** Each type the admin shows as a screen (`@resource`), by type name, in sidebar order. */
+export const resources = {
+  "Client": {
+    "screen": "clientes",
+    "path": "clients",
+    "operations": [
+      "list",
+      "get",
+      "create",
+      "update",
+      "delete"
+    ],
+    "read": "user",
+    "write": "user",
+    "title": "url",
+    "menu": 10,
+    "icon": "Business"
+  },
+  "Item": {
+    "screen": "items",
+    "path": "items",
+    "operations": [
+      "list",
+      "get",
+      "create",
+      "update",
+      "delete"
+    ],
+    "read": "user",
+    "write": "user",
+    "title": "title",
+    "menu": 20,
+    "icon": "Inventory"
+  },
+  "User": {
+    "screen": "admin",
+    "path": "users",
+    "operations": [
+      "list",
+      "get",
+      "create",
+      "update",
+      "delete"
+    ],
+    "read": "superuser",
+    "write": "superuser",
+    "title": "email",
+    "menu": 40,
+    "icon": "People"
+  },
+  "MailJob": {
+    "screen": "emails",
+    "path": "mail-jobs",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "superuser",
+    "write": "superuser",
+    "title": "to",
+    "menu": 50,
+    "icon": "Mail"
+  }
+} as const;
+
 export const queries = {
   "Client": {
     "args": {
@@ -324,6 +415,22 @@ export const queries = {
       "nullable": false,
       "list": false,
       "sdl": "Item!"
+    }
+  },
+  "MailJob": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": {
+      "type": "MailJob",
+      "nullable": false,
+      "list": false,
+      "sdl": "MailJob!"
     }
   },
   "User": {
@@ -369,9 +476,9 @@ export const queries = {
         "required": false
       },
       "filter": {
-        "type": "ListFilter",
+        "type": "ClientFilter",
         "list": false,
-        "sdl": "ListFilter",
+        "sdl": "ClientFilter",
         "required": false
       }
     },
@@ -409,9 +516,9 @@ export const queries = {
         "required": false
       },
       "filter": {
-        "type": "ListFilter",
+        "type": "ItemFilter",
         "list": false,
-        "sdl": "ListFilter",
+        "sdl": "ItemFilter",
         "required": false
       }
     },
@@ -434,6 +541,18 @@ export const queries = {
         "type": "Int",
         "list": false,
         "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
         "required": false
       },
       "filter": {
@@ -517,9 +636,9 @@ export const queries = {
         "required": false
       },
       "filter": {
-        "type": "ListFilter",
+        "type": "ClientFilter",
         "list": false,
-        "sdl": "ListFilter",
+        "sdl": "ClientFilter",
         "required": false
       }
     },
@@ -557,9 +676,9 @@ export const queries = {
         "required": false
       },
       "filter": {
-        "type": "ListFilter",
+        "type": "ItemFilter",
         "list": false,
-        "sdl": "ListFilter",
+        "sdl": "ItemFilter",
         "required": false
       }
     },
@@ -582,6 +701,18 @@ export const queries = {
         "type": "Int",
         "list": false,
         "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
         "required": false
       },
       "filter": {

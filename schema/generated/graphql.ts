@@ -118,7 +118,7 @@ export const DashboardCountsDocument = new TypedDocumentString(`
   users: _allUsersMeta @include(if: $superuser) {
     count
   }
-  failedMail: _allMailJobsMeta(filter: {state: "failed"}) @include(if: $superuser) {
+  failedMail: _allMailJobsMeta(filter: {state: failed}) @include(if: $superuser) {
     count
   }
 }

@@ -239,7 +239,7 @@ describe('failed mail on the dashboard', () => {
     await expect
       .poll(
         async () =>
-          (await t.graphql('{ _allMailJobsMeta(filter: { state: "failed" }) { count } }', {}, su)).body.data
+          (await t.graphql('{ _allMailJobsMeta(filter: { state: failed }) { count } }', {}, su)).body.data
             ._allMailJobsMeta.count,
         { timeout: 15_000 },
       )

@@ -1,13 +1,18 @@
+import { selectionOf } from '../support/declarations';
+import { clientResource } from '../../gateway/resources/client.resource';
+import type { GraphQLSchema } from 'graphql';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parse, validate, specifiedRules, type DocumentNode, type Token } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import { loadConfig } from '../../gateway/config';
 import { COMPILED_OPERATION_BYTES } from '../../gateway/graphql/compiled-executor';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { DOCUMENT_BYTES_PER_TOKEN, limitRules } from '../../gateway/graphql/server';
 import { resolvers } from '../../gateway/resolvers';
+import { loadResources } from '../../gateway/resources';
 
 /**
  * The bounds of the GraphQL caches rest on two measured figures: what a parsed document holds per token, and what
@@ -17,9 +22,12 @@ import { resolvers } from '../../gateway/resolvers';
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-const schema = graphqlSchema(resolvers);
-const CLIENT =
-  'id url hiper_token nuvemshop_token nuvemshop_store_id hiper_sync_update_image hiper_sync_update_dimensions';
+let schema: GraphQLSchema;
+beforeAll(async () => {
+  await loadResources();
+  schema = graphqlSchema(resolvers());
+});
+const CLIENT = selectionOf(clientResource);
 
 /** The heap the values made by `make` hold, per value, made `count` times and kept alive. */
 function retained<T>(count: number, make: (i: number) => T): { perValue: number; values: T[] } {

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import type { Context } from '../../gateway/graphql/context';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { createApolloServer } from '../../gateway/graphql/server';
 import { resolvers } from '../../gateway/resolvers';
+import { loadResources } from '../../gateway/resources';
 import { call, startTestGatewayAsSuperuser, type TestGateway } from '../support/gateway';
 
 /**
@@ -209,7 +211,11 @@ describe('generated requests', () => {
 
 describe("Apollo's pipeline", () => {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-  const schema = graphqlSchema(resolvers);
+  let schema: GraphQLSchema;
+  beforeAll(async () => {
+    await loadResources();
+    schema = graphqlSchema(resolvers());
+  });
   const context = () => ({ caller: { ip: '127.0.0.1' } }) as unknown as Context;
 
   it('runs every plugin for every request, a repeated and compiled one included', async () => {

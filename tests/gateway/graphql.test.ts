@@ -1,3 +1,5 @@
+import { selectionOf } from '../support/declarations';
+import { clientResource } from '../../gateway/resources/client.resource';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,8 +15,7 @@ import {
 
 const USER = 'id email full_name is_active is_superuser';
 const ITEM = 'id title description owner_id';
-const CLIENT =
-  'id url hiper_token nuvemshop_token nuvemshop_store_id hiper_sync_update_image hiper_sync_update_dimensions';
+const CLIENT = selectionOf(clientResource);
 const STORE_TAKEN = 'A client with this nuvemshop_store_id already exists';
 
 /** The GraphQL code each REST status becomes. */

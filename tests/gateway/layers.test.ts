@@ -110,8 +110,12 @@ describe('one declaration per field', () => {
       .map((file) => path.relative(root, file));
   }
 
-  // The entity (its column), the declaration (its one line) and the admin's messages (its label).
-  it.each(['hiper_sync_update_dimensions', 'nuvemshop_store_id'])('names %s in at most 3 source files', (field) => {
-    expect(naming(field).length, naming(field).join(', ')).toBeLessThanOrEqual(3);
+  // The declaration (its one line) and the admin's messages (its label); the store id also where an app install
+  // finds its client (resources/store-connection.ts). The entity is derived from the declaration.
+  it.each([
+    ['hiper_sync_update_dimensions', 2],
+    ['nuvemshop_store_id', 3],
+  ] as const)('names %s in at most %i source files', (field, most) => {
+    expect(naming(field).length, naming(field).join(', ')).toBeLessThanOrEqual(most);
   });
 });

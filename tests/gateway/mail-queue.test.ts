@@ -192,7 +192,7 @@ describe('an SMTP outage', () => {
   }, 60_000);
 
   it('ends a mail that keeps failing as failed after its retries, visible to superusers and counted', async () => {
-    const before = await t.graphql('{ _allMailJobsMeta(filter: { state: "failed" }) { count } }', {}, su);
+    const before = await t.graphql('{ _allMailJobsMeta(filter: { state: failed }) { count } }', {}, su);
     expect(before.body.data._allMailJobsMeta.count).toBe(0);
     const created = await t.request('POST', '/api/v1/users/', {
       token: su,
@@ -205,7 +205,7 @@ describe('an SMTP outage', () => {
     expect(smtp.to(BOUNCING)).toEqual([]);
 
     const listed = await t.graphql(
-      '{ allMailJobs(filter: { state: "failed" }) { to state attempts last_error } _allMailJobsMeta(filter: { state: "failed" }) { count } }',
+      '{ allMailJobs(filter: { state: failed }) { to state attempts last_error } _allMailJobsMeta(filter: { state: failed }) { count } }',
       {},
       su,
     );
@@ -285,8 +285,15 @@ describe('allMailJobs', () => {
     });
     const anonymous = await t.graphql('{ _allMailJobsMeta { count } }');
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    const bad = await t.graphql('{ allMailJobs(filter: { state: "lost" }) { id } }', {}, su);
-    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    // A state is one of its values: GraphQL's enum refuses any other, and REST answers 422.
+    const bad = await t.graphql('{ allMailJobs(filter: { state: lost }) { id } }', {}, su);
+    expect(bad.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(bad.body.errors[0].message).toMatch(/MailJobState/);
+    const badRest = await t.request('GET', '/api/v1/mail-jobs/?state=lost', { token: su });
+    expect(badRest.status).toBe(422);
+    expect(badRest.body.detail[0].loc).toEqual(['query', 'state']);
+    const userRest = await t.request('GET', '/api/v1/mail-jobs/', { token: user.token });
+    expect(userRest.status).toBe(403);
 
     const all: MailJobView[] = await mailJobs(t, su);
     expect(all.length).toBeGreaterThan(5);
@@ -295,5 +302,18 @@ describe('allMailJobs', () => {
     expect(all.map((j) => j.created_at)).toEqual(sorted.map((j) => j.created_at));
     const page = await t.graphql('{ allMailJobs(page: 1, perPage: 2) { id } }', {}, su);
     expect(page.body.data.allMailJobs.map((j: { id: string }) => j.id)).toEqual(all.slice(2, 4).map((j) => j.id));
+
+    // REST serves the same records and total, filtered by state alike; one job by id, and no way to write.
+    const listed = await t.request('GET', '/api/v1/mail-jobs/?limit=1000', { token: su });
+    expect(listed.body).toEqual({ data: all, count: all.length });
+    const completed = await t.request('GET', '/api/v1/mail-jobs/?state=completed&limit=1000', { token: su });
+    expect(completed.body.data.map((j: MailJobView) => j.id)).toEqual(
+      all.filter((j) => j.state === 'completed').map((j) => j.id),
+    );
+    const one = await t.request('GET', `/api/v1/mail-jobs/${all[0].id}`, { token: su });
+    expect(one.body).toEqual(all[0]);
+    expect((await t.request('DELETE', `/api/v1/mail-jobs/${all[0].id}`, { token: su })).status).toBe(405);
+    const none = await t.graphql('mutation { deleteMailJob(id: "x") { id } }', {}, su);
+    expect(none.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });

@@ -4,8 +4,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { createTestDatabase } from '../support/database';
-import { clientResource } from '../../gateway/clients/client.resource';
-import { itemResource } from '../../gateway/items/item.resource';
+import { clientResource } from '../../gateway/resources/client.resource';
+import { itemResource } from '../../gateway/resources/item.resource';
 import { userResource } from '../../gateway/users/user.resource';
 
 let orm: MikroORM;

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { isAnswered } from '../../gateway/fields/field';
+import { clientResource } from '../../gateway/resources/client.resource';
 
-const CLIENT_KEYS = [
-  'hiper_sync_update_dimensions',
-  'hiper_sync_update_image',
-  'hiper_token',
-  'id',
-  'nuvemshop_store_id',
-  'nuvemshop_token',
-  'url',
-];
+/** What a client's answer holds: every answered field of its declaration, so a field added there is expected here. */
+const CLIENT_KEYS = Object.entries(clientResource.fields)
+  .filter(([, field]) => isAnswered(field))
+  .map(([name]) => name)
+  .sort();
 const STORE_TAKEN = 'A client with this nuvemshop_store_id already exists';
 
 let t: TestGateway;

@@ -1,12 +1,19 @@
+import type { GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import { ApolloServer } from '@apollo/server';
 import { parse, validate } from 'graphql';
 import { loadConfig } from '../../gateway/config';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { searchCostRule } from '../../gateway/graphql/search-cost';
 import { resolvers } from '../../gateway/resolvers';
+import { loadResources } from '../../gateway/resources';
 
-const schema = graphqlSchema(resolvers);
+let schema: GraphQLSchema;
+beforeAll(async () => {
+  await loadResources();
+  schema = graphqlSchema(resolvers());
+});
 const { GRAPHQL_MAX_SEARCHES } = loadConfig({});
 
 /** The errors of the search cost rule alone (at GRAPHQL_MAX_SEARCHES unless told), as their messages. */
@@ -82,7 +89,7 @@ describe('the search cost rule', () => {
       c: allItems(filter: { q: null }) { id }
       d: allUsers(filter: { ids: ["00000000-0000-4000-8000-000000000000"] }) { id }
       e: allMailJobs(filter: $mail) { id }
-      f: _allMailJobsMeta(filter: { state: "failed" }) { count }
+      f: _allMailJobsMeta(filter: { state: failed }) { count }
       g: allClients(filter: { q: "one" }) { id }
       h: allItems(filter: { q: "two" }) { id }
     }`;

@@ -3,7 +3,9 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { ClientService } from '../../gateway/clients/client.service';
+import { ResourceService } from '../../gateway/resources/service';
+import { entityFor } from '../../gateway/resources/entity';
+import { clientResource } from '../../gateway/resources/client.resource';
 import { loadConfig } from '../../gateway/config';
 import { PlainRows } from '../../gateway/database/plain-rows';
 import { isDatabaseUnavailable } from '../../gateway/database/unavailable';
@@ -69,7 +71,12 @@ describe('the statement timeout', () => {
   });
 
   it('cancels a search that runs past it, answered 503 with advice to narrow the search', async () => {
-    const clients = new ClientService(orm, new PlainRows(orm));
+    const clients = new ResourceService(
+      clientResource as never,
+      entityFor(clientResource as never),
+      orm,
+      new PlainRows(orm),
+    );
     const started = performance.now();
     const searched = await holdingClients(database.url, () =>
       clients.list(caller, { skip: 0, limit: 10, q: 'store' }).catch((error: unknown) => error),

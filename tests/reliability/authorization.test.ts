@@ -145,6 +145,14 @@ async function fixture(): Promise<Fixture> {
   };
 }
 
+/** A queued mail's id: one put in the queue as the mail worker's own would be, for the cells that read one. */
+async function mailJobId(): Promise<string> {
+  const [job] = await t.sql<{ id: string }>(`insert into pgboss.job (name, data) values ('mail', $1) returning id`, [
+    { kind: 'new-account', email: `${MARK}-mail@example.com` },
+  ]);
+  return job.id;
+}
+
 /** A record made for one cell, so that cells which change or delete it do not depend on each other. */
 const freshItem = async (token: string) =>
   ok(await t.request('POST', '/api/v1/items/', { token, json: { title: `${MARK} fresh item` } }), 'create item')
@@ -232,6 +240,8 @@ const REST: Record<string, Build<RestCall>> = {
   'GET /clients/': () => ({ method: 'GET', path: '/clients/' }),
   'POST /clients/': () => ({ method: 'POST', path: '/clients/', json: { url: 'https://new.example' } }),
   'GET /clients/{id}': (f) => ({ method: 'GET', path: `/clients/${f.victim.clientId}` }),
+  'GET /mail-jobs/': () => ({ method: 'GET', path: '/mail-jobs/' }),
+  'GET /mail-jobs/{id}': async () => ({ method: 'GET', path: `/mail-jobs/${await mailJobId()}` }),
   'PUT /clients/{id}': async () => ({
     method: 'PUT',
     path: `/clients/${await freshClient()}`,
@@ -251,8 +261,12 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query me': () => ({ query: `{ me ${USER_FIELDS} }` }),
   'query allUsers': () => ({ query: `{ allUsers ${USER_FIELDS} }` }),
   'query _allUsersMeta': () => ({ query: '{ _allUsersMeta { count } }' }),
+  'query MailJob': async () => ({
+    query: 'query ($id: ID!) { MailJob(id: $id) { id kind to state } }',
+    variables: { id: await mailJobId() },
+  }),
   'query allMailJobs': () => ({ query: '{ allMailJobs { id kind to state attempts last_error } }' }),
-  'query _allMailJobsMeta': () => ({ query: '{ _allMailJobsMeta(filter: { state: "failed" }) { count } }' }),
+  'query _allMailJobsMeta': () => ({ query: '{ _allMailJobsMeta(filter: { state: failed }) { count } }' }),
   'query User (another user)': (f) => ({
     query: `query ($id: ID!) { User(id: $id) ${USER_FIELDS} }`,
     variables: { id: f.victim.id },

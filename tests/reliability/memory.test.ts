@@ -1,3 +1,5 @@
+import { selectionOf } from '../support/declarations';
+import { clientResource } from '../../gateway/resources/client.resource';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -90,8 +92,7 @@ describe('padded distinct queries', () => {
   });
 });
 
-const CLIENT_FIELDS =
-  'id url hiper_token nuvemshop_token nuvemshop_store_id hiper_sync_update_image hiper_sync_update_dimensions';
+const CLIENT_FIELDS = selectionOf(clientResource);
 
 describe('the heap exhaustion attack, replayed', () => {
   it(`leaves the gateway alive, answering and under ${LARGE_LISTS_RSS_BOUND_MB} MB`, async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientService } from '../../gateway/clients/client.service';
+import { ResourceService } from '../../gateway/resources/service';
+import { entityFor } from '../../gateway/resources/entity';
+import { clientResource } from '../../gateway/resources/client.resource';
 import { PlainRows } from '../../gateway/database/plain-rows';
 import { encryptToken } from '../../gateway/database/token-cipher';
 import type { SignedInUser } from '../../gateway/users/user.schemas';
@@ -75,7 +77,12 @@ describe(`searching ${CLIENTS.toLocaleString('en')} clients`, () => {
       sent.push({ text, values });
       return send(text, values);
     };
-    const clients = new ClientService(t.gateway.orm, rows);
+    const clients = new ResourceService(
+      clientResource as never,
+      entityFor(clientResource as never),
+      t.gateway.orm,
+      rows,
+    );
     const superuser = { id: 'superuser', isSuperuser: true } as unknown as SignedInUser;
     const found = await clients.list(superuser, { skip: 0, limit: 25, q: storeOf(123_456) });
     expect(found).toMatchObject({ count: 1, data: [{ url: urlOf(123_456), hiper_token: 'hiper-56-token' }] });

@@ -2,7 +2,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryProvider, renderWithAdmin } from '../testing';
-import ClientList from './ClientList';
+import DeclaredList from '../crud/DeclaredList';
+
+const ClientList = () => <DeclaredList resource="clientes" />;
 
 const seed = () =>
   Array.from({ length: 7 }, (_, i) => ({

@@ -2,6 +2,9 @@ import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '
 import { Fragment, useId, useMemo, type ReactNode } from 'react';
 import { CreateBase, EditBase, SaveButton, SimpleForm, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import { isNetworkFailure } from '../api';
+import { typeOfResource } from '../dataProvider/resourceTypes';
+import { fieldsOf } from './description';
+import { defaultText } from './ResourceList';
 import { useFailureToast, useToast } from '../layout/useToast';
 import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
@@ -205,5 +208,52 @@ export function EditDialog({
         </SimpleForm>
       </EditBase>
     </FormDialogFrame>
+  );
+}
+
+/**
+ * A record of a read-only resource, every field the schema gives it under its label, as the list reads them (dates in
+ * the viewer's locale, states by their labels).
+ */
+export function ShowDialog({
+  resource,
+  title,
+  record,
+  onClose,
+}: {
+  resource: string;
+  title: string;
+  record: RaRecord;
+  onClose: () => void;
+}) {
+  const translate = useTranslate();
+  const titleId = useId();
+  const fields = fieldsOf(typeOfResource(resource));
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent>
+        <Box
+          component="dl"
+          sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', gap: 1, m: 0, '& dd': { m: 0 } }}
+        >
+          {Object.entries(fields)
+            .filter(([name]) => name !== 'id')
+            .map(([name, field]) => (
+              <Fragment key={name}>
+                <Box component="dt" sx={{ color: 'text.secondary' }}>
+                  {translate(`resources.${resource}.fields.${name}`, { _: name })}
+                </Box>
+                <Box component="dd" sx={{ overflowWrap: 'anywhere' }}>
+                  {defaultText(resource, name, field, record[name], translate)}
+                </Box>
+              </Fragment>
+            ))}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('app.list.close')}</Button>
+      </DialogActions>
+    </Dialog>
   );
 }

@@ -3,6 +3,9 @@ import {
   Box,
   Button as MuiButton,
   Card,
+  Chip,
+  MenuItem,
+  TextField,
   styled,
   Skeleton,
   Table,
@@ -22,6 +25,7 @@ import {
   downloadCSV,
   ExportButton,
   ListBase,
+  ReferenceField,
   Title,
   TopToolbar,
   useListContext,
@@ -31,7 +35,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { Navigate, useLocation } from 'react-router-dom';
-import { typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
+import { offers, screenOfType, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { toCsv } from './csv';
 import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
@@ -49,6 +53,7 @@ export { PAGE_SIZE };
 const dialogs = afterFirstPaintModule(() => import('./RecordDialog'));
 const CreateDialog = dialogs.component((module) => module.CreateDialog);
 const EditDialog = dialogs.component((module) => module.EditDialog);
+const ShowDialog = dialogs.component((module) => module.ShowDialog);
 const confirms = afterFirstPaintModule(() => import('./DeleteConfirm'));
 const DeleteRecordConfirm = confirms.component((module) => module.DeleteRecordConfirm);
 const SpecBulkDeleteButton = confirms.component((module) => module.SpecBulkDeleteButton);
@@ -80,11 +85,50 @@ export function Truncated({ text, width = 150 }: { text: string; width?: number 
   );
 }
 
-/** How a field reads by default: a secret says whether it is set, a boolean yes or no, anything else as it is. */
-function defaultText(field: FieldDescription | undefined, value: unknown, translate: Translate): string {
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+
+/**
+ * How a field reads by default: a secret says whether it is set, a boolean yes or no, a moment in the viewer's locale,
+ * a state as its label says (`values.<field>.<value>`), an empty optional value 'N/A', anything else as it is.
+ */
+export function defaultText(
+  resource: string,
+  source: string,
+  field: FieldDescription | undefined,
+  value: unknown,
+  translate: Translate,
+): string {
   if (field?.secret) return translate(value ? 'app.secret.set' : 'app.secret.unset');
+  if (value == null || value === '') return field?.nullable ? translate('app.list.empty_value') : '';
   if (field?.type === 'Boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
-  return value == null ? '' : String(value);
+  if (field?.type === 'DateTime') return dateFormat.format(new Date(String(value)));
+  if (field?.values) return translate(`resources.${resource}.values.${source}.${String(value)}`, { _: String(value) });
+  return String(value);
+}
+
+/** A state's colour: what went wrong in red, what is done in green, what waits or runs in between. */
+function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | 'default' {
+  if (/fail|error|revoked|suspended|disconnected/.test(value)) return 'error';
+  if (/complete|succeed|success|linked|idle/.test(value)) return 'success';
+  if (/retry|partial|unpublished/.test(value)) return 'warning';
+  if (/active|running/.test(value)) return 'info';
+  return 'default';
+}
+
+/** A state as a chip of its colour, named as its label says. */
+function StateChip({ value, text }: { value: unknown; text: string }) {
+  return <Chip size="small" label={text} color={stateColor(String(value))} variant="outlined" />;
+}
+
+/** A reference as a link to the record it names, in that record's list, named as that resource names a record. */
+function ReferenceLink({ source, screen }: { source: string; screen: string }) {
+  return (
+    <ReferenceField
+      source={source}
+      reference={screen}
+      link={(record) => `/${screen}?filter=${encodeURIComponent(JSON.stringify({ ids: [record.id] }))}`}
+    />
+  );
 }
 
 interface Column {
@@ -107,12 +151,21 @@ function useColumns(resource: ResourceName, customized: (string | ColumnCustomiz
       const custom: ColumnCustomization = typeof entry === 'string' ? { source: entry } : entry;
       const field = fields[custom.source];
       const text = (record: RaRecord) =>
-        custom.text ? custom.text(record, translate) : defaultText(field, record[custom.source], translate);
+        custom.text
+          ? custom.text(record, translate)
+          : defaultText(resource, custom.source, field, record[custom.source], translate);
+      const target = field?.references ? screenOfType(field.references) : undefined;
       const render =
         custom.render ??
-        (field?.type === 'Boolean' && !custom.text
-          ? () => <BooleanField source={custom.source} />
-          : (record: RaRecord) => <Truncated text={text(record)} />);
+        (custom.text
+          ? (record: RaRecord) => <Truncated text={text(record)} />
+          : field?.type === 'Boolean' && !field.nullable
+            ? () => <BooleanField source={custom.source} />
+            : field?.values
+              ? (record: RaRecord) => <StateChip value={record[custom.source]} text={text(record)} />
+              : target
+                ? () => <ReferenceLink source={custom.source} screen={target} />
+                : (record: RaRecord) => <Truncated text={text(record)} />);
       return { source: custom.source, field, text, render, detail: custom.render ?? text };
     });
   }, [resource, customized, translate]);
@@ -196,7 +249,7 @@ interface TableProps {
   onDelete: (record: RaRecord) => void;
 }
 
-/** A row's menu: edit and delete, named after the record. */
+/** A row's menu, named after the record: edit and delete where the resource offers them, else a look at it. */
 function RecordActions({
   resource,
   record,
@@ -206,14 +259,19 @@ function RecordActions({
   onDelete,
 }: Omit<TableProps, 'columns'> & { record: RaRecord }) {
   const translate = useTranslate();
+  const actions = [
+    ...(offers(resource, 'update')
+      ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
+      : [{ label: translate(`resources.${resource}.action.show`), onClick: () => onEdit(record) }]),
+    ...(offers(resource, 'delete')
+      ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
+      : []),
+  ];
   return (
     <RowActions
       label={translate('app.list.actions_for', { name: representation(record) })}
       disabled={isLocked(record)}
-      actions={[
-        { label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) },
-        { label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true },
-      ]}
+      actions={actions}
     />
   );
 }
@@ -246,16 +304,20 @@ function ResourceTable(props: TableProps) {
       isRowSelectable={(record) => !isLocked(record)}
       rowSx={() => ({ opacity: isPlaceholderData ? 0.5 : 1, transition: 'opacity 0.2s' })}
       bulkActionButtons={
-        // Drawn hidden until a row is selected.
-        <AfterFirstPaint>
-          <Suspense fallback={null}>
-            <SpecBulkDeleteButton
-              resource={resource}
-              title={translate(`resources.${resource}.action.delete`)}
-              representation={representation}
-            />
-          </Suspense>
-        </AfterFirstPaint>
+        // Drawn hidden until a row is selected; no selection where nothing can be deleted.
+        offers(resource, 'delete') ? (
+          <AfterFirstPaint>
+            <Suspense fallback={null}>
+              <SpecBulkDeleteButton
+                resource={resource}
+                title={translate(`resources.${resource}.action.delete`)}
+                representation={representation}
+              />
+            </Suspense>
+          </AfterFirstPaint>
+        ) : (
+          false
+        )
       }
       // An empty page keeps the table's headings, with what it has to say in its body.
       empty={
@@ -364,16 +426,51 @@ function PhoneList(props: TableProps) {
   );
 }
 
-function ListActions({ label, onAdd }: { label: string; onAdd: () => void }) {
+function ListActions({ resource, label, onAdd }: { resource: ResourceName; label: string; onAdd?: () => void }) {
   // The add button keeps its words on a phone too (react-admin's own buttons shrink to an icon there).
   return (
     <TopToolbar sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'center', minHeight: 0, py: { xs: 1 } }}>
-      <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
-        {label}
-      </MuiButton>
+      <StateFilters resource={resource} />
+      {onAdd && (
+        <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
+          {label}
+        </MuiButton>
+      )}
       <ExportButton maxResults={1000} />
     </TopToolbar>
   );
+}
+
+/** A select per state field the schema marks @filterable: every value, or one. */
+function StateFilters({ resource }: { resource: ResourceName }) {
+  const translate = useTranslate();
+  const { filterValues, setFilters } = useListContext();
+  const fields = Object.entries(fieldsOf(typeOfResource(resource))).filter(([, f]) => f.filterable && f.values);
+  return fields.map(([source, field]) => {
+    const current = (filterValues as Record<string, unknown>)[source];
+    return (
+      <TextField
+        key={source}
+        select
+        size="small"
+        label={translate(`resources.${resource}.fields.${source}`)}
+        value={typeof current === 'string' ? current : ''}
+        onChange={(event) => {
+          const { [source]: _dropped, ...others } = filterValues as Record<string, unknown>;
+          setFilters(event.target.value ? { ...others, [source]: event.target.value } : others);
+        }}
+        sx={{ minWidth: 160 }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      >
+        <MenuItem value="">{translate('app.list.filter_all')}</MenuItem>
+        {field.values!.map((value) => (
+          <MenuItem key={value} value={value}>
+            {translate(`resources.${resource}.values.${source}.${value}`, { _: value })}
+          </MenuItem>
+        ))}
+      </TextField>
+    );
+  });
 }
 
 /** The page around a list, as react-admin's List lays it out (its ListView and ListToolbar). */
@@ -494,7 +591,11 @@ export function ResourceList({
         <ListPage
           search={searchable ? <SearchBox /> : null}
           actions={
-            <ListActions label={translate(`resources.${resource}.action.create`)} onAdd={() => setAdding(true)} />
+            <ListActions
+              resource={resource}
+              label={translate(`resources.${resource}.action.create`)}
+              onAdd={offers(resource, 'create') ? () => setAdding(true) : undefined}
+            />
           }
           pagination={
             <AfterFirstPaint>
@@ -523,7 +624,15 @@ export function ResourceList({
             form={form}
           />
         )}
-        {editing && (
+        {editing && !offers(resource, 'update') && (
+          <ShowDialog
+            resource={resource}
+            title={translate(`resources.${resource}.action.show`)}
+            record={editing}
+            onClose={() => setEditing(null)}
+          />
+        )}
+        {editing && offers(resource, 'update') && (
           <EditDialog
             resource={resource}
             title={translate(`resources.${resource}.action.edit`)}

@@ -2,7 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { useNavigate } from 'react-router-dom';
-import ItemList from '../items/ItemList';
+import DeclaredList from './DeclaredList';
+
+const ItemList = () => <DeclaredList resource="items" />;
 import { memoryProvider, renderWithAdmin } from '../testing';
 import { SEARCH_DELAY_MS } from './SearchBox';
 

@@ -20,6 +20,12 @@ export interface FieldDescription {
   readonly listed?: boolean;
   readonly sortable?: boolean;
   readonly searchable?: boolean;
+  /** Lists take an exact value of it as a filter. */
+  readonly filterable?: boolean;
+  /** The type whose record it names (a reference). */
+  readonly references?: string;
+  /** A state's values (an enum), in order. */
+  readonly values?: readonly string[];
 }
 
 /** An operation's argument: its type, whether it must be given, its default and its bounds. */

@@ -9,7 +9,7 @@ export function listScreen(name: ListScreenName): ComponentType {
   const Lazy = lazy(() => loadListScreen(name));
   return function ListScreen() {
     // Decided once per mount, so a screen never switches from one to the other (which would remount it).
-    const [Screen] = useState<ComponentType>(() => loadedListScreen(name) ?? Lazy);
-    return <Screen />;
+    const [Screen] = useState<ComponentType<{ resource: ListScreenName }>>(() => loadedListScreen(name) ?? Lazy);
+    return <Screen resource={name} />;
   };
 }

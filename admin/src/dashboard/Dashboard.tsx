@@ -22,21 +22,29 @@ function CountCard({ label, count, to }: { label: string; count: number; to: str
   );
 }
 
-/** Mail that could not be sent after all its retries (superusers only): someone is waiting for it. */
+/** The e-mails screen showing only the mail that failed for good. */
+const FAILED_MAIL = `/emails?filter=${encodeURIComponent(JSON.stringify({ state: 'failed' }))}`;
+
+/**
+ * Mail that could not be sent after all its retries (superusers only): someone is waiting for it. The card leads to
+ * those e-mails, with why each failed.
+ */
 function FailedMail({ count }: { count: number }) {
   return (
     <Card variant="outlined" sx={{ mt: 3, maxWidth: 420 }}>
-      <CardContent>
-        <Typography variant="h6" component="h2">
-          Emails
-        </Typography>
-        <Typography color={count ? 'error' : undefined} sx={{ fontWeight: count ? 700 : undefined }}>
-          Emails que falharam: {count}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          Não enviados depois de todas as tentativas.
-        </Typography>
-      </CardContent>
+      <CardActionArea component={Link} to={FAILED_MAIL}>
+        <CardContent>
+          <Typography variant="h6" component="h2">
+            Emails
+          </Typography>
+          <Typography color={count ? 'error' : undefined} sx={{ fontWeight: count ? 700 : undefined }}>
+            Emails que falharam: {count}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            Não enviados depois de todas as tentativas.
+          </Typography>
+        </CardContent>
+      </CardActionArea>
     </Card>
   );
 }

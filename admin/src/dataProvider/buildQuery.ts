@@ -15,7 +15,7 @@ export interface BuiltQuery {
   parseResponse: (response: { data: Record<string, unknown> }) => unknown;
 }
 
-type Documents = Record<'list' | 'one' | 'create' | 'update' | 'delete', DocumentNode>;
+type Documents = Record<'list' | 'one', DocumentNode> & Partial<Record<'create' | 'update' | 'delete', DocumentNode>>;
 
 const cache = new Map<TypeName, Documents>();
 
@@ -27,9 +27,9 @@ function documentsOf(type: TypeName): Documents {
   const documents: Documents = {
     list: parse(texts.list),
     one: parse(texts.one),
-    create: parse(texts.create),
-    update: parse(texts.update),
-    delete: parse(texts.delete),
+    create: texts.create ? parse(texts.create) : undefined,
+    update: texts.update ? parse(texts.update) : undefined,
+    delete: texts.delete ? parse(texts.delete) : undefined,
   };
   cache.set(type, documents);
   return documents;
@@ -49,6 +49,11 @@ export const buildQuery =
     const type = typeOfResource(resource);
     const documents = documentsOf(type);
     const single = (response: { data: Record<string, unknown> }) => ({ data: withoutTypename(response.data.data) });
+    /** A write the resource does not offer (a history's) is refused before anything is sent. */
+    const write = (document: DocumentNode | undefined) => {
+      if (!document) throw new Error(`${fetchType} is not offered by ${resource}`);
+      return document;
+    };
 
     switch (fetchType) {
       case 'GET_LIST':
@@ -65,18 +70,18 @@ export const buildQuery =
         return { query: documents.one, variables: { id: params.id }, parseResponse: single };
       case 'CREATE':
         return {
-          query: documents.create,
+          query: write(documents.create),
           variables: argumentsOf(operationsOf(type).createArgs, params.data ?? {}),
           parseResponse: single,
         };
       case 'UPDATE':
         return {
-          query: documents.update,
+          query: write(documents.update),
           variables: { ...argumentsOf(operationsOf(type).updateArgs, params.data ?? {}), id: params.id },
           parseResponse: single,
         };
       case 'DELETE':
-        return { query: documents.delete, variables: { id: params.id }, parseResponse: single };
+        return { query: write(documents.delete), variables: { id: params.id }, parseResponse: single };
       default:
         throw new Error(`${fetchType} is not supported for ${resource}`);
     }

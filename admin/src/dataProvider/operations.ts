@@ -25,12 +25,13 @@ export interface ListAnswer {
   total?: number;
 }
 
+/** A resource's operations; a read-only one (a history) has no create, update or delete. */
 export interface OperationTexts {
   list: string;
   one: string;
-  create: string;
-  update: string;
-  delete: string;
+  create?: string;
+  update?: string;
+  delete?: string;
   createArgs: OperationDescription['args'];
   updateArgs: OperationDescription['args'];
 }
@@ -66,9 +67,9 @@ export function operationsOf(type: TypeName): OperationTexts {
   const list = required(queryOf(names.list), names.list);
   const count = required(queryOf(names.count), names.count);
   const one = required(queryOf(names.one), names.one);
-  const create = required(mutationOf(names.create), names.create);
-  const update = required(mutationOf(names.update), names.update);
-  const remove = required(mutationOf(names.delete), names.delete);
+  const create = mutationOf(names.create);
+  const update = mutationOf(names.update);
+  const remove = mutationOf(names.delete);
   const mutation = (name: string, operation: OperationDescription) =>
     `mutation ${name}${parens(variableList(operation.args))} { data: ${name}${parens(argumentList(operation.args))} { ${fields} } }`;
   const texts: OperationTexts = {
@@ -78,25 +79,32 @@ export function operationsOf(type: TypeName): OperationTexts {
       ` data: ${names.list}${parens(argumentList(list.args))} { ${fields} }` +
       ` total: ${names.count}${parens(argumentList(count.args))} { count } }`,
     one: `query ${names.one}${parens(variableList(one.args))} { data: ${names.one}${parens(argumentList(one.args))} { ${fields} } }`,
-    create: mutation(names.create, create),
-    update: mutation(names.update, update),
-    delete: mutation(names.delete, remove),
-    createArgs: create.args,
-    updateArgs: update.args,
+    create: create && mutation(names.create, create),
+    update: update && mutation(names.update, update),
+    delete: remove && mutation(names.delete, remove),
+    createArgs: create?.args ?? {},
+    updateArgs: update?.args ?? {},
   };
   cache.set(type, texts);
   return texts;
 }
 
 /**
- * A list's variables from react-admin's parameters: the page counted from 0, the search (`q`) and, for getMany, the
- * ids. Only a field the schema marks @sortable orders the list; anything else keeps the gateway's order.
+ * A list's variables from react-admin's parameters: the page counted from 0, the search (`q`), an exact value of each
+ * field the schema marks @filterable, and the ids (for getMany, or a link to some records). Only a field the schema
+ * marks @sortable orders the list; anything else keeps the gateway's order.
  */
 export function listVariables(type: TypeName, params: ListParams, many = false): Record<string, unknown> {
   const { page = 1, perPage = 5 } = params.pagination ?? {};
   const filter: Record<string, unknown> = {};
   if (many) filter.ids = params.ids;
-  if (typeof params.filter?.q === 'string' && params.filter.q) filter.q = params.filter.q;
+  const given = params.filter ?? {};
+  if (typeof given.q === 'string' && given.q) filter.q = given.q;
+  if (!many && Array.isArray(given.ids)) filter.ids = given.ids;
+  const fields = fieldsOf(type);
+  for (const [name, value] of Object.entries(given)) {
+    if (fields[name]?.filterable && typeof value === 'string' && value) filter[name] = value;
+  }
   const variables: Record<string, unknown> = {
     page: many ? 0 : page - 1,
     perPage: many ? (params.ids?.length ?? 0) : perPage,

@@ -1,14 +1,48 @@
+import { resources } from '../../../schema/generated/description';
 import type { TypeName } from '../crud/description';
 
-/** react-admin's resource names (also the screens' paths) and the GraphQL type behind each. */
-export const resourceTypes = { items: 'Item', clientes: 'Client', admin: 'User' } as const satisfies Record<
-  string,
-  TypeName
->;
+type Declared = typeof resources;
 
-export type ResourceName = keyof typeof resourceTypes;
+/** react-admin's resource names: each screen's path, as the gateway's declarations name them (`@resource`). */
+export type ResourceName = Declared[keyof Declared]['screen'];
 
-export function typeOfResource(resource: string): TypeName {
-  if (!Object.hasOwn(resourceTypes, resource)) throw new Error(`Unknown resource ${resource}`);
-  return resourceTypes[resource as ResourceName];
+export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** What the schema says of a resource the admin shows (its `@resource` directive), and its GraphQL type. */
+export interface ScreenDeclaration {
+  type: TypeName;
+  screen: ResourceName;
+  operations: readonly Operation[];
+  read: 'user' | 'superuser';
+  write: 'user' | 'superuser';
+  /** The field that names a record. */
+  title?: string;
+  /** Its place in the sidebar (none when absent or 0). */
+  menu?: number;
+  icon?: string;
 }
+
+/** Every resource's screen, in sidebar order: the one registry the menu, the routes and the data provider read. */
+export const declarations: readonly ScreenDeclaration[] = Object.entries(resources).map(
+  ([type, declared]) => ({ type, ...declared }) as ScreenDeclaration,
+);
+
+const byScreen = new Map<string, ScreenDeclaration>(declarations.map((d) => [d.screen, d]));
+
+export const isResourceName = (name: string): name is ResourceName => byScreen.has(name);
+
+export function declarationOf(resource: string): ScreenDeclaration {
+  const found = byScreen.get(resource);
+  if (!found) throw new Error(`Unknown resource ${resource}`);
+  return found;
+}
+
+export const typeOfResource = (resource: string): TypeName => declarationOf(resource).type;
+
+/** Whether the resource offers an operation (a history offers only list and get). */
+export const offers = (resource: string, operation: Operation): boolean =>
+  declarationOf(resource).operations.includes(operation);
+
+/** The screen of the resource a type names, if the admin shows it. */
+export const screenOfType = (type: string): ResourceName | undefined =>
+  declarations.find((d) => d.type === type)?.screen;

@@ -5,10 +5,13 @@
  * - `fields.<field>`: a column's heading and, unless `inputs` says otherwise, its input's label;
  *   `inputs.<field>` / `inputs.edit.<field>`: an input's label (in the edit dialog);
  * - `validation.<field>.<rule>`: a message replacing react-admin's own for that rule on that field;
- * - `type`: how the delete messages name a record ('O item foi apagado com sucesso.').
+ * - `type`: how the delete messages name a record ('O item foi apagado com sucesso.');
+ * - `values.<field>.<value>`: how a state's value reads;
+ * - `menu`: its sidebar entry; `language: 'pt'`: the screen is in Portuguese, react-admin's own texts included.
  */
 export const resourceMessages = {
   items: {
+    menu: 'Itens',
     name: 'Item |||| Items',
     fields: { id: 'ID', title: 'Title', description: 'Description' },
     title: 'Items Management',
@@ -21,6 +24,8 @@ export const resourceMessages = {
     validation: { title: { required: 'Title é obrigatório.' } },
   },
   clientes: {
+    menu: 'Clientes',
+    language: 'pt',
     name: 'Cliente |||| Clientes',
     fields: {
       url: 'URL',
@@ -39,7 +44,42 @@ export const resourceMessages = {
     navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
     validation: { url: { required: 'URL é obrigatória.' } },
   },
+  emails: {
+    menu: 'E-mails',
+    language: 'pt',
+    name: 'E-mail |||| E-mails',
+    fields: {
+      state: 'Estado',
+      kind: 'Tipo',
+      to: 'Destinatário',
+      attempts: 'Tentativas',
+      retry_limit: 'Novas tentativas permitidas',
+      last_error: 'Último erro',
+      sent: 'Enviado',
+      not_sent_reason: 'Por que não foi enviado',
+      created_at: 'Criado em',
+      next_attempt_at: 'Próxima tentativa',
+      completed_at: 'Concluído em',
+    },
+    values: {
+      state: {
+        created: 'Na fila',
+        retry: 'Nova tentativa',
+        active: 'Enviando',
+        completed: 'Concluído',
+        cancelled: 'Cancelado',
+        failed: 'Falhou',
+      },
+    },
+    title: 'E-mails',
+    table: 'E-mails',
+    empty: 'Nenhum e-mail na fila.',
+    type: 'e-mail |||| e-mails',
+    action: { show: 'Ver e-mail' },
+    navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+  },
   admin: {
+    menu: 'Admin',
     name: 'User |||| Users',
     fields: {
       full_name: 'Full name',
@@ -86,6 +126,8 @@ export const englishAppMessages = {
     empty_value: 'N/A',
     no_results: 'No results for “%{q}”',
     clear_search: 'Clear search',
+    filter_all: 'All',
+    close: 'Close',
   },
   secret: { set: 'Set', unset: 'Not set' },
   validation: {
@@ -109,6 +151,8 @@ export const portugueseAppMessages = {
     empty_value: 'N/A',
     no_results: 'Nenhum resultado para “%{q}”',
     clear_search: 'Limpar pesquisa',
+    filter_all: 'Todos',
+    close: 'Fechar',
   },
   secret: { set: 'Definido', unset: 'Não definido' },
   validation: {

@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from 'react-admin';
 import { memoryProvider, renderWithAdmin } from '../testing';
-import ItemList from './ItemList';
+import DeclaredList from '../crud/DeclaredList';
+
+const ItemList = () => <DeclaredList resource="items" />;
 
 const seed = () =>
   Array.from({ length: 12 }, (_, i) => ({

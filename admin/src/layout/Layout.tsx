@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Layout as RaLayout, useGetIdentity, useLogoutIfAccessDenied } from 'react-admin';
 import { Navigate, useLocation } from 'react-router-dom';
 import { getToken } from '../api';
+import { declarations } from '../dataProvider/resourceTypes';
 import { AppBar } from './AppBar';
 import { ErrorFallback } from './ErrorFallback';
 import { Menu } from './Menu';
@@ -13,9 +14,7 @@ import NotFound from './NotFound';
  */
 export const LAYOUT_PATHS = [
   '/',
-  '/items',
-  '/clientes',
-  '/admin',
+  ...declarations.map((d) => `/${d.screen}`),
   '/config',
   '/access-denied',
   '/authentication-error',

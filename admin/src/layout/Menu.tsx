@@ -1,20 +1,43 @@
-import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
-import BusinessIcon from '@mui/icons-material/Business';
 import DashboardIcon from '@mui/icons-material/Dashboard';
-import InventoryIcon from '@mui/icons-material/Inventory2';
 import LogoutIcon from '@mui/icons-material/PowerSettingsNew';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, Divider, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
-import { Logout, Menu as RaMenu, useGetIdentity, useSidebarState } from 'react-admin';
+import { Logout, Menu as RaMenu, useGetIdentity, useSidebarState, useTranslate } from 'react-admin';
+import { declarations } from '../dataProvider/resourceTypes';
+import { iconNamed } from './icons';
 import { AfterFirstPaint } from './firstPaint';
 import { useAccess } from './useAccess';
 
 /** A menu entry for a resource's list, shown only to whom may open it. */
-function ResourceEntry({ resource, label, icon }: { resource: string; label: string; icon: ReactElement }) {
+function ResourceEntry({ resource, icon }: { resource: string; icon: ReactElement }) {
+  const translate = useTranslate();
   const { canAccess } = useAccess(resource, 'list');
   if (!canAccess) return null;
-  return <RaMenu.Item to={`/${resource}`} primaryText={label} leftIcon={icon} />;
+  return (
+    <RaMenu.Item
+      to={`/${resource}`}
+      primaryText={translate(`resources.${resource}.menu`, { _: resource })}
+      leftIcon={icon}
+    />
+  );
+}
+
+/** The settings page's place in the sidebar, among the resources' (their declarations' `menu`). */
+const SETTINGS_PLACE = 30;
+
+/** The resources' entries, in their declared order, with the settings page among them. */
+function entries(settings: ReactElement): ReactElement[] {
+  const shown = declarations.filter((d) => d.menu);
+  const resource = (d: (typeof shown)[number]) => {
+    const Icon = iconNamed(d.icon);
+    return <ResourceEntry key={d.screen} resource={d.screen} icon={<Icon />} />;
+  };
+  return [
+    ...shown.filter((d) => d.menu! < SETTINGS_PLACE).map(resource),
+    settings,
+    ...shown.filter((d) => d.menu! >= SETTINGS_PLACE).map(resource),
+  ];
 }
 
 /**
@@ -40,10 +63,7 @@ export function Menu() {
       <AfterFirstPaint>
         <RaMenu>
           <RaMenu.Item to="/" primaryText="Dashboard" leftIcon={<DashboardIcon />} />
-          <ResourceEntry resource="clientes" label="Clientes" icon={<BusinessIcon />} />
-          <ResourceEntry resource="items" label="Itens" icon={<InventoryIcon />} />
-          <RaMenu.Item to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />
-          <ResourceEntry resource="admin" label="Admin" icon={<AdminPanelSettingsIcon />} />
+          {entries(<RaMenu.Item key="config" to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />)}
           <Logout icon={<LogoutIcon />} sx={entryLike} />
         </RaMenu>
       </AfterFirstPaint>

@@ -1,8 +1,0 @@
-import ListIcon from '@mui/icons-material/List';
-import { listScreen } from '../crud/listScreen';
-
-export default {
-  list: listScreen('items'),
-  icon: ListIcon,
-  recordRepresentation: 'title',
-};

@@ -1,0 +1,18 @@
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import BusinessIcon from '@mui/icons-material/Business';
+import InventoryIcon from '@mui/icons-material/Inventory2';
+import ListIcon from '@mui/icons-material/List';
+import MailIcon from '@mui/icons-material/MailOutline';
+import type { SvgIconComponent } from '@mui/icons-material';
+
+/** The icons a declaration may name (`icon`), for its sidebar entry; any other name gets a list's. */
+const icons: Record<string, SvgIconComponent> = {
+  Business: BusinessIcon,
+  Inventory: InventoryIcon,
+  People: AdminPanelSettingsIcon,
+  Mail: MailIcon,
+  List: ListIcon,
+};
+
+export const iconNamed = (name: string | undefined): SvgIconComponent =>
+  (name && Object.hasOwn(icons, name) ? icons[name] : undefined) ?? ListIcon;

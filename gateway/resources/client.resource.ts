@@ -1,0 +1,39 @@
+import { boolean, id, int, text, url } from '../fields/field';
+import { Resource } from '../fields/resource';
+import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
+
+/** A store connection: one line per field; its table, REST, OpenAPI, GraphQL and the admin follow from it. */
+export const clientResource = new Resource(
+  'Client',
+  {
+    id: id(),
+    url: url({
+      required: true,
+      max: 255,
+      listed: true,
+      sortable: true,
+      searchable: true,
+      example: 'https://loja.example.com',
+    }),
+    nuvemshop_store_id: int({
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+      default: 0,
+      unique: true,
+      listed: true,
+      sortable: true,
+      description: 'Nuvemshop store id; 0 when not linked',
+      example: 1234567,
+    }),
+    hiper_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
+    nuvemshop_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
+    hiper_sync_update_image: boolean({ default: true, listed: true }),
+    hiper_sync_update_dimensions: boolean({ default: true, listed: true }),
+  },
+  { screen: 'clientes', title: 'url', menu: 10, icon: 'Business' },
+);
+
+type ClientFields = typeof clientResource.fields;
+export type ClientPublic = PublicOf<ClientFields>;
+export type ClientCreate = CreateOf<ClientFields>;
+export type ClientUpdate = UpdateOf<ClientFields>;

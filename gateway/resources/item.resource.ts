@@ -1,0 +1,20 @@
+import { id, reference, text } from '../fields/field';
+import { Resource } from '../fields/resource';
+import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
+
+/** A generic item, owned by the user who created it: anyone but a superuser sees only their own. */
+export const itemResource = new Resource(
+  'Item',
+  {
+    id: id({ listed: true }),
+    title: text({ required: true, max: 255, listed: true, sortable: true, searchable: true }),
+    description: text({ nullable: true, max: 255, listed: true, sortable: true }),
+    owner_id: reference('owner', 'User'),
+  },
+  { owner: 'owner_id', ownerTotals: 'owner_item_counts', title: 'title', menu: 20, icon: 'Inventory' },
+);
+
+type ItemFields = typeof itemResource.fields;
+export type ItemPublic = PublicOf<ItemFields>;
+export type ItemCreate = CreateOf<ItemFields>;
+export type ItemUpdate = UpdateOf<ItemFields>;

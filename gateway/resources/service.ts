@@ -1,0 +1,145 @@
+import { UniqueConstraintViolationException, type EntitySchema } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApiError } from '../errors';
+import { findPage, type ListOptions, type ListScope, type Total } from '../database/pagination';
+import type { PlainRows } from '../database/plain-rows';
+import type { Operation, Resource } from '../fields/resource';
+import { propertyOf } from '../fields/field';
+import { messages } from '../messages';
+import { requireSuperuser } from '../users/user.service';
+import type { SignedInUser } from '../users/user.schemas';
+import { recordId } from '../validation';
+import type { EntityRow } from './entity';
+
+type Em = ReturnType<MikroORM['em']['fork']>;
+type Row = Record<string, unknown>;
+
+/** What a generic adapter (REST routes, GraphQL operations) asks of a resource's service. */
+export interface ResourceOperations {
+  list(caller: SignedInUser, options: ListOptions): Promise<{ data: Row[]; count: number }>;
+  get(caller: SignedInUser, id: string): Promise<Row>;
+  create(caller: SignedInUser, input: object): Promise<Row>;
+  update(caller: SignedInUser, id: string, input: object): Promise<Row>;
+  delete(caller: SignedInUser, id: string): Promise<Row>;
+}
+
+/**
+ * The service behind every declared resource, from its declaration: who may read and write (`read`, `write`), the
+ * owner's scope (anyone but a superuser sees and changes only their own records, and creates them as theirs), the
+ * list's search, filters, order and total, secrets masked for anyone but a superuser (a masked value sent back
+ * keeps the stored one), and a clash on a unique field answered 409. Writes go through the ORM's unit of work;
+ * reads through plain rows.
+ */
+export class ResourceService implements ResourceOperations {
+  private readonly props: string[];
+  private readonly owner?: string;
+  private readonly scope: ListScope;
+
+  constructor(
+    private readonly resource: Resource,
+    private readonly entity: EntitySchema<EntityRow>,
+    private readonly orm: MikroORM,
+    private readonly rows: PlainRows,
+  ) {
+    this.props = [...resource.props];
+    const owner = resource.options.owner;
+    this.owner = owner ? propertyOf(owner, resource.fields[owner]) : undefined;
+    // The owner is read with every row, so that one record's reader can be checked.
+    if (this.owner && !this.props.includes(this.owner)) this.props.push(this.owner);
+    this.scope = { search: resource.searched, filters: resource.filters };
+  }
+
+  private allow(caller: SignedInUser, operation: Operation): void {
+    if (!this.resource.offers(operation)) throw new ApiError(405, messages.methodNotAllowed);
+    const audience = operation === 'list' || operation === 'get' ? this.resource.read : this.resource.write;
+    if (audience === 'superuser') requireSuperuser(caller);
+  }
+
+  private answer(row: object, caller: SignedInUser): Row {
+    return this.resource.toPublic(row, caller.isSuperuser) as Row;
+  }
+
+  private ownScope(caller: SignedInUser): boolean {
+    return !!this.owner && !caller.isSuperuser;
+  }
+
+  async list(caller: SignedInUser, options: ListOptions): Promise<{ data: Row[]; count: number }> {
+    this.allow(caller, 'list');
+    const own = this.ownScope(caller);
+    const scope: ListScope = { ...this.scope, equal: own ? { [this.owner!]: caller.id } : {} };
+    const { source, ownerTotals } = this.resource.options;
+    const total: Total = source
+      ? { count: true }
+      : own
+        ? ownerTotals
+          ? { ownerTotals, owner: caller.id }
+          : { count: true }
+        : { table: this.resource.table };
+    const { rows, count } = await findPage(
+      this.rows,
+      this.entity as never,
+      this.props as never[],
+      scope,
+      options,
+      this.resource.sortable,
+      total,
+    );
+    return { data: rows.map((row) => this.answer(row as object, caller)), count };
+  }
+
+  async get(caller: SignedInUser, id: string): Promise<Row> {
+    this.allow(caller, 'get');
+    const found = await this.rows.findOne(this.entity as never, this.props as never[], recordId(id));
+    return this.answer(this.readable(caller, found as Row | undefined), caller);
+  }
+
+  async create(caller: SignedInUser, input: object): Promise<Row> {
+    this.allow(caller, 'create');
+    const em = this.orm.em.fork();
+    const values = this.resource.toEntity(input, 'create');
+    if (this.owner) values[this.owner] = caller.id;
+    const created = em.create(this.entity, values as never);
+    await this.flush(em);
+    return this.answer(created, caller);
+  }
+
+  /** Only the fields sent change, so two editors of different fields do not undo each other. */
+  async update(caller: SignedInUser, id: string, input: object): Promise<Row> {
+    this.allow(caller, 'update');
+    const em = this.orm.em.fork();
+    const found = await this.find(em, caller, id);
+    em.assign(found, this.resource.toEntity(input, 'update') as never);
+    await this.flush(em);
+    return this.answer(found, caller);
+  }
+
+  async delete(caller: SignedInUser, id: string): Promise<Row> {
+    this.allow(caller, 'delete');
+    const em = this.orm.em.fork();
+    const found = await this.find(em, caller, id);
+    const deleted = this.answer(found, caller);
+    await em.remove(found).flush();
+    return deleted;
+  }
+
+  private async find(em: Em, caller: SignedInUser, id: string): Promise<EntityRow> {
+    return this.readable(caller, (await em.findOne(this.entity, { id: recordId(id) } as never)) as EntityRow | null);
+  }
+
+  /** The record, if it exists and the caller may see it: anyone's for a superuser, else their own when owned. */
+  private readable<T extends Row>(caller: SignedInUser, found: T | null | undefined): T {
+    if (!found) throw new ApiError(404, this.resource.messages.notFound);
+    if (this.ownScope(caller) && (found[this.owner!] as { id: string } | undefined)?.id !== caller.id)
+      throw new ApiError(403, messages.notEnoughPermissions);
+    return found;
+  }
+
+  private async flush(em: Em): Promise<void> {
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new ApiError(409, this.resource.messages.taken);
+      throw error;
+    }
+  }
+}
