@@ -14,5 +14,5 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8000
-# The same heap bounds as `npm start` (see README: memory).
+# The same heap bounds as `npm start` (docs/operations.md says what they cost and save).
 CMD ["node", "--max-old-space-size=96", "--max-semi-space-size=8", "dist/gateway/main.js"]

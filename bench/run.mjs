@@ -547,7 +547,7 @@ async function main() {
         `counted by a relay on the wire over ${COUNT_REQUESTS} sequential requests`,
     };
     mkdirSync(path.join(benchDir, 'results'), { recursive: true });
-    const md = writeResults(path.join(benchDir, 'results'), path.join(root, 'README.md'), results);
+    const md = writeResults(path.join(benchDir, 'results'), path.join(benchDir, 'README.md'), results);
     console.log('\n' + md);
     const mismatched = Object.entries(parity).filter(([, same]) => !same);
     if (mismatched.length)

@@ -4,7 +4,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { projectRoot } from './paths';
 import { messages } from './messages';
 
-/** The admin and the GraphQL explorer as Vite builds them (admin/vite.config.ts). */
+/** The admin and the GraphQL explorer as Vite builds them (admin/vite.config.mts). */
 export const adminDist = path.join(projectRoot, 'dist', 'admin');
 
 /** Pages that name the current hashed files: a browser must ask again each time, or it runs yesterday's admin. */

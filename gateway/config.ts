@@ -238,11 +238,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function developmentNotice(config: Config): string[] {
   const notes: string[] = [];
   if (config.FIRST_SUPERUSER_PASSWORD === DEV_SUPERUSER_PASSWORD) {
-    notes.push(`first superuser: ${config.FIRST_SUPERUSER} / ${DEV_SUPERUSER_PASSWORD} (development default)`);
+    notes.push(
+      `first superuser: ${config.FIRST_SUPERUSER} / ${DEV_SUPERUSER_PASSWORD} (development default; production requires FIRST_SUPERUSER_PASSWORD)`,
+    );
   }
-  if (config.SECRET_KEY === DEV_SECRET_KEY) notes.push('SECRET_KEY uses its development default');
+  if (config.SECRET_KEY === DEV_SECRET_KEY) {
+    notes.push('SECRET_KEY uses its development default (production requires one of its own)');
+  }
   if (config.TOKEN_ENCRYPTION_KEY === DEV_TOKEN_ENCRYPTION_KEY) {
-    notes.push('TOKEN_ENCRYPTION_KEY uses its development default');
+    notes.push('TOKEN_ENCRYPTION_KEY uses its development default (production requires one of its own)');
   }
   if (!config.SMTP_HOST)
     notes.push('SMTP_HOST is not set: emails, password recovery links included, are written to the log');

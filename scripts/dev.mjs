@@ -10,7 +10,7 @@ if (first.status !== 0) process.exit(first.status ?? 1);
 const children = [
   run('npx', ['tsc', '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput']),
   run(process.execPath, ['--watch-path=dist/gateway', '--watch-path=dist/migrations', 'dist/gateway/main.js']),
-  run('npx', ['vite', '--config', 'admin/vite.config.ts']),
+  run('npx', ['vite', '--config', 'admin/vite.config.mts']),
 ];
 const stop = () => {
   for (const child of children) child.kill('SIGINT');

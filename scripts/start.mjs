@@ -1,5 +1,6 @@
 // `npm start`: builds what changed since the last build, then runs the gateway with the node flags of
-// `npm run serve` (its heap bounds), passing on SIGINT and SIGTERM and exiting as the gateway exits.
+// `npm run serve` (its heap bounds), passing on SIGINT and SIGTERM and exiting as the gateway exits. It says on
+// standard error which of its three steps it is at and how long each took (standard output is the gateway's log).
 //
 // package.json runs this script with `exec`: npm starts scripts under `sh -c`, and a shell that is still there
 // when a process manager signals npm dies of the signal without passing it on, leaving the gateway and its
@@ -18,7 +19,7 @@ const GATEWAY_INPUTS = ['gateway', 'migrations', 'tsconfig.json', 'tsconfig.buil
 const GATEWAY_BUILT = path.join(root, 'dist', 'tsconfig.build.tsbuildinfo');
 /** Everything the admin's build reads besides node_modules, whose versions package-lock.json records. */
 const ADMIN_INPUTS = ['admin', 'schema', 'package-lock.json'];
-/** Written by every complete admin build (see buildRecord in admin/vite.config.ts). */
+/** Written by every complete admin build (see buildRecord in admin/vite.config.mts). */
 const ADMIN_BUILT = path.join(root, 'dist', 'admin.built');
 
 /** The child under way (a build step, then the gateway) and the first stop signal received, if any. */
@@ -38,20 +39,78 @@ for (const signal of Object.keys(SIGNAL_NUMBERS)) {
   });
 }
 
-/** Runs a node script to its end; stops this process when it fails or when a stop signal ends it. */
-function runNode(args, options = {}) {
+const STEPS = 3;
+const began = Date.now();
+const status = process.stderr;
+/** At a terminal the line of the step under way counts its seconds; elsewhere (a pipe, a log) it is written once. */
+const live = status.isTTY === true;
+let ticker;
+
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+/** Says that step `n` begins; answers when it did. */
+function begin(n, text) {
+  const started = Date.now();
+  const line = `Step ${n} of ${STEPS}: ${text}…`;
+  if (!live) {
+    status.write(`${line}\n`);
+    return started;
+  }
+  const draw = () => status.write(`\r\x1b[2K${line} ${seconds(started)}`);
+  draw();
+  ticker = setInterval(draw, 1000);
+  return started;
+}
+
+/** Ends the counting line, so that what comes next starts on a line of its own. */
+function endLine() {
+  if (!ticker) return;
+  clearInterval(ticker);
+  ticker = undefined;
+  status.write('\n');
+}
+
+/** Says how step `n` ended, in place of its counting line. */
+function done(n, text) {
+  if (ticker) {
+    clearInterval(ticker);
+    ticker = undefined;
+    status.write('\r\x1b[2K');
+  }
+  status.write(`Step ${n} of ${STEPS}: ${text}\n`);
+}
+process.on('exit', endLine);
+
+/**
+ * Runs a build step's node script to its end; stops this process when it fails or when a stop signal ends it. Its
+ * output (errors, mostly) is passed on once the counting line has ended.
+ */
+function runBuild(args, options = {}) {
   return new Promise((resolve) => {
-    current = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', ...options });
-    current.once('exit', (code, signal) => {
+    current = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    for (const [from, to] of [
+      [current.stdout, process.stdout],
+      [current.stderr, process.stderr],
+    ]) {
+      from.on('data', (chunk) => {
+        endLine();
+        to.write(chunk);
+      });
+    }
+    current.once('close', (code, signal) => {
       current = undefined;
       if (stopping || signal) return exitLike(code, signal ?? stopping);
-      if (code !== 0) process.exit(code ?? 1);
+      if (code !== 0) {
+        endLine();
+        process.exit(code ?? 1);
+      }
       resolve();
     });
   });
 }
 
 function exitLike(code, signal) {
+  endLine();
   if (code !== null) process.exit(code);
   // Ended by a signal: end the same way, so whoever started `npm start` sees why.
   process.removeAllListeners(signal);
@@ -87,22 +146,46 @@ function gatewayCommand() {
 
 // tsc's build mode compiles only what changed since its last build; loading TypeScript alone takes a third of a
 // second, so it is not even started when no source is newer than its record.
+const firstBuild = !existsSync(GATEWAY_BUILT);
 if (!isCurrent(GATEWAY_BUILT, GATEWAY_INPUTS) || !existsSync(path.join(root, 'dist', 'gateway', 'main.js'))) {
-  await runNode([require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json']);
+  const started = begin(
+    1,
+    `compiling the gateway (TypeScript${firstBuild ? ', up to a minute or two the first time' : ''})`,
+  );
+  await runBuild([require.resolve('typescript/bin/tsc'), '-b', 'tsconfig.build.json', ...(live ? ['--pretty'] : [])]);
+  done(1, `gateway compiled in ${seconds(started)}`);
+} else {
+  done(1, 'the gateway is up to date (no source changed since it was compiled)');
 }
 if (!isCurrent(ADMIN_BUILT, ADMIN_INPUTS) || !existsSync(path.join(root, 'dist', 'admin', 'index.html'))) {
+  const started = begin(2, 'building the admin (Vite)');
   const vite = path.join(path.dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-  // The gateway always serves a production build of the admin (`npm run dev` is the one with hot reload).
-  await runNode([vite, 'build', '--config', 'admin/vite.config.ts'], {
-    env: { ...process.env, NODE_ENV: 'production' },
+  // The gateway always serves a production build of the admin (`npm run dev` is the one with hot reload). Vite
+  // names every file it writes (some 200 lines): only its warnings and errors are shown.
+  await runBuild([vite, 'build', '--config', 'admin/vite.config.mts', '--logLevel', 'warn'], {
+    env: { ...process.env, NODE_ENV: 'production', ...(live ? { FORCE_COLOR: '1' } : {}) },
   });
+  done(2, `admin built in ${seconds(started)}`);
+} else {
+  done(2, 'the admin is up to date (no source changed since it was built)');
 }
 
 // A session of its own (detached): a terminal's Ctrl-C reaches the gateway only through this process, once, and not
-// the embedded PostgreSQL under it, which the gateway stops itself after the requests in flight are answered.
+// the embedded PostgreSQL under it, which the gateway stops itself after the requests in flight are answered. The
+// IPC channel only carries the gateway's word that it listens.
+const gatewayStarted = Date.now();
+status.write(`Step 3 of ${STEPS}: starting the gateway (database, migrations, job queue)…\n`);
 current = spawn(process.execPath, gatewayCommand(), {
   cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   detached: process.platform !== 'win32',
+});
+current.once('message', (message) => {
+  if (!message || typeof message !== 'object' || !('listening' in message)) return;
+  done(
+    3,
+    `gateway started in ${seconds(gatewayStarted)}; ready ${seconds(began)} after \`npm start\` (Ctrl-C stops it)`,
+  );
+  current?.disconnect();
 });
 current.once('exit', (code, signal) => exitLike(code, signal));

@@ -103,12 +103,13 @@ export function markdown(results) {
   return lines.join('\n') + '\n';
 }
 
-const HOW_TO_RUN = `Run \`npm run bench\` (full scale: 1,000,000 clients, 1,000,000 items, 10,000 users; add
-\`-- --reuse\` to keep an already seeded database) or \`npm run bench:smoke\` (tiny scale, as CI runs it).
-bench/README.md explains the method; every run writes bench/results/latest.json and latest.md.
-Latest full-scale run:`;
+const HOW_TO_RUN = `Written by the latest full-scale run (\`npm run bench\`); smoke runs and smaller scales write only
+bench/results/latest.json and latest.md.`;
 
-/** Writes results to bench/results and, for a full-scale run, the table into the README between its bench markers. */
+/**
+ * Writes results to bench/results and, for a full-scale run, the tables into `readme` (bench/README.md) between its
+ * bench markers.
+ */
 export function writeResults(dir, readme, results) {
   const md = markdown(results);
   writeFileSync(`${dir}/latest.json`, JSON.stringify(results, null, 2) + '\n');

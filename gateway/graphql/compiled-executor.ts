@@ -30,7 +30,7 @@ export const COMPILED_OPERATION_BYTES = 384 * 1024;
  * its document store keeps it (a text parsed again is another document, seen anew). How often each ran is kept
  * weakly, with the document; compiled operations are kept for the `maxCompiled` last used, each holding its document
  * alive. The worst case of one (the largest operation the parser's token bound and the cost limit let through) is
- * measured by tests/gateway/graphql-memory.test.ts; the README's GraphQL section gives the figures.
+ * measured by tests/gateway/graphql-memory.test.ts; docs/architecture.md (GraphQL) gives the figures.
  */
 export function compiledExecution(
   schema: GraphQLSchema,

@@ -9,7 +9,7 @@ import { acceptedEncodings, FOREVER } from './encoding';
 
 export type AdminAssets = ReturnType<typeof adminAssets>;
 
-/** The copies the build writes beside each hashed file (admin/vite.config.ts), by encoding, best first. */
+/** The copies the build writes beside each hashed file (admin/vite.config.mts), by encoding, best first. */
 const SUFFIXES: Record<string, string> = { br: '.br', gzip: '.gz', identity: '' };
 const COMPRESSED = ['br', 'gzip'];
 

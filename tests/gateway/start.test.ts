@@ -279,5 +279,14 @@ describe('npm start', () => {
     await second.exited;
     expect({ gateway: mtime('dist/tsconfig.build.tsbuildinfo'), admin: mtime('dist/admin.built') }).toEqual(built);
     expect(existsSync(path.join(projectRoot, 'dist/admin/index.html'))).toBe(true);
+
+    // It says which step it is at and how long the start took; a build, if the first start made one, names no files.
+    const firstSaid = first.output.join('');
+    expect(firstSaid).toMatch(/^Step 1 of 3: /m);
+    expect(firstSaid).not.toContain('dist/admin/assets/');
+    const said = second.output.join('');
+    expect(said).toContain('Step 1 of 3: the gateway is up to date');
+    expect(said).toContain('Step 2 of 3: the admin is up to date');
+    expect(said).toMatch(/^Step 3 of 3: gateway started in \d+ s; ready \d+ s after `npm start`/m);
   }, 360_000);
 });

@@ -8,7 +8,7 @@ export * from '@mui/material/Tooltip';
 /**
  * MUI's Tooltip, mounted only once the app has been painted for the first time. The production build gives this
  * module to every `Tooltip` imported from '@mui/material' (react-admin's included: see `deferTooltips` in
- * vite.config.ts).
+ * vite.config.mts).
  *
  * Why: a Tooltip sets state from its child's ref as it mounts. React runs such an update synchronously at the end of
  * the commit, and first runs every pending mount effect of the app, so one tooltip on the first screen (react-admin

@@ -7,7 +7,7 @@ import { lazy, useEffect, useState, type ComponentType, type ReactNode } from 'r
  * space that does not move them; from then on they render at once, like everything else.
  */
 
-// Production builds only, as the deferred tooltips (vite.config.ts): in development and in the unit tests everything
+// Production builds only, as the deferred tooltips (vite.config.mts): in development and in the unit tests everything
 // renders at once. The browser tests run the build.
 let painted = !import.meta.env.PROD;
 const waiting = new Set<() => void>();

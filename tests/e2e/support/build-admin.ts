@@ -19,7 +19,7 @@ function newestChange(dir: string): number {
 export default function setup() {
   const sources = Math.max(newestChange(path.join(root, 'admin')), newestChange(path.join(root, 'schema')));
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  execFileSync('npx', ['vite', 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn'], {
+  execFileSync('npx', ['vite', 'build', '--config', 'admin/vite.config.mts', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
     // Vitest runs with NODE_ENV=test; the browser tests check the production build.

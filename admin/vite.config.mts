@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8000';
-const outDir = path.resolve(__dirname, '../dist/admin');
+const outDir = path.resolve(import.meta.dirname, '../dist/admin');
 
 /**
  * Writes dist/admin.built once every file of a build is written, dated when the build began: `npm start`
@@ -90,7 +90,7 @@ function preloadFirstScreen(): Plugin {
  * ahead of time, without plugins, and tests run MUI's Tooltip itself.
  */
 function deferTooltips(): Plugin {
-  const deferred = path.resolve(__dirname, 'src/layout/Tooltip.tsx');
+  const deferred = path.resolve(import.meta.dirname, 'src/layout/Tooltip.tsx');
   return {
     name: 'defer-tooltips',
     apply: 'build',
@@ -109,7 +109,7 @@ function deferTooltips(): Plugin {
 
 /** The admin (index.html) and the GraphQL explorer (graphiql/index.html), built into dist/admin for the gateway to serve. */
 export default defineConfig({
-  root: __dirname,
+  root: import.meta.dirname,
   base: '/',
   plugins: [
     react(),
@@ -129,10 +129,22 @@ export default defineConfig({
   build: {
     outDir,
     emptyOutDir: true,
-    rollupOptions: {
+    // The GraphQL explorer's page loads GraphiQL as one chunk of about 720 kB (240 kB gzip), past Vite's 500 kB
+    // warning. Only that page, opened by a developer, loads it; the admin's own chunks stay under 350 kB, and the
+    // benchmark holds them to a stricter budget (its JavaScript until the first rows, bench/README.md).
+    chunkSizeWarningLimit: 800,
+    rolldownOptions: {
       input: {
-        admin: path.resolve(__dirname, 'index.html'),
-        graphiql: path.resolve(__dirname, 'graphiql/index.html'),
+        admin: path.resolve(import.meta.dirname, 'index.html'),
+        graphiql: path.resolve(import.meta.dirname, 'graphiql/index.html'),
+      },
+      onwarn(warning, defaultHandler) {
+        // GraphiQL's react-compiler-runtime opens with "use no memo", which only tells the React Compiler to leave
+        // that file alone. This build does not run the React Compiler, so the directive dropped from the bundle
+        // changes nothing.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && /[\\/]react-compiler-runtime[\\/]/.test(warning.id ?? ''))
+          return;
+        defaultHandler(warning);
       },
     },
   },
