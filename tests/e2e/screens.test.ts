@@ -412,3 +412,48 @@ describe('icons and alignment', () => {
     },
   );
 });
+
+describe('the e-mails screen', () => {
+  it('shows superusers the mail outbox from the sidebar and the dashboard, read-only, filtered by state', async () => {
+    for (const [email, state] of [
+      ['fila@example.com', 'created'],
+      ['falhou@example.com', 'failed'],
+    ] as const) {
+      await t.sql(`insert into pgboss.job (name, data, state, output) values ('mail', $1, $2, $3)`, [
+        { kind: 'new-account', email },
+        state,
+        state === 'failed' ? { message: 'SMTP recusou' } : null,
+      ]);
+    }
+    const page = await signedIn();
+    await page.getByRole('menuitem', { name: 'E-mails' }).click();
+    await page.getByRole('heading', { name: 'E-mails' }).waitFor();
+    const table = page.getByRole('table', { name: 'E-mails' });
+    await table.getByText('falhou@example.com').waitFor();
+    expect(await table.getByText('Falhou', { exact: true }).count()).toBe(1);
+    expect(await table.getByText('SMTP recusou').count()).toBe(1);
+    // A history: nothing to add, edit, select or delete.
+    expect(await page.getByRole('button', { name: /Adicionar/ }).count()).toBe(0);
+    expect(await table.getByRole('checkbox').count()).toBe(0);
+
+    await table.getByText('falhou@example.com').click();
+    const dialog = page.getByRole('dialog', { name: 'Ver e-mail' });
+    await dialog.getByText('Destinatário').waitFor();
+    await dialog.getByRole('button', { name: 'Fechar' }).click();
+
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    await page.getByRole('combobox', { name: 'Estado' }).click();
+    await page.getByRole('option', { name: 'Na fila' }).click();
+    await table.getByText('fila@example.com').waitFor();
+    await expect.poll(() => table.getByText('falhou@example.com').count()).toBe(0);
+
+    // The failed-mail card leads to the failed mail.
+    await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+    await page.getByText('Emails que falharam: 1').click();
+    await table.getByText('falhou@example.com').waitFor();
+    expect(await table.getByText('fila@example.com').count()).toBe(0);
+    expect(await scrollsSideways(page)).toBe(false);
+    await page.screenshot({ path: '/tmp/emails-desktop.png' });
+  });
+});

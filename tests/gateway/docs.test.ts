@@ -34,6 +34,9 @@ const CONTRACT_ROUTES = [
   'get /api/v1/clients/{id}',
   'put /api/v1/clients/{id}',
   'delete /api/v1/clients/{id}',
+  // The mail outbox, a read-only resource: no create, update or delete.
+  'get /api/v1/mail-jobs/',
+  'get /api/v1/mail-jobs/{id}',
   'post /api/v1/callback/authorize',
   'get /api/v1/utils/health-check/',
 ];

@@ -3,9 +3,6 @@ import {
   Box,
   Button as MuiButton,
   Card,
-  Chip,
-  MenuItem,
-  TextField,
   styled,
   Skeleton,
   Table,
@@ -25,7 +22,6 @@ import {
   downloadCSV,
   ExportButton,
   ListBase,
-  ReferenceField,
   Title,
   TopToolbar,
   useListContext,
@@ -54,6 +50,10 @@ const dialogs = afterFirstPaintModule(() => import('./RecordDialog'));
 const CreateDialog = dialogs.component((module) => module.CreateDialog);
 const EditDialog = dialogs.component((module) => module.EditDialog);
 const ShowDialog = dialogs.component((module) => module.ShowDialog);
+// What only some lists show (a state's filter, a link to a referenced record) comes after the first paint too.
+const extras = afterFirstPaintModule(() => import('./ListExtras'));
+const StateFilters = extras.component((module) => module.StateFilters);
+const ReferenceLink = extras.component((module) => module.ReferenceLink);
 const confirms = afterFirstPaintModule(() => import('./DeleteConfirm'));
 const DeleteRecordConfirm = confirms.component((module) => module.DeleteRecordConfirm);
 const SpecBulkDeleteButton = confirms.component((module) => module.SpecBulkDeleteButton);
@@ -115,19 +115,17 @@ function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | '
   return 'default';
 }
 
-/** A state as a chip of its colour, named as its label says. */
+/** A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says. */
 function StateChip({ value, text }: { value: unknown; text: string }) {
-  return <Chip size="small" label={text} color={stateColor(String(value))} variant="outlined" />;
-}
-
-/** A reference as a link to the record it names, in that record's list, named as that resource names a record. */
-function ReferenceLink({ source, screen }: { source: string; screen: string }) {
+  const color = stateColor(String(value));
+  const tone = color === 'default' ? 'text.secondary' : `${color}.main`;
   return (
-    <ReferenceField
-      source={source}
-      reference={screen}
-      link={(record) => `/${screen}?filter=${encodeURIComponent(JSON.stringify({ ids: [record.id] }))}`}
-    />
+    <Box
+      component="span"
+      sx={{ display: 'inline-block', px: 1, border: 1, borderColor: tone, color: tone, borderRadius: 4, fontSize: 13 }}
+    >
+      {text}
+    </Box>
   );
 }
 
@@ -164,7 +162,11 @@ function useColumns(resource: ResourceName, customized: (string | ColumnCustomiz
             : field?.values
               ? (record: RaRecord) => <StateChip value={record[custom.source]} text={text(record)} />
               : target
-                ? () => <ReferenceLink source={custom.source} screen={target} />
+                ? () => (
+                    <Suspense fallback={null}>
+                      <ReferenceLink source={custom.source} screen={target} />
+                    </Suspense>
+                  )
                 : (record: RaRecord) => <Truncated text={text(record)} />);
       return { source: custom.source, field, text, render, detail: custom.render ?? text };
     });
@@ -430,7 +432,11 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
   // The add button keeps its words on a phone too (react-admin's own buttons shrink to an icon there).
   return (
     <TopToolbar sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'center', minHeight: 0, py: { xs: 1 } }}>
-      <StateFilters resource={resource} />
+      <AfterFirstPaint>
+        <Suspense fallback={null}>
+          <StateFilters resource={resource} />
+        </Suspense>
+      </AfterFirstPaint>
       {onAdd && (
         <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
           {label}
@@ -439,38 +445,6 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
       <ExportButton maxResults={1000} />
     </TopToolbar>
   );
-}
-
-/** A select per state field the schema marks @filterable: every value, or one. */
-function StateFilters({ resource }: { resource: ResourceName }) {
-  const translate = useTranslate();
-  const { filterValues, setFilters } = useListContext();
-  const fields = Object.entries(fieldsOf(typeOfResource(resource))).filter(([, f]) => f.filterable && f.values);
-  return fields.map(([source, field]) => {
-    const current = (filterValues as Record<string, unknown>)[source];
-    return (
-      <TextField
-        key={source}
-        select
-        size="small"
-        label={translate(`resources.${resource}.fields.${source}`)}
-        value={typeof current === 'string' ? current : ''}
-        onChange={(event) => {
-          const { [source]: _dropped, ...others } = filterValues as Record<string, unknown>;
-          setFilters(event.target.value ? { ...others, [source]: event.target.value } : others);
-        }}
-        sx={{ minWidth: 160 }}
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-      >
-        <MenuItem value="">{translate('app.list.filter_all')}</MenuItem>
-        {field.values!.map((value) => (
-          <MenuItem key={value} value={value}>
-            {translate(`resources.${resource}.values.${source}.${value}`, { _: value })}
-          </MenuItem>
-        ))}
-      </TextField>
-    );
-  });
 }
 
 /** The page around a list, as react-admin's List lays it out (its ListView and ListToolbar). */
