@@ -54,6 +54,8 @@ function describeArgument(schema, arg) {
   const constraint = directiveArgs(schema, arg.astNode, 'constraint');
   if (constraint) description.constraint = constraint;
   if (directiveArgs(schema, arg.astNode, 'secret')) description.secret = true;
+  const named = getNamedType(arg.type);
+  if (isEnumType(named)) description.values = named.getValues().map((value) => value.name);
   return description;
 }
 

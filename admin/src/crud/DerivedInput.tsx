@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { BooleanInput, PasswordInput, TextInput, useTranslate } from 'react-admin';
+import { BooleanInput, PasswordInput, SelectInput, TextInput, useTranslate } from 'react-admin';
 import type { FormMode, InputDescription } from './formInputs';
 import { useMessageKey, validatorsFor } from './validators';
 
@@ -33,6 +33,7 @@ export function DerivedInput({
   const messageKey = useMessageKey(resource, input.source);
   const validate = useMemo(() => validatorsFor(input, messageKey), [input, messageKey]);
   const label = useInputLabel(resource, input.source, mode);
+  const translate = useTranslate();
   const common = { source: input.source, label, validate, autoFocus, resource };
 
   switch (input.kind) {
@@ -48,6 +49,19 @@ export function DerivedInput({
           format={numberText}
           parse={(value: string) => value}
           slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+        />
+      );
+    case 'choice':
+      // A state: one of its values, each named as the resource's labels say (`values.<field>.<value>`).
+      return (
+        <SelectInput
+          {...common}
+          fullWidth
+          choices={(input.values ?? []).map((value) => ({
+            id: value,
+            name: translate(`resources.${resource}.values.${input.source}.${value}`, { _: value }),
+          }))}
+          translateChoice={false}
         />
       );
     case 'email':

@@ -162,11 +162,14 @@ function useColumns(resource: ResourceName, customized: (string | ColumnCustomiz
             : field?.values
               ? (record: RaRecord) => <StateChip value={record[custom.source]} text={text(record)} />
               : target
-                ? () => (
-                    <Suspense fallback={null}>
-                      <ReferenceLink source={custom.source} screen={target} />
-                    </Suspense>
-                  )
+                ? (record: RaRecord) =>
+                    record[custom.source] == null ? (
+                      <Truncated text={text(record)} />
+                    ) : (
+                      <Suspense fallback={null}>
+                        <ReferenceLink source={custom.source} screen={target} />
+                      </Suspense>
+                    )
                 : (record: RaRecord) => <Truncated text={text(record)} />);
       return { source: custom.source, field, text, render, detail: custom.render ?? text };
     });
@@ -431,7 +434,17 @@ function PhoneList(props: TableProps) {
 function ListActions({ resource, label, onAdd }: { resource: ResourceName; label: string; onAdd?: () => void }) {
   // The add button keeps its words on a phone too (react-admin's own buttons shrink to an icon there).
   return (
-    <TopToolbar sx={{ flexWrap: { xs: 'wrap', sm: 'nowrap' }, alignItems: 'center', minHeight: 0, py: { xs: 1 } }}>
+    <TopToolbar
+      sx={{
+        flexWrap: { xs: 'wrap', sm: 'nowrap' },
+        alignItems: 'center',
+        gap: 1,
+        minHeight: 0,
+        py: { xs: 1 },
+        // Each control keeps its words whole: the toolbar wraps rather than squeezing one over another.
+        '& > *': { flexShrink: 0, whiteSpace: 'nowrap' },
+      }}
+    >
       <AfterFirstPaint>
         <Suspense fallback={null}>
           <StateFilters resource={resource} />

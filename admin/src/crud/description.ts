@@ -37,6 +37,8 @@ export interface ArgumentDescription {
   readonly default?: unknown;
   readonly constraint?: Constraint;
   readonly secret?: boolean;
+  /** An enum's values (a state), in order. */
+  readonly values?: readonly string[];
 }
 
 export interface OperationDescription {

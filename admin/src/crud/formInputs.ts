@@ -9,7 +9,7 @@ import {
 } from './description';
 
 export type FormMode = 'create' | 'edit';
-export type InputKind = 'text' | 'email' | 'url' | 'password' | 'number' | 'boolean';
+export type InputKind = 'text' | 'email' | 'url' | 'password' | 'number' | 'boolean' | 'choice';
 
 /** One input of a create or edit form, as the schema describes the mutation's argument. */
 export interface InputDescription {
@@ -22,10 +22,13 @@ export interface InputDescription {
   secret: boolean;
   /** For numbers: the GraphQL type (Int, SafeInt, Float). */
   type: string;
+  /** For a choice (a state): its values, in order. */
+  values?: readonly string[];
 }
 
 function kindOf(arg: ArgumentDescription): InputKind {
   if (arg.type === 'Boolean') return 'boolean';
+  if (arg.values) return 'choice';
   if (isNumeric(arg.type)) return 'number';
   if (arg.constraint?.format === 'password') return 'password';
   if (arg.constraint?.format === 'email') return 'email';
@@ -35,7 +38,7 @@ function kindOf(arg: ArgumentDescription): InputKind {
 
 // Without an order from the screen: what must be filled on create first, then texts, numbers and switches; the same
 // order on edit.
-const KINDS: InputKind[] = ['email', 'url', 'text', 'password', 'number', 'boolean'];
+const KINDS: InputKind[] = ['email', 'url', 'text', 'password', 'number', 'choice', 'boolean'];
 const rank = (input: InputDescription, requiredOnCreate: boolean) =>
   (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind);
 
@@ -62,16 +65,19 @@ export function formInputs(resource: string, mode: FormMode): InputDescription[]
       const input: InputDescription = {
         source,
         kind,
+        // A state that cannot be empty is always one of its values: a choice with nothing to leave blank.
         required:
-          mode === 'create'
+          (kind === 'choice' && field !== undefined && !field.nullable) ||
+          (mode === 'create'
             ? arg.required
             : onCreate
               ? onCreate.required && kind !== 'password'
-              : kind !== 'boolean' && field !== undefined && !field.nullable,
+              : kind !== 'boolean' && field !== undefined && !field.nullable),
         defaultValue: onCreate?.default,
         constraint: arg.constraint ?? {},
         secret: !!arg.secret,
         type: arg.type,
+        ...(arg.values ? { values: arg.values } : {}),
       };
       ranks.set(input, rank(input, (onCreate ?? arg).required));
       return input;
