@@ -50,6 +50,8 @@ export interface Field {
   searchable?: boolean;
   /** Lists take an exact value of it as a filter (references and states). */
   filterable?: boolean;
+  /** Answered, never taken from a body: the system sets it (a sync's state, when it last ran). */
+  readOnly?: boolean;
   /** A reference: the GraphQL type name of the resource it names. */
   to?: string;
   /** A state: its values, in the order they are shown. */
@@ -93,7 +95,7 @@ export type Fields = Record<string, Field>;
 /** Answered in the public shape. */
 export const isAnswered = (field: Field) => field.kind !== 'password';
 /** Taken from a create or update body. */
-export const isWritable = (field: Field) => field.kind !== 'id' && field.kind !== 'reference';
+export const isWritable = (field: Field) => field.kind !== 'id' && field.kind !== 'reference' && !field.readOnly;
 /** Lists filter by an exact value of it. */
 export const isFilter = (field: Field) => !!field.filterable && (field.kind === 'reference' || field.kind === 'state');
 
@@ -110,7 +112,9 @@ type Base<F> = F extends { kind: 'int' }
       ? V
       : string;
 type Value<F> = F extends { nullable: true } ? Base<F> | null : Base<F>;
-type Writable<FS> = { [K in keyof FS]: FS[K] extends { kind: 'id' | 'reference' } ? never : K }[keyof FS];
+type Writable<FS> = {
+  [K in keyof FS]: FS[K] extends { kind: 'id' | 'reference' } ? never : FS[K] extends { readOnly: true } ? never : K;
+}[keyof FS];
 type Answered<FS> = { [K in keyof FS]: FS[K] extends { kind: 'password' } ? never : K }[keyof FS];
 /** Given on create: required, or filled in by a default. */
 type Given<FS> = {

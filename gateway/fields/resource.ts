@@ -141,7 +141,10 @@ export function inputShape(id: string, mode: InputMode, fields: Fields): InputSh
   return { id, mode, fields, schema };
 }
 
-type WritableName<F> = { [K in keyof F]: F[K] extends { kind: 'id' | 'reference' } ? never : K }[keyof F] & string;
+type WritableName<F> = {
+  [K in keyof F]: F[K] extends { kind: 'id' | 'reference' } ? never : F[K] extends { readOnly: true } ? never : K;
+}[keyof F] &
+  string;
 
 /** What a resource offers: reading (a list and one record) and, unless it is read-only, writing. */
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';

@@ -1,6 +1,20 @@
-import { boolean, id, int, text, url } from '../fields/field';
+import { boolean, datetime, id, int, state, text, url } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
+
+/**
+ * Where a client's synchronisation stands: `idle`, a run `queued` or `running`, the last run `failed`, or a state that
+ * stops every call to its store until staff or the store act (`token_revoked`, `suspended`, `disconnected`).
+ */
+export const SYNC_STATES = [
+  'idle',
+  'queued',
+  'running',
+  'failed',
+  'token_revoked',
+  'suspended',
+  'disconnected',
+] as const;
 
 /** A store connection: one line per field; its table, REST, OpenAPI, GraphQL and the admin follow from it. */
 export const clientResource = new Resource(
@@ -29,6 +43,19 @@ export const clientResource = new Resource(
     nuvemshop_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
     hiper_sync_update_image: boolean({ default: true, listed: true }),
     hiper_sync_update_dimensions: boolean({ default: true, listed: true }),
+    nuvemshop_location_id: text({
+      nullable: true,
+      max: 64,
+      description: 'When set, stock is written to this location’s inventory levels',
+    }),
+    sync_state: state(SYNC_STATES, {
+      default: 'idle',
+      readOnly: true,
+      listed: true,
+      filterable: true,
+      description: 'Where the store synchronisation stands for this client',
+    }),
+    last_synced_at: datetime({ nullable: true, readOnly: true, description: 'When a run last ended' }),
   },
   { screen: 'clientes', title: 'url', menu: 10, icon: 'Business' },
 );

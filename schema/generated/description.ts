@@ -85,6 +85,38 @@ export const types = {
         "list": false,
         "sdl": "Boolean!",
         "listed": true
+      },
+      "nuvemshop_location_id": {
+        "type": "String",
+        "nullable": true,
+        "list": false,
+        "sdl": "String",
+        "constraint": {
+          "maxLength": 64
+        }
+      },
+      "sync_state": {
+        "type": "ClientSyncState",
+        "nullable": false,
+        "list": false,
+        "sdl": "ClientSyncState!",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "disconnected",
+          "failed",
+          "idle",
+          "queued",
+          "running",
+          "suspended",
+          "token_revoked"
+        ]
+      },
+      "last_synced_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "list": false,
+        "sdl": "DateTime"
       }
     }
   },
@@ -863,6 +895,15 @@ export const mutations = {
         "sdl": "Boolean",
         "required": false,
         "default": true
+      },
+      "nuvemshop_location_id": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 64
+        }
       }
     },
     "returns": {
@@ -1181,6 +1222,15 @@ export const mutations = {
         "list": false,
         "sdl": "Boolean",
         "required": false
+      },
+      "nuvemshop_location_id": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 64
+        }
       }
     },
     "returns": {

@@ -81,7 +81,9 @@ describe('the search indexes', () => {
     // Indexing 100,000 URLs takes about a second: far longer than this timeout.
     const bounded = await openDatabase(large.url, 2, 300);
     try {
-      expect(await migrate(bounded)).toEqual(['Migration20261127003947', 'Migration20261127010000']);
+      expect(await migrate(bounded)).toEqual(
+        expect.arrayContaining(['Migration20261127003947', 'Migration20261127010000']),
+      );
       const [after] = await bounded.em.getConnection().execute('show statement_timeout');
       expect(after).toEqual({ statement_timeout: '300ms' });
     } finally {

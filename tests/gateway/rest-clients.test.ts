@@ -79,15 +79,18 @@ describe('GET /clients/', () => {
 describe('POST /clients/', () => {
   it('creates a client with the defaults: store id 0, both sync flags true, no tokens', async () => {
     const client = await createClient({ url: 'https://defaults.example' });
+    // Every other field as its declaration says: its default, else null.
+    const defaults = Object.fromEntries(
+      Object.entries(clientResource.fields)
+        .filter(([name, field]) => isAnswered(field) && name !== 'id' && name !== 'url')
+        .map(([name, field]) => [name, field.default ?? null]),
+    );
     expect(client).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       url: 'https://defaults.example',
-      hiper_token: null,
-      nuvemshop_token: null,
-      nuvemshop_store_id: 0,
-      hiper_sync_update_image: true,
-      hiper_sync_update_dimensions: true,
+      ...defaults,
     });
+    expect(client).toMatchObject({ nuvemshop_store_id: 0, hiper_sync_update_image: true, sync_state: 'idle' });
   });
 
   it('creates a client with every field given', async () => {

@@ -2,6 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryProvider, renderWithAdmin } from '../testing';
+import { fieldsOf } from '../crud/description';
+import { resourceMessages } from '../i18n/resources';
 import DeclaredList from '../crud/DeclaredList';
 
 const ClientList = () => <DeclaredList resource="clientes" />;
@@ -15,7 +17,15 @@ const seed = () =>
     nuvemshop_store_id: 100 + i,
     hiper_sync_update_image: true,
     hiper_sync_update_dimensions: i !== 0,
+    nuvemshop_location_id: null,
+    sync_state: i === 0 ? 'failed' : 'idle',
+    last_synced_at: null,
   }));
+
+/** The columns the schema lists for a client, as its labels name them: a field added there is expected here. */
+const LISTED = Object.entries(fieldsOf('Client'))
+  .filter(([, field]) => field.listed)
+  .map(([name]) => resourceMessages.clientes.fields[name as keyof typeof resourceMessages.clientes.fields]);
 
 const table = () => screen.getByRole('table', { name: 'Clientes' });
 const row = (text: string) => screen.getByText(text).closest('tr')!;
@@ -36,16 +46,8 @@ describe('ClientList', () => {
     const headings = within(table())
       .getAllByRole('columnheader')
       .map((cell) => cell.textContent);
-    expect(headings).toEqual([
-      '',
-      'URL',
-      'ID da loja Nuvemshop',
-      'Token Hiper',
-      'Token Nuvemshop',
-      'Sincronizar imagens',
-      'Sincronizar dimensões',
-      'Ações',
-    ]);
+    expect(headings).toEqual(['', ...LISTED, 'Ações']);
+    expect(LISTED.slice(0, 2)).toEqual(['URL', 'ID da loja Nuvemshop']);
     const first = row('https://loja1.example.com');
     expect(within(first).getByText('Definido')).toBeInTheDocument();
     expect(within(first).getByText('Não definido')).toBeInTheDocument();
@@ -74,9 +76,9 @@ describe('ClientList', () => {
     expect([...new Uint8Array(await blobs[0].arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(await blobs[0].text()).toBe(
       [
-        'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões',
-        'https://loja1.example.com,100,Definido,Não definido,Sim,Não',
-        'https://loja2.example.com,101,Não definido,Não definido,Sim,Sim',
+        LISTED.join(','),
+        'https://loja1.example.com,100,Definido,Não definido,Sim,Não,Falhou',
+        'https://loja2.example.com,101,Não definido,Não definido,Sim,Sim,Em dia',
       ].join('\r\n'),
     );
   });

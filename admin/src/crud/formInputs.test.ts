@@ -1,3 +1,4 @@
+import { mutationOf } from './description';
 import { describe, expect, it } from 'vitest';
 import { createData, createDefaults, formInputs, updateData } from './formInputs';
 import { validatorsFor } from './validators';
@@ -39,14 +40,14 @@ describe('inputs derived from the schema', () => {
     const shown = (resource: string, mode: 'create' | 'edit') =>
       formInputs(resource, mode).map(({ source, required }) => `${source}${required ? ' *' : ''}`);
     expect(shown('clientes', 'edit')).toEqual(shown('clientes', 'create'));
-    expect(shown('clientes', 'create')).toEqual([
-      'url *',
-      'hiper_token',
-      'nuvemshop_token',
-      'nuvemshop_store_id',
-      'hiper_sync_update_image',
-      'hiper_sync_update_dimensions',
-    ]);
+    // What must be given first, then texts, numbers and switches: every argument of the create mutation.
+    const created = shown('clientes', 'create');
+    expect(created[0]).toBe('url *');
+    expect(created.map((input) => input.replace(' *', '')).sort()).toEqual(
+      Object.keys(mutationOf('createClient')!.args).sort(),
+    );
+    expect(created.indexOf('hiper_token')).toBeLessThan(created.indexOf('nuvemshop_store_id'));
+    expect(created.indexOf('nuvemshop_store_id')).toBeLessThan(created.indexOf('hiper_sync_update_image'));
     expect(shown('items', 'edit')).toEqual(shown('items', 'create'));
     // A password is set on create; on edit, left empty, it stays as it is.
     expect(shown('admin', 'create')).toContain('password *');
