@@ -22,6 +22,10 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+/** Five cron fields, UTC; checked again by the queue when it registers the schedule. */
+const cron = z
+  .string()
+  .regex(/^\s*[\d*/,-]+(\s+[\d*/,-]+){4}\s*$/, 'must be a cron expression of five fields, e.g. 17 * * * *');
 const list = z
   .string()
   .default('')
@@ -110,6 +114,26 @@ const schema = z.object({
   NUVEMSHOP_TIMEOUT_MS: int(100, 120_000).default(10_000),
   /** Where store owners pay after authorizing the app; `http://localhost:${PORT}/` unless set (required in production). */
   CHECKOUT_URL: z.url().optional(),
+  /** The store API's base, version segment included: a store's calls go to `{NUVEMSHOP_API_URL}/{store id}/...`. */
+  NUVEMSHOP_API_URL: z.url().default('https://api.nuvemshop.com.br/v1'),
+  /** Nuvemshop answers 400 to a call without `AppName (contact)`; `Sistema de Integração (FIRST_SUPERUSER)` unless set. */
+  NUVEMSHOP_USER_AGENT: z
+    .string()
+    .regex(
+      /^[^()]*\S[^()]*\(\s*\S[^()]*\)\s*$/,
+      'must name the app and a contact, e.g. Sistema de Integração (ti@example.com)',
+    )
+    .optional(),
+  /** The address Nuvemshop calls with webhooks; FRONTEND_HOST unless set, and https in production. */
+  PUBLIC_URL: z.url().optional(),
+
+  HIPER_API_URL: z.url().default('https://ms-ecommerce.hiper.com.br/api/v1'),
+  HIPER_TIMEOUT_MS: int(100, 300_000).default(30_000),
+
+  SYNC_CATALOGUE_CRON: cron.default('0 * * * *'),
+  SYNC_STOCK_INTERVAL_SECONDS: int(10, 86_400).default(600),
+  SYNC_FULL_READ_CRON: cron.default('30 3 * * *'),
+  SYNC_CONCURRENCY: int(1, 200).default(20),
 
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),
@@ -147,11 +171,7 @@ const schema = z.object({
   MAIL_RETRY_LIMIT: int(0, 50).default(10),
   MAIL_RETRY_DELAY_SECONDS: int(1, 86_400).default(30),
   MAIL_RETRY_BACKOFF: bool.default(true),
-  /** Five cron fields, UTC; checked again by the queue when it registers the schedule. */
-  MAINTENANCE_CRON: z
-    .string()
-    .regex(/^\s*[\d*/,-]+(\s+[\d*/,-]+){4}\s*$/, 'must be a cron expression of five fields, e.g. 17 * * * *')
-    .default('17 * * * *'),
+  MAINTENANCE_CRON: cron.default('17 * * * *'),
   AUTHORIZATION_CODE_RETENTION_DAYS: int(1, 3650).default(30),
 });
 
@@ -160,9 +180,12 @@ export type Registration = 'open' | 'approval' | 'closed';
 /** Addresses that default to this process's own origin, which in production is never the public one. */
 const PUBLIC_ADDRESSES = ['FRONTEND_HOST', 'CHECKOUT_URL'] as const;
 
-export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION' | (typeof PUBLIC_ADDRESSES)[number]> & {
+/** Settings whose default is derived from other settings. */
+type Derived = (typeof PUBLIC_ADDRESSES)[number] | 'PUBLIC_URL' | 'NUVEMSHOP_USER_AGENT';
+
+export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION' | Derived> & {
   USERS_OPEN_REGISTRATION: Registration;
-} & Record<(typeof PUBLIC_ADDRESSES)[number], string>;
+} & Record<Derived, string>;
 
 /** Settings whose development default must never reach production. */
 const PRODUCTION_SECRETS: [keyof Config, string][] = [
@@ -210,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parsed.data.USERS_OPEN_REGISTRATION ?? (parsed.data.NODE_ENV === 'production' ? 'approval' : 'open'),
     FRONTEND_HOST: parsed.data.FRONTEND_HOST ?? origin,
     CHECKOUT_URL: parsed.data.CHECKOUT_URL ?? `${origin}/`,
+    PUBLIC_URL: parsed.data.PUBLIC_URL ?? parsed.data.FRONTEND_HOST ?? origin,
+    NUVEMSHOP_USER_AGENT: parsed.data.NUVEMSHOP_USER_AGENT ?? `Sistema de Integração (${parsed.data.FIRST_SUPERUSER})`,
   };
   if (config.NODE_ENV === 'production') {
     if (config.TRUST_PROXY === true) {
@@ -229,6 +254,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           `${key} is not set; set it to the public address before running with NODE_ENV=production`,
         );
       }
+    }
+    if (new URL(config.PUBLIC_URL).protocol !== 'https:') {
+      // Nuvemshop refuses to register a webhook at any other address.
+      const source =
+        parsed.data.PUBLIC_URL === undefined ? ` (it defaults to FRONTEND_HOST, ${config.FRONTEND_HOST})` : '';
+      throw new ConfigError(
+        `PUBLIC_URL must be an https address${source}: Nuvemshop calls webhooks over https only; set it before running with NODE_ENV=production`,
+      );
     }
   }
   return config;

@@ -42,6 +42,12 @@ export const messages = {
   storeAuthorized: 'Store authorized successfully',
   nuvemshopTimedOut: 'Nuvemshop did not answer in time',
 
+  // Store synchronisation
+  hiperKeyRefused: 'Hiper refused the security key',
+  hiperTimedOut: 'Hiper did not answer in time',
+  storeTokenRevoked: 'Nuvemshop refused the store token',
+  storeSuspended: 'Nuvemshop suspended the store (payment required)',
+
   // Requests
   notFound: 'Not Found',
   methodNotAllowed: 'Method Not Allowed',

@@ -76,6 +76,70 @@ describe('configuration', () => {
   });
 });
 
+describe('store synchronisation settings', () => {
+  it('has the platforms’ addresses and the contract’s schedule by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      HIPER_API_URL: 'https://ms-ecommerce.hiper.com.br/api/v1',
+      NUVEMSHOP_API_URL: 'https://api.nuvemshop.com.br/v1',
+      NUVEMSHOP_USER_AGENT: 'Sistema de Integração (admin@example.com)',
+      SYNC_CATALOGUE_CRON: '0 * * * *',
+      SYNC_STOCK_INTERVAL_SECONDS: 600,
+      SYNC_FULL_READ_CRON: '30 3 * * *',
+      SYNC_CONCURRENCY: 20,
+      PUBLIC_URL: 'http://localhost:8000',
+    });
+  });
+
+  it('names FIRST_SUPERUSER as the contact in the User-Agent unless NUVEMSHOP_USER_AGENT is set', () => {
+    expect(loadConfig({ FIRST_SUPERUSER: 'ti@loja.example' }).NUVEMSHOP_USER_AGENT).toBe(
+      'Sistema de Integração (ti@loja.example)',
+    );
+    expect(loadConfig({ NUVEMSHOP_USER_AGENT: 'Integrador (suporte@x.example)' }).NUVEMSHOP_USER_AGENT).toBe(
+      'Integrador (suporte@x.example)',
+    );
+    expect(() => loadConfig({ NUVEMSHOP_USER_AGENT: 'Integrador' })).toThrow(/NUVEMSHOP_USER_AGENT: must name/);
+  });
+
+  it('takes PUBLIC_URL from FRONTEND_HOST unless it is set', () => {
+    expect(loadConfig({ FRONTEND_HOST: 'https://admin.example' }).PUBLIC_URL).toBe('https://admin.example');
+    expect(loadConfig({ FRONTEND_HOST: 'https://admin.example', PUBLIC_URL: 'https://hooks.example' }).PUBLIC_URL).toBe(
+      'https://hooks.example',
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'not an address' })).toThrow('PUBLIC_URL');
+  });
+
+  it('refuses production with a PUBLIC_URL that is not https, naming it, whether set or taken from FRONTEND_HOST', () => {
+    expect(() => loadConfig({ ...productionSecrets, PUBLIC_URL: 'http://hooks.example' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...productionSecrets, PUBLIC_URL: 'http://hooks.example' })).toThrow(
+      /PUBLIC_URL must be an https address/,
+    );
+    expect(() => loadConfig({ ...productionSecrets, FRONTEND_HOST: 'http://admin.example' })).toThrow(
+      /PUBLIC_URL must be an https address \(it defaults to FRONTEND_HOST, http:\/\/admin\.example\)/,
+    );
+    expect(loadConfig({ ...productionSecrets, PUBLIC_URL: 'https://hooks.example' }).PUBLIC_URL).toBe(
+      'https://hooks.example',
+    );
+    expect(loadConfig(productionSecrets).PUBLIC_URL).toBe(productionSecrets.FRONTEND_HOST);
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:8000' }).PUBLIC_URL).toBe('http://localhost:8000');
+  });
+
+  it('keeps SYNC_STOCK_INTERVAL_SECONDS between 10 seconds and a day', () => {
+    expect(loadConfig({ SYNC_STOCK_INTERVAL_SECONDS: '10' }).SYNC_STOCK_INTERVAL_SECONDS).toBe(10);
+    expect(loadConfig({ SYNC_STOCK_INTERVAL_SECONDS: '86400' }).SYNC_STOCK_INTERVAL_SECONDS).toBe(86_400);
+    for (const value of ['9', '86401', '1.5', 'often']) {
+      expect(() => loadConfig({ SYNC_STOCK_INTERVAL_SECONDS: value }), value).toThrow('SYNC_STOCK_INTERVAL_SECONDS');
+    }
+  });
+
+  it('refuses schedules that are not five cron fields, and a concurrency below 1, naming each', () => {
+    expect(loadConfig({ SYNC_CATALOGUE_CRON: '*/15 * * * *' }).SYNC_CATALOGUE_CRON).toBe('*/15 * * * *');
+    expect(() => loadConfig({ SYNC_CATALOGUE_CRON: 'hourly' })).toThrow('SYNC_CATALOGUE_CRON');
+    expect(() => loadConfig({ SYNC_FULL_READ_CRON: '30 3 * *' })).toThrow('SYNC_FULL_READ_CRON');
+    expect(() => loadConfig({ SYNC_CONCURRENCY: '0' })).toThrow('SYNC_CONCURRENCY');
+    expect(() => loadConfig({ HIPER_API_URL: 'ms-ecommerce' })).toThrow('HIPER_API_URL');
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('takes a hop count, believing that many proxies back from the gateway', () => {
     const { TRUST_PROXY } = loadConfig({ TRUST_PROXY: '2' });

@@ -45,7 +45,7 @@ const exists = (file: string) => {
 };
 
 const rel = (file: string) => path.relative(gateway, file);
-const DOMAINS = ['users', 'items', 'clients', 'callback', 'auth'];
+const DOMAINS = ['users', 'items', 'clients', 'callback', 'auth', 'sync'];
 const ADAPTERS = ['rest', 'graphql', 'http'];
 /** What assembles every domain: it sits at the top, and nothing below imports it. */
 const ASSEMBLY = ['services.ts', 'routes.ts', 'resolvers.ts', 'entities.ts', 'gateway.ts', 'app.ts', 'main.ts'];

@@ -112,6 +112,8 @@ export async function startTestGateway(env: Record<string, string> = {}, log?: L
     FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
     FRONTEND_HOST: 'http://frontend.test',
     CHECKOUT_URL: 'https://checkout.example/pay',
+    // Nuvemshop registers webhooks at https addresses only, and production refuses any other.
+    PUBLIC_URL: 'https://integracao.test',
     RATE_LIMIT_LOGIN: '10000',
     RATE_LIMIT_LOGIN_EMAIL: '10000',
     RATE_LIMIT_SIGNUP: '10000',

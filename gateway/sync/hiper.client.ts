@@ -1,0 +1,241 @@
+import type { Config } from '../config';
+import { messages } from '../messages';
+import { PlatformError, readBody, timedOut } from './platform-call';
+
+/** One variation of a grade, as Hiper lists it inside its product's `variacao`. */
+export interface HiperVariation {
+  id: string;
+  codigo: number;
+  codigoDeBarras: string | null;
+  nomeVariacaoA: string | null;
+  tipoVariacaoA: string | null;
+  nomeVariacaoB: string | null;
+  tipoVariacaoB: string | null;
+  quantidadeEmEstoque: number;
+  quantidadeEmEstoqueReservado?: number;
+  quantidadeMinimaEmEstoque?: number;
+  variacaoAtiva: boolean;
+}
+
+/** A product as `produtos/pontoDeSincronizacao` lists it. Hiper leaves many fields null or out. */
+export interface HiperProduct {
+  id: string;
+  codigo: number;
+  codigoDeBarras: string | null;
+  nome: string | null;
+  descricao: string | null;
+  grade?: boolean;
+  /** Present when `grade` is true. */
+  variacao?: HiperVariation[] | null;
+  /** The zero GUID for a product of its own; the parent's id for a grade's variation listed at the top level. */
+  produtoPrimarioId?: string;
+  marca?: string | null;
+  categoria?: string | null;
+  categoriaDoProdutoId?: string | null;
+  preco: number;
+  quantidadeEmEstoque: number;
+  quantidadeMinimaEmEstoque?: number;
+  unidade?: string | null;
+  imagem?: string | null;
+  imagensAdicionais?: { imagem: string }[] | null;
+  peso?: number | null;
+  altura?: number | null;
+  largura?: number | null;
+  comprimento?: number | null;
+  ncm?: string | null;
+  ativo: boolean;
+  removido: boolean;
+  pontoDeSincronizacao?: number;
+}
+
+export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
+
+/** A grade's variation that Hiper also lists at the top level: its grade's entry already carries it. */
+export const isGradeChild = (product: HiperProduct) =>
+  !!product.produtoPrimarioId && product.produtoPrimarioId !== ZERO_GUID;
+
+/** One answer of the delta: its products and the cursor to store once they are written. */
+export interface HiperPage {
+  products: HiperProduct[];
+  cursor: number;
+}
+
+/** Hiper refused the account's security key: nothing works until someone enters a valid one. */
+export class HiperKeyRefused extends PlatformError {
+  constructor(status?: number, body?: unknown) {
+    super(messages.hiperKeyRefused, false, status, body);
+  }
+}
+
+/** Hiper was down, slow or busy: the same call may work later. */
+export class HiperUnavailable extends PlatformError {
+  constructor(message: string, status?: number, body?: unknown) {
+    super(message, true, status, body);
+  }
+}
+
+/** Hiper answered something this client does not know how to read, or refused the call itself. */
+export class HiperAnswerNotUnderstood extends PlatformError {
+  constructor(message: string, status?: number, body?: unknown) {
+    super(message, false, status, body);
+  }
+}
+
+export interface HiperClientOptions {
+  /** `{HIPER_API_URL}` */
+  baseUrl: string;
+  /** The account's security key (64 characters). */
+  key: string;
+  /** Longest wait for one answer (ms). */
+  timeoutMs: number;
+  /** A token is renewed this long before its `exp` (seconds; 300 unless told). */
+  renewBeforeSeconds?: number;
+  /** Stops a delta after this many pages (1000 unless told); the next run goes on from the stored cursor. */
+  maxPages?: number;
+  /** The clock tokens are checked against (ms since the epoch). */
+  now?: () => number;
+}
+
+/** The seconds-since-epoch `exp` claim of a JWT, read without verifying it (Hiper does that). */
+function expiryOf(token: string): number | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
+    return typeof claims.exp === 'number' ? claims.exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a token lives when its `exp` cannot be read: Hiper's documented 6 hours. */
+const TOKEN_LIFETIME_SECONDS = 6 * 60 * 60;
+
+const NOTHING_NEW = /nenhum produto encontrado/i;
+
+/** Whether an answer of `produtos/pontoDeSincronizacao` is Hiper's "nothing changed", told by its body. */
+function saysNothingNew(body: unknown): boolean {
+  const errors = body && typeof body === 'object' ? (body as { errors?: unknown }).errors : undefined;
+  return Array.isArray(errors) && errors.some((e) => typeof e === 'string' && NOTHING_NEW.test(e));
+}
+
+/**
+ * One Hiper account, read through its security key: a bearer token minted from the key and kept until shortly before
+ * its `exp` (renewed once when Hiper answers 401 anyway), and the products changed since a cursor, page by page.
+ */
+export class HiperClient {
+  /** Tokens minted, and calls made in all (token calls included). */
+  tokenRequests = 0;
+  requests = 0;
+  private readonly base: string;
+  private readonly now: () => number;
+  private current?: { token: string; renewAt: number };
+  private minting?: Promise<string>;
+
+  constructor(private readonly options: HiperClientOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.now = options.now ?? Date.now;
+  }
+
+  static fromConfig(config: Pick<Config, 'HIPER_API_URL' | 'HIPER_TIMEOUT_MS'>, key: string): HiperClient {
+    return new HiperClient({ baseUrl: config.HIPER_API_URL, key, timeoutMs: config.HIPER_TIMEOUT_MS });
+  }
+
+  /** A token for the account: the kept one while it has time left, else a new one (one request at a time). */
+  async token(): Promise<string> {
+    if (this.current && this.now() < this.current.renewAt) return this.current.token;
+    this.minting ??= this.mint().finally(() => (this.minting = undefined));
+    return this.minting;
+  }
+
+  /**
+   * One answer of the delta after `cursor`: its products and the cursor to store after them, or null when Hiper has
+   * nothing new (its answer then carries cursor 0, which must never be stored).
+   */
+  async page(cursor: number): Promise<{ products: HiperProduct[]; cursor: number | null }> {
+    const path = `/produtos/pontoDeSincronizacao?pontoDeSincronizacao=${encodeURIComponent(String(cursor))}`;
+    let { response, body } = await this.call(path, await this.token());
+    if (response.status === 401) {
+      this.current = undefined;
+      ({ response, body } = await this.call(path, await this.token()));
+      if (response.status === 401) {
+        throw new HiperAnswerNotUnderstood('Hiper refused a token it had just issued', 401, body);
+      }
+    }
+    // Hiper says so with HTTP 400 in production, 200 in its swagger.
+    if ((response.ok || response.status === 400) && saysNothingNew(body)) return { products: [], cursor: null };
+    this.failUnlessOk(response, body);
+    const { produtos, pontoDeSincronizacao } = (body ?? {}) as { produtos?: unknown; pontoDeSincronizacao?: unknown };
+    if (produtos === null || (Array.isArray(produtos) && produtos.length === 0)) return { products: [], cursor: null };
+    if (!Array.isArray(produtos) || typeof pontoDeSincronizacao !== 'number') {
+      throw new HiperAnswerNotUnderstood('Hiper answered products without a list or a cursor', response.status, body);
+    }
+    return { products: produtos as HiperProduct[], cursor: pontoDeSincronizacao };
+  }
+
+  /**
+   * The products changed since `from`, one page at a time, each with the cursor to store once it is written; ends on
+   * Hiper's "Nenhum produto encontrado". A cursor that does not move forward is refused rather than read forever.
+   */
+  async *changes(from: number): AsyncGenerator<HiperPage> {
+    let cursor = from;
+    for (let pages = 0; pages < (this.options.maxPages ?? 1000); pages++) {
+      const page = await this.page(cursor);
+      if (page.cursor === null) return;
+      if (page.cursor <= cursor) {
+        throw new HiperAnswerNotUnderstood(`Hiper answered cursor ${page.cursor} after cursor ${cursor}`);
+      }
+      cursor = page.cursor;
+      yield { products: page.products, cursor };
+    }
+  }
+
+  /** Every product changed since `from`, and the cursor to store after them (`from` itself when nothing changed). */
+  async readAll(from: number): Promise<HiperPage> {
+    const products: HiperProduct[] = [];
+    let cursor = from;
+    for await (const page of this.changes(from)) {
+      products.push(...page.products);
+      cursor = page.cursor;
+    }
+    return { products, cursor };
+  }
+
+  private async mint(): Promise<string> {
+    this.tokenRequests++;
+    const { response, body } = await this.call(`/auth/gerar-token/${encodeURIComponent(this.options.key)}`);
+    if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
+      throw new HiperKeyRefused(response.status, body);
+    }
+    this.failUnlessOk(response, body);
+    const { token, errors } = (body ?? {}) as { token?: unknown; errors?: unknown };
+    if (typeof token !== 'string' || !token || (Array.isArray(errors) && errors.length > 0)) {
+      throw new HiperKeyRefused(response.status, body);
+    }
+    const exp = expiryOf(token) ?? this.now() / 1000 + TOKEN_LIFETIME_SECONDS;
+    this.current = { token, renewAt: (exp - (this.options.renewBeforeSeconds ?? 300)) * 1000 };
+    return token;
+  }
+
+  private async call(path: string, token?: string): Promise<{ response: Response; body: unknown }> {
+    this.requests++;
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    try {
+      const signal = AbortSignal.timeout(this.options.timeoutMs);
+      const response = await fetch(this.base + path, { headers, signal, redirect: 'error' });
+      return { response, body: await readBody(response) };
+    } catch (error) {
+      throw new HiperUnavailable(timedOut(error) ? messages.hiperTimedOut : 'Could not reach Hiper');
+    }
+  }
+
+  private failUnlessOk(response: Response, body: unknown) {
+    if (response.status >= 500 || response.status === 408 || response.status === 429) {
+      throw new HiperUnavailable(`Hiper answered HTTP ${response.status}`, response.status, body);
+    }
+    if (!response.ok) {
+      throw new HiperAnswerNotUnderstood(`Hiper refused the call (HTTP ${response.status})`, response.status, body);
+    }
+  }
+}

@@ -1,0 +1,489 @@
+import type { Config } from '../config';
+import { messages } from '../messages';
+import { NuvemshopBucket } from './nuvemshop-bucket';
+import { PlatformError, readBody, timedOut } from './platform-call';
+
+/** A text per language (`{pt: "..."}`) as Nuvemshop reads it back; a plain string writes every language. */
+export type Languages = Record<string, string>;
+type Text = string | Languages;
+
+export interface NuvemshopInventoryLevel {
+  id?: number | string;
+  location_id: string;
+  stock: number | null;
+}
+
+export interface NuvemshopVariant {
+  id: number;
+  product_id: number;
+  position?: number;
+  /** Decimal text, e.g. "25.00"; null starts a contact instead of a checkout. */
+  price: string | null;
+  promotional_price: string | null;
+  stock_management: boolean;
+  /** Null when `stock_management` is false; the total over locations under multi-inventory. */
+  stock: number | null;
+  weight: string | null;
+  width: string | null;
+  height: string | null;
+  depth: string | null;
+  sku: string | null;
+  barcode: string | null;
+  values: Languages[];
+  image_id: number | null;
+  inventory_levels?: NuvemshopInventoryLevel[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NuvemshopImage {
+  id: number;
+  product_id: number;
+  /** Nuvemshop's own copy on its CDN, never the address it was given. */
+  src: string;
+  position: number;
+}
+
+export interface NuvemshopCategory {
+  id: number;
+  name: Languages;
+  description: Languages;
+  handle: Languages;
+  /** The parent's id; a root has null (or 0, as v1 is reported to answer). */
+  parent: number | null;
+  subcategories: number[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NuvemshopProduct {
+  id: number;
+  name: Languages;
+  description: Languages;
+  handle: Languages;
+  attributes: Languages[];
+  published: boolean;
+  brand: string | null;
+  categories: NuvemshopCategory[];
+  variants: NuvemshopVariant[];
+  images: NuvemshopImage[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NuvemshopWebhook {
+  id: number;
+  event: string;
+  url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The store's own record (`GET /store`): what is read of it when the app is installed. */
+export interface NuvemshopStoreInfo {
+  id: number;
+  name: Languages;
+  email?: string;
+  business_name?: string | null;
+  business_id?: string | null;
+  business_address?: string | null;
+  address?: string | null;
+  phone?: string | null;
+  country?: string;
+  main_language?: string;
+  [field: string]: unknown;
+}
+
+/** A variant's fields as written. Stock is whole units; `inventory_levels` wins over `stock` when both are sent. */
+export interface VariantFields {
+  price?: number | string | null;
+  promotional_price?: number | string | null;
+  stock?: number | null;
+  inventory_levels?: { location_id: string; stock: number | null }[];
+  weight?: number | string;
+  width?: number | string;
+  height?: number | string;
+  depth?: number | string;
+  sku?: string | null;
+  barcode?: string | null;
+  values?: Text[];
+  image_id?: number | null;
+}
+
+export type NewVariant = VariantFields;
+export type VariantChanges = VariantFields & { id: number };
+
+export type NewImage = { src: string; position?: number } | { attachment: string; filename: string; position?: number };
+export interface ImageChanges {
+  src?: string;
+  position?: number;
+}
+
+export interface NewProduct {
+  name: Text;
+  description?: Text;
+  brand?: string | null;
+  published?: boolean;
+  /** One per variant axis, e.g. `[{pt: "Cor"}, {pt: "Tamanho"}]`; at most 3. */
+  attributes?: Text[];
+  variants?: NewVariant[];
+  images?: NewImage[];
+  /** Category ids. */
+  categories?: number[];
+}
+
+/** What the synchronisation changes on an existing product: never its price or stock, which live on variants. */
+export interface ProductChanges {
+  name?: Text;
+  description?: Text;
+  brand?: string | null;
+  published?: boolean;
+  /** Replaces the whole list. */
+  categories?: number[];
+}
+
+/** One product's variants in `PATCH /products/stock-price`. */
+export interface StockPriceProduct {
+  id: number;
+  variants: {
+    id: number;
+    price?: number | string | null;
+    promotional_price?: number | string | null;
+    stock?: number | null;
+    inventory_levels?: { location_id: string; stock: number | null }[];
+  }[];
+}
+
+/** How one variant of a `stock-price` call went: a batch can be half applied. */
+export interface StockPriceResult {
+  productId: number;
+  variantId: number;
+  success: boolean;
+  error?: string;
+}
+
+export interface NewCategory {
+  name: Text;
+  parent?: number | null;
+}
+
+export interface NewWebhook {
+  event: string;
+  url: string;
+}
+
+/** Nuvemshop no longer accepts the store's token (uninstalled, reinstalled, revoked): never retried. */
+export class TokenRevoked extends PlatformError {
+  constructor(body?: unknown) {
+    super(messages.storeTokenRevoked, false, 401, body);
+  }
+}
+
+/** The store or the app's charge is unpaid: every call answers 402 until `app/resumed`. Never retried. */
+export class StoreSuspended extends PlatformError {
+  constructor(body?: unknown) {
+    super(messages.storeSuspended, false, 402, body);
+  }
+}
+
+/** Nuvemshop was down, slow or kept answering 429: the same call may work later. */
+export class NuvemshopUnavailable extends PlatformError {
+  constructor(message: string, status?: number, body?: unknown) {
+    super(message, true, status, body);
+  }
+}
+
+/** Nuvemshop refused the call itself (400, 404, 415, 422...): sending it again will not help. */
+export class NuvemshopRefused extends PlatformError {
+  constructor(method: string, path: string, status: number, body: unknown) {
+    super(`Nuvemshop refused ${method} ${path} (HTTP ${status}): ${describe(body)}`, false, status, body);
+  }
+}
+
+/** The gist of a refusal's body, whichever of Nuvemshop's two shapes it has. */
+function describe(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const { description, message, error, code: _code, ...fields } = body as Record<string, unknown>;
+    const said = [description, error, message].find((v) => typeof v === 'string' && v);
+    const details = Object.entries(fields)
+      .filter(([, v]) => Array.isArray(v))
+      .map(([k, v]) => `${k}: ${(v as unknown[]).join(', ')}`);
+    return [said, ...details].filter(Boolean).join('; ') || JSON.stringify(body);
+  }
+  return String(body ?? '').slice(0, 200);
+}
+
+/** At most this many variants, over all products, in one `PATCH /products/stock-price`. */
+export const STOCK_PRICE_BATCH = 50;
+/** The largest page Nuvemshop serves. */
+export const MAX_PER_PAGE = 200;
+
+export interface NuvemshopClientOptions {
+  /** `{NUVEMSHOP_API_URL}`, version segment included. */
+  baseUrl: string;
+  /** `AppName (contact)`, sent on every call. */
+  userAgent: string;
+  /** Longest wait for one answer (ms). */
+  timeoutMs: number;
+  /** 429s answered to one call before it gives up as unavailable (8 unless told). */
+  rateLimitRetries?: number;
+}
+
+/**
+ * Nuvemshop's store API for this process: hands out one client per store and token, all of a store's clients sharing
+ * the bucket that store's answers teach.
+ */
+export class NuvemshopClient {
+  private readonly buckets = new Map<number, NuvemshopBucket>();
+
+  constructor(readonly options: NuvemshopClientOptions) {}
+
+  static fromConfig(
+    config: Pick<Config, 'NUVEMSHOP_API_URL' | 'NUVEMSHOP_USER_AGENT' | 'NUVEMSHOP_TIMEOUT_MS'>,
+  ): NuvemshopClient {
+    return new NuvemshopClient({
+      baseUrl: config.NUVEMSHOP_API_URL,
+      userAgent: config.NUVEMSHOP_USER_AGENT,
+      timeoutMs: config.NUVEMSHOP_TIMEOUT_MS,
+    });
+  }
+
+  /** The bucket of a store's calls (one per store in this process). */
+  bucket(storeId: number): NuvemshopBucket {
+    let bucket = this.buckets.get(storeId);
+    if (!bucket) this.buckets.set(storeId, (bucket = new NuvemshopBucket()));
+    return bucket;
+  }
+
+  /** A client for one store: its own count of requests, the store's shared bucket. */
+  store(storeId: number, token: string): NuvemshopStoreClient {
+    return new NuvemshopStoreClient(this.options, storeId, token, this.bucket(storeId));
+  }
+}
+
+type Query = Record<string, string | number>;
+
+/**
+ * One store's calls, exactly those SYNC-CONTRACT.md lists, with Nuvemshop's required headers. Each call waits for room
+ * in the store's bucket; a 429 waits for the bucket to drain and sends the same call again.
+ */
+export class NuvemshopStoreClient {
+  /** Every request sent to Nuvemshop, a 429's retries included. */
+  requests = 0;
+  private readonly base: string;
+
+  constructor(
+    private readonly options: NuvemshopClientOptions,
+    readonly storeId: number,
+    private readonly token: string,
+    readonly bucket: NuvemshopBucket,
+  ) {
+    this.base = `${options.baseUrl.replace(/\/+$/, '')}/${storeId}`;
+  }
+
+  /** The first product with a variant of this SKU (SKUs are not unique at Nuvemshop), or null. */
+  async findProductBySku(sku: string): Promise<NuvemshopProduct | null> {
+    const answer = await this.send<NuvemshopProduct>('GET', `/products/sku/${encodeURIComponent(sku)}`, {
+      missing: true,
+    });
+    return answer ?? null;
+  }
+
+  /** One page of products (1-based); empty past the last page, whether the store answers `[]` or 404. */
+  async listProducts(page: number, perPage = MAX_PER_PAGE): Promise<NuvemshopProduct[]> {
+    return this.listPage<NuvemshopProduct>('/products', page, perPage);
+  }
+
+  /** Every product, a page at a time. */
+  products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
+    return this.pages<NuvemshopProduct>('/products', perPage);
+  }
+
+  createProduct(product: NewProduct): Promise<NuvemshopProduct> {
+    return this.send('POST', '/products', { body: product });
+  }
+
+  updateProduct(productId: number, changes: ProductChanges): Promise<NuvemshopProduct> {
+    return this.send('PUT', `/products/${productId}`, { body: changes });
+  }
+
+  createVariant(productId: number, variant: NewVariant): Promise<NuvemshopVariant> {
+    return this.send('POST', `/products/${productId}/variants`, { body: variant });
+  }
+
+  /** Updates existing variants only (each named by `id`); all or none. Answers the product's whole collection. */
+  updateVariants(productId: number, variants: VariantChanges[]): Promise<NuvemshopVariant[]> {
+    return this.send('PATCH', `/products/${productId}/variants`, { body: variants });
+  }
+
+  async deleteVariant(productId: number, variantId: number): Promise<void> {
+    await this.send('DELETE', `/products/${productId}/variants/${variantId}`);
+  }
+
+  /**
+   * Prices and stock of variants across products, in as many calls as batches of 50 variants take. A product with
+   * more variants than fit in one call is split. Answers how each variant went.
+   */
+  async updateStockPrice(products: StockPriceProduct[]): Promise<StockPriceResult[]> {
+    const results: StockPriceResult[] = [];
+    for (const batch of batches(products)) {
+      const answer = await this.send<
+        { id: number; variants: { id: number; success: boolean; error?: string }[] }[] | undefined
+      >('PATCH', '/products/stock-price', { body: batch });
+      for (const product of answer ?? []) {
+        for (const variant of product.variants ?? []) {
+          results.push({
+            productId: product.id,
+            variantId: variant.id,
+            success: variant.success === true,
+            error: variant.error,
+          });
+        }
+      }
+    }
+    return results;
+  }
+
+  addImage(productId: number, image: NewImage): Promise<NuvemshopImage> {
+    return this.send('POST', `/products/${productId}/images`, { body: image });
+  }
+
+  updateImage(productId: number, imageId: number, changes: ImageChanges): Promise<NuvemshopImage> {
+    return this.send('PUT', `/products/${productId}/images/${imageId}`, { body: changes });
+  }
+
+  async deleteImage(productId: number, imageId: number): Promise<void> {
+    await this.send('DELETE', `/products/${productId}/images/${imageId}`);
+  }
+
+  /** Every category of the store. */
+  async listCategories(): Promise<NuvemshopCategory[]> {
+    return this.all<NuvemshopCategory>('/categories');
+  }
+
+  createCategory(category: NewCategory): Promise<NuvemshopCategory> {
+    return this.send('POST', '/categories', { body: category });
+  }
+
+  /** Every webhook the app has registered for the store. */
+  async listWebhooks(): Promise<NuvemshopWebhook[]> {
+    return this.all<NuvemshopWebhook>('/webhooks');
+  }
+
+  createWebhook(webhook: NewWebhook): Promise<NuvemshopWebhook> {
+    return this.send('POST', '/webhooks', { body: webhook });
+  }
+
+  async deleteWebhook(webhookId: number): Promise<void> {
+    await this.send('DELETE', `/webhooks/${webhookId}`);
+  }
+
+  /** The store's own record: its name and main address. */
+  getStore(): Promise<NuvemshopStoreInfo> {
+    return this.send('GET', '/store');
+  }
+
+  private async all<T>(path: string): Promise<T[]> {
+    const items: T[] = [];
+    for await (const page of this.pages<T>(path, MAX_PER_PAGE)) items.push(...page);
+    return items;
+  }
+
+  private async *pages<T>(path: string, perPage: number): AsyncGenerator<T[]> {
+    for (let page = 1; ; page++) {
+      const items = await this.listPage<T>(path, page, perPage);
+      if (items.length > 0) yield items;
+      if (items.length < perPage) return;
+    }
+  }
+
+  private async listPage<T>(path: string, page: number, perPage: number): Promise<T[]> {
+    // Past the last page some stores answer 404 "Last page is N" rather than []: both are the end.
+    const items = await this.send<T[]>('GET', path, { query: { page, per_page: perPage }, missing: true });
+    return Array.isArray(items) ? items : [];
+  }
+
+  /**
+   * One call: waits for room in the bucket, sends, and on 429 waits `x-rate-limit-reset` and sends it again. With
+   * `missing`, a 404 answers undefined instead of failing.
+   */
+  private async send<T>(
+    method: string,
+    path: string,
+    { body, query, missing = false }: { body?: unknown; query?: Query; missing?: boolean } = {},
+  ): Promise<T> {
+    const search = query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}` : '';
+    const headers: Record<string, string> = {
+      Authentication: `bearer ${this.token}`,
+      'User-Agent': this.options.userAgent,
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+    };
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const retries = this.options.rateLimitRetries ?? 8;
+    for (let attempt = 0; ; attempt++) {
+      await this.bucket.take();
+      this.requests++;
+      let response: Response;
+      let answer: unknown;
+      try {
+        const signal = AbortSignal.timeout(this.options.timeoutMs);
+        response = await fetch(this.base + path + search, {
+          method,
+          headers,
+          body: payload,
+          signal,
+          redirect: 'error',
+        });
+        answer = await readBody(response);
+      } catch (error) {
+        throw new NuvemshopUnavailable(timedOut(error) ? messages.nuvemshopTimedOut : 'Could not reach Nuvemshop');
+      }
+      if (response.status === 429) {
+        // The bucket holds back this call's next attempt, and every other call to the store, for x-rate-limit-reset.
+        this.bucket.full(response.headers);
+        if (attempt >= retries) {
+          throw new NuvemshopUnavailable(`Nuvemshop kept answering 429 to ${method} ${path}`, 429, answer);
+        }
+        continue;
+      }
+      this.bucket.learn(response.headers);
+      if (response.ok) return answer as T;
+      if (response.status === 401) throw new TokenRevoked(answer);
+      if (response.status === 402) throw new StoreSuspended(answer);
+      if (response.status === 404 && missing) return undefined as T;
+      if (response.status >= 500 || response.status === 408) {
+        throw new NuvemshopUnavailable(
+          `Nuvemshop answered HTTP ${response.status} to ${method} ${path}`,
+          response.status,
+          answer,
+        );
+      }
+      throw new NuvemshopRefused(method, path, response.status, answer);
+    }
+  }
+}
+
+/** Splits variants into calls of at most 50, keeping each product's variants together while they fit. */
+function batches(products: StockPriceProduct[]): StockPriceProduct[][] {
+  const calls: StockPriceProduct[][] = [];
+  let call: StockPriceProduct[] = [];
+  let size = 0;
+  for (const product of products) {
+    let rest = product.variants;
+    const fitsAlone = rest.length <= STOCK_PRICE_BATCH;
+    while (rest.length > 0) {
+      if (size === STOCK_PRICE_BATCH || (fitsAlone && size > 0 && size + rest.length > STOCK_PRICE_BATCH)) {
+        calls.push(call);
+        call = [];
+        size = 0;
+      }
+      const part = rest.slice(0, STOCK_PRICE_BATCH - size);
+      rest = rest.slice(part.length);
+      call.push({ id: product.id, variants: part });
+      size += part.length;
+    }
+  }
+  if (call.length > 0) calls.push(call);
+  return calls;
+}

@@ -1,0 +1,36 @@
+/**
+ * A call to Hiper or Nuvemshop that did not do what was asked. `retryable` says whether the same call may succeed
+ * later (the platform was down, slow or busy) or will fail again until someone changes something (a refused key, a
+ * revoked token, a body the platform rejects): a job retries the first kind with backoff and never the second.
+ */
+export class PlatformError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    /** The platform's HTTP status, when it answered. */
+    readonly status?: number,
+    /** The platform's answer, parsed when it was JSON. */
+    readonly body?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Waits `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The answer's body: parsed JSON, the text when it is not JSON, or undefined when there is none. */
+export async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a failed fetch gave up because its timeout signal fired. */
+export const timedOut = (error: unknown) =>
+  error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError');

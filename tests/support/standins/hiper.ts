@@ -1,0 +1,444 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for Hiper's "Loja virtual" API (`{base}/auth/gerar-token/{key}` and
+ * `{base}/produtos/pontoDeSincronizacao?pontoDeSincronizacao={cursor}`), with the answers INTEGRATIONS.md records.
+ * Points it marks unverified are options.
+ */
+
+export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
+const CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
+
+export interface HiperVariation {
+  id: string;
+  codigo: number;
+  codigoDeBarras: string | null;
+  nomeVariacaoA: string | null;
+  tipoVariacaoA: string | null;
+  nomeVariacaoB: string | null;
+  tipoVariacaoB: string | null;
+  quantidadeEmEstoque: number;
+  quantidadeEmEstoqueReservado: number;
+  quantidadeMinimaEmEstoque: number;
+  variacaoAtiva: boolean;
+}
+
+export interface HiperProduct {
+  id: string;
+  codigo: number;
+  codigoDeBarras: string | null;
+  nome: string | null;
+  descricao: string | null;
+  grade: boolean;
+  /** Present when `grade` is true. */
+  variacao?: HiperVariation[];
+  produtoPrimarioId: string;
+  marca: string;
+  categoria: string;
+  categoriaDoProdutoId: string;
+  preco: number;
+  atacadoAtivo: boolean;
+  precoAtacado: { precos: { precoUnitario: number; quantidade: number }[] } | null;
+  quantidadeEmEstoque: number;
+  quantidadeMinimaEmEstoque: number;
+  unidade: string;
+  imagem: string | null;
+  imagensAdicionais: { imagem: string }[];
+  peso: number;
+  altura: number;
+  largura: number;
+  comprimento: number;
+  ncm: string;
+  ativo: boolean;
+  removido: boolean;
+  pontoDeSincronizacao: number;
+}
+
+/** What a test gives to seed a product: anything left out gets a plausible value. */
+export type ProductSeed = Partial<Omit<HiperProduct, 'variacao' | 'pontoDeSincronizacao' | 'produtoPrimarioId'>> & {
+  variacao?: (Partial<HiperVariation> & Pick<HiperVariation, 'nomeVariacaoA' | 'tipoVariacaoA'>)[];
+  /** "Enviar produto para a loja virtual": off keeps it out of every answer (on unless told). */
+  enviarParaLojaVirtual?: boolean;
+};
+
+export interface ReceivedHiperRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  status: number;
+  at: number;
+}
+
+export interface HiperFault {
+  /** Matched against the path after the base, e.g. `/produtos/pontoDeSincronizacao` or `/auth/gerar-token/...`. */
+  path?: string | RegExp;
+  times?: number;
+  status?: number;
+  body?: unknown;
+  delayMs?: number;
+}
+
+export interface HiperStandInOptions {
+  /** The API's path (`/api/v1` unless told). */
+  basePath?: string;
+  /** Products per answer, or `all` for the whole delta in one answer (unverified; 50 unless told). */
+  pageSize?: number | 'all';
+  /** How long a token lives (21,600 s documented). */
+  tokenLifetimeSeconds?: number;
+  /** The status of the "Nenhum produto encontrado" answer: 400 as seen in production (default), or 200. */
+  nothingNewStatus?: 200 | 400;
+  /** The status a refused key gets (unverified; 400 unless told), with `errors` naming the key. */
+  refusedKeyStatus?: number;
+  /** Whether a change of stock alone moves a product into the delta (unverified; true unless told). */
+  stockMovesCursor?: boolean;
+  /** How far the cursor moves per change: Hiper's positions are sparse (7 unless told). */
+  cursorStep?: number;
+}
+
+interface Stored {
+  product: HiperProduct;
+  online: boolean;
+}
+
+/** One Hiper account: its key and its products, each change of which takes a new cursor position. */
+export class HiperAccount {
+  readonly uuid = randomUUID();
+  private readonly stored = new Map<string, Stored>();
+  private position = 0;
+  private nextCodigo = 3001;
+
+  constructor(
+    readonly key: string,
+    private readonly options: Required<Pick<HiperStandInOptions, 'stockMovesCursor' | 'cursorStep'>>,
+  ) {}
+
+  /** The last position given to a change. */
+  get lastPosition(): number {
+    return this.position;
+  }
+
+  /** Every top-level entry (grade variations included), as Hiper lists them. */
+  get products(): HiperProduct[] {
+    return [...this.stored.values()].map((s) => s.product);
+  }
+
+  product(idOrCodigo: string | number): HiperProduct {
+    const found = [...this.stored.values()].find((s) => s.product.id === idOrCodigo || s.product.codigo === idOrCodigo);
+    if (!found) throw new Error(`The Hiper stand-in has no product ${idOrCodigo}`);
+    return found.product;
+  }
+
+  /** The products an answer after `cursor` lists, in cursor order. */
+  delta(cursor: number): HiperProduct[] {
+    return [...this.stored.values()]
+      .filter((s) => s.online && s.product.pontoDeSincronizacao > cursor)
+      .map((s) => s.product)
+      .sort((a, b) => a.pontoDeSincronizacao - b.pontoDeSincronizacao);
+  }
+
+  /** Adds a product (a grade when it has `variacao`, its variations then also listed at the top level). */
+  add(seed: ProductSeed): HiperProduct {
+    const { variacao, enviarParaLojaVirtual = true, ...fields } = seed;
+    const codigo = fields.codigo ?? this.nextCodigo++;
+    const product: HiperProduct = {
+      id: randomUUID(),
+      codigo,
+      codigoDeBarras: null,
+      nome: `Produto ${codigo}`,
+      descricao: null,
+      grade: !!variacao?.length,
+      produtoPrimarioId: ZERO_GUID,
+      marca: 'Marca',
+      categoria: 'Geral',
+      categoriaDoProdutoId: randomUUID(),
+      preco: 10,
+      atacadoAtivo: false,
+      precoAtacado: null,
+      quantidadeEmEstoque: 0,
+      quantidadeMinimaEmEstoque: 0,
+      unidade: 'UNID',
+      imagem: null,
+      imagensAdicionais: [],
+      peso: 0,
+      altura: 0,
+      largura: 0,
+      comprimento: 0,
+      ncm: '61091000',
+      ativo: true,
+      removido: false,
+      ...fields,
+      pontoDeSincronizacao: 0,
+    };
+    if (variacao?.length) {
+      product.variacao = variacao.map((v) => ({
+        id: randomUUID(),
+        codigo: this.nextCodigo++,
+        codigoDeBarras: null,
+        nomeVariacaoB: null,
+        tipoVariacaoB: null,
+        quantidadeEmEstoque: 0,
+        quantidadeEmEstoqueReservado: 0,
+        quantidadeMinimaEmEstoque: 0,
+        variacaoAtiva: true,
+        ...v,
+      }));
+      product.quantidadeEmEstoque = product.variacao.reduce((sum, v) => sum + v.quantidadeEmEstoque, 0);
+    }
+    this.stored.set(product.id, { product, online: enviarParaLojaVirtual });
+    this.moved(product);
+    return product;
+  }
+
+  /** Changes a product's fields (a grade's variations through `changeVariation`); it moves to a new position. */
+  change(idOrCodigo: string | number, patch: Partial<Omit<HiperProduct, 'id' | 'variacao' | 'pontoDeSincronizacao'>>) {
+    const product = this.product(idOrCodigo);
+    Object.assign(product, patch);
+    this.moved(product);
+    return product;
+  }
+
+  /** Changes one variation of a grade; the grade (and the variation's own top-level entry) move. */
+  changeVariation(variationId: string, patch: Partial<Omit<HiperVariation, 'id'>>) {
+    const grade = this.products.find((p) => p.variacao?.some((v) => v.id === variationId));
+    if (!grade) throw new Error(`The Hiper stand-in has no variation ${variationId}`);
+    Object.assign(
+      grade.variacao!.find((v) => v.id === variationId)!,
+      patch,
+    );
+    grade.quantidadeEmEstoque = grade.variacao!.reduce((sum, v) => sum + v.quantidadeEmEstoque, 0);
+    this.moved(grade);
+    return grade;
+  }
+
+  /** Sets stock; the product moves in the delta only when `stockMovesCursor` (a variation's id sets its stock). */
+  setStock(idOrCodigo: string | number, quantidadeEmEstoque: number) {
+    const grade = this.products.find((p) => p.variacao?.some((v) => v.id === idOrCodigo));
+    if (grade) {
+      grade.variacao!.find((v) => v.id === idOrCodigo)!.quantidadeEmEstoque = quantidadeEmEstoque;
+      grade.quantidadeEmEstoque = grade.variacao!.reduce((sum, v) => sum + v.quantidadeEmEstoque, 0);
+      if (this.options.stockMovesCursor) this.moved(grade);
+      else this.refreshChildren(grade);
+      return grade;
+    }
+    const product = this.product(idOrCodigo);
+    product.quantidadeEmEstoque = quantidadeEmEstoque;
+    if (this.options.stockMovesCursor) this.moved(product);
+    return product;
+  }
+
+  /** Marks a product `removido` (Hiper never deletes); it moves to a new position. */
+  remove(idOrCodigo: string | number) {
+    return this.change(idOrCodigo, { removido: true });
+  }
+
+  /** A new position for the product, and for a grade each of its variations' top-level entries after it. */
+  private moved(product: HiperProduct) {
+    this.position += this.options.cursorStep;
+    product.pontoDeSincronizacao = this.position;
+    if (product.variacao) this.refreshChildren(product, true);
+  }
+
+  /** A grade's variations as Hiper also lists them at the top level, each pointing at its grade. */
+  private refreshChildren(grade: HiperProduct, move = false) {
+    const online = this.stored.get(grade.id)?.online ?? true;
+    for (const v of grade.variacao ?? []) {
+      const existing = this.stored.get(v.id)?.product;
+      const names = [v.nomeVariacaoA, v.nomeVariacaoB].filter(Boolean).join(' ');
+      const child: HiperProduct = {
+        ...grade,
+        id: v.id,
+        codigo: v.codigo,
+        codigoDeBarras: v.codigoDeBarras,
+        nome: `${grade.nome ?? ''} ${names}`.trim(),
+        produtoPrimarioId: grade.id,
+        quantidadeEmEstoque: v.quantidadeEmEstoque,
+        quantidadeMinimaEmEstoque: v.quantidadeMinimaEmEstoque,
+        ativo: grade.ativo && v.variacaoAtiva,
+        pontoDeSincronizacao: existing?.pontoDeSincronizacao ?? 0,
+      };
+      delete child.variacao;
+      if (move || !existing) {
+        this.position += this.options.cursorStep;
+        child.pontoDeSincronizacao = this.position;
+      }
+      this.stored.set(v.id, { product: child, online });
+    }
+  }
+}
+
+export interface HiperStandIn {
+  /** The API base, for HIPER_API_URL, e.g. `http://127.0.0.1:1234/api/v1`. */
+  url: string;
+  requests: ReceivedHiperRequest[];
+  /** Adds an account with its key (64 hex characters unless told). */
+  addAccount(key?: string): HiperAccount;
+  account(key: string): HiperAccount;
+  /** The key stops working: `gerar-token` refuses it. Tokens already issued live on until their `exp`. */
+  refuseKey(key: string): void;
+  /** Every token issued so far (for one key, or all) answers 401 from now on. */
+  invalidateTokens(key?: string): void;
+  /** Tokens issued, for one key or in all. */
+  tokensIssued(key?: string): number;
+  /** The stand-in's clock (ms since the epoch), which tokens' `exp` are checked against. */
+  now(): number;
+  advanceClock(ms: number): void;
+  inject(fault: HiperFault): void;
+  clearFaults(): void;
+  close(): Promise<void>;
+}
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+export async function startHiper(options: HiperStandInOptions = {}): Promise<HiperStandIn> {
+  const basePath = (options.basePath ?? '/api/v1').replace(/\/+$/, '');
+  const secret = randomBytes(32);
+  const accounts = new Map<string, HiperAccount>();
+  const refused = new Set<string>();
+  const issued: { key: string; token: string }[] = [];
+  const dead = new Set<string>();
+  const requests: ReceivedHiperRequest[] = [];
+  let faults: (HiperFault & { left: number })[] = [];
+  let offset = 0;
+  const now = () => Date.now() + offset;
+  const sign = (key: string, account: HiperAccount) => {
+    const iat = Math.floor(now() / 1000);
+    const claims = {
+      [`${CLAIMS}/sid`]: account.uuid,
+      [`${CLAIMS}/hash`]: key,
+      nbf: iat,
+      iat,
+      exp: iat + (options.tokenLifetimeSeconds ?? 21_600),
+      // Two tokens of the same second differ, so that one can die and not the other.
+      jti: randomUUID(),
+    };
+    const unsigned = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}`;
+    const token = `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+    issued.push({ key, token });
+    return token;
+  };
+
+  /** The key of a valid token, or undefined. */
+  const verify = (token: string): string | undefined => {
+    const [header, payload, signature] = token.split('.');
+    if (!header || !payload || !signature) return undefined;
+    const expected = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+    if (expected !== signature) return undefined;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, number | string>;
+    const key = String(claims[`${CLAIMS}/hash`]);
+    if (Number(claims.exp) * 1000 <= now() || dead.has(token)) return undefined;
+    return accounts.has(key) ? key : undefined;
+  };
+
+  const handle = (req: http.IncomingMessage, path: string, query: URLSearchParams): [number, unknown] => {
+    const token = /^\/auth\/gerar-token\/([^/]*)$/.exec(path);
+    if (req.method === 'GET' && token) {
+      const key = decodeURIComponent(token[1]);
+      const account = accounts.get(key);
+      if (!account || refused.has(key)) {
+        return [
+          options.refusedKeyStatus ?? 400,
+          { chaveDeSeguranca: key, token: null, errors: ['Chave de segurança inválida'], message: null },
+        ];
+      }
+      return [200, { chaveDeSeguranca: key, token: sign(key, account), errors: [], message: null }];
+    }
+    if (req.method === 'GET' && path === '/produtos/pontoDeSincronizacao') {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? '').trim())?.[1];
+      const key = bearer && verify(bearer);
+      if (!key) return [401, { errors: ['Token de acesso inválido ou expirado'], message: null }];
+      const raw = query.get('pontoDeSincronizacao') ?? '0';
+      const cursor = Number(raw || '0');
+      if (!Number.isInteger(cursor) || cursor < 0) {
+        return [400, { errors: ['O ponto de sincronização informado é inválido'], message: null }];
+      }
+      const delta = accounts.get(key)!.delta(cursor);
+      const page = options.pageSize === 'all' ? delta : delta.slice(0, options.pageSize ?? 50);
+      if (page.length === 0) {
+        return [
+          options.nothingNewStatus ?? 400,
+          { pontoDeSincronizacao: 0, produtos: null, errors: ['Nenhum produto encontrado'], message: null },
+        ];
+      }
+      return [
+        200,
+        {
+          pontoDeSincronizacao: page.at(-1)!.pontoDeSincronizacao,
+          produtos: structuredClone(page),
+          errors: [],
+          message: null,
+        },
+      ];
+    }
+    return [404, { errors: ['Recurso não encontrado'], message: null }];
+  };
+
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://stand-in');
+      const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
+      const record: ReceivedHiperRequest = {
+        method: req.method ?? 'GET',
+        path,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        status: 0,
+        at: Date.now(),
+      };
+      requests.push(record);
+      const fault = faults.find(
+        (f) => f.left > 0 && (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
+      );
+      if (fault) fault.left--;
+      const timer = setTimeout(() => {
+        const [status, body] =
+          fault?.status !== undefined
+            ? [fault.status, fault.body ?? { errors: ['Erro interno'], message: null }]
+            : url.pathname.startsWith(`${basePath}/`)
+              ? handle(req, path, url.searchParams)
+              : [404, { errors: ['Recurso não encontrado'], message: null }];
+        record.status = status;
+        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+      }, fault?.delayMs ?? 0);
+      res.on('close', () => clearTimeout(timer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: origin + basePath,
+    requests,
+    addAccount(key = randomBytes(32).toString('hex')) {
+      const account = new HiperAccount(key, {
+        stockMovesCursor: options.stockMovesCursor ?? true,
+        cursorStep: options.cursorStep ?? 7,
+      });
+      accounts.set(key, account);
+      refused.delete(key);
+      return account;
+    },
+    account(key) {
+      const account = accounts.get(key);
+      if (!account) throw new Error('The Hiper stand-in has no account with that key');
+      return account;
+    },
+    refuseKey: (key) => void refused.add(key),
+    invalidateTokens(key) {
+      for (const i of issued) if (key === undefined || i.key === key) dead.add(i.token);
+    },
+    tokensIssued: (key) => issued.filter((i) => key === undefined || i.key === key).length,
+    now,
+    advanceClock: (ms) => void (offset += ms),
+    inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    clearFaults: () => void (faults = []),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

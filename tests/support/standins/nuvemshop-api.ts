@@ -1,0 +1,1349 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for Nuvemshop's store API (`{base}/{store_id}/...`), serving exactly the calls SYNC-CONTRACT.md lists and
+ * refusing what INTEGRATIONS.md says the real one refuses. Points INTEGRATIONS.md marks unverified are options.
+ */
+
+export type Languages = Record<string, string>;
+
+export interface InventoryLevel {
+  id: number;
+  variant_id: number;
+  location_id: string;
+  stock: number | null;
+}
+
+export interface Variant {
+  id: number;
+  product_id: number;
+  position: number;
+  price: string | null;
+  promotional_price: string | null;
+  stock_management: boolean;
+  stock: number | null;
+  weight: string | null;
+  width: string | null;
+  height: string | null;
+  depth: string | null;
+  sku: string | null;
+  barcode: string | null;
+  mpn: string | null;
+  age_group: string | null;
+  gender: string | null;
+  cost: string | null;
+  values: Languages[];
+  image_id: number | null;
+  inventory_levels: InventoryLevel[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Image {
+  id: number;
+  product_id: number;
+  /** The CDN copy's address, never the one the image was sent with (see `sentSrc`). */
+  src: string;
+  position: number;
+  alt: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Category {
+  id: number;
+  name: Languages;
+  description: Languages;
+  handle: Languages;
+  parent: number | null;
+  subcategories: number[];
+  seo_title: Languages;
+  seo_description: Languages;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Product {
+  id: number;
+  name: Languages;
+  description: Languages;
+  handle: Languages;
+  attributes: Languages[];
+  published: boolean;
+  free_shipping: boolean;
+  requires_shipping: boolean;
+  brand: string | null;
+  seo_title: string | null;
+  seo_description: string | null;
+  video_url: string | null;
+  tags: string;
+  /** Category ids; the API answers them as category objects. */
+  categories: number[];
+  variants: Variant[];
+  images: Image[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Webhook {
+  id: number;
+  event: string;
+  url: string;
+  headers?: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Location {
+  id: string;
+  name: string;
+  priority: number;
+}
+
+export interface BucketSettings {
+  /** Requests the bucket holds: 40, or 400 on the Next and Evolution plans. */
+  size: number;
+  /** Requests it drains per second: 2, or 20 on those plans. */
+  drainPerSecond: number;
+}
+
+/** One request the stand-in received, whatever it answered. */
+export interface ReceivedRequest {
+  store: number | null;
+  method: string;
+  /** The path after `/{store_id}`, e.g. `/products/123/variants`. */
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON, or the raw text when it was not JSON, or undefined when empty. */
+  body: unknown;
+  /** The contract call it matched, e.g. `PATCH /products/stock-price`; null for anything else. */
+  route: string | null;
+  status: number;
+  at: number;
+}
+
+/** A failure to inject: the next `times` requests matching it get this instead of the real answer. */
+export interface Fault {
+  method?: string;
+  /** Matched against the path after `/{store_id}`; a string must equal it. */
+  path?: string | RegExp;
+  store?: number;
+  /** How many requests it applies to (1 unless told; Infinity for every one). */
+  times?: number;
+  /**
+   * The status to answer, once the request has passed the User-Agent and token checks (a 429 also fills the bucket);
+   * without it the request is served normally (after `delayMs`).
+   */
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Waits this long before answering: longer than a client's timeout makes it give up. */
+  delayMs?: number;
+  /** Closes the connection without an answer. */
+  drop?: boolean;
+}
+
+export interface NuvemshopApiOptions {
+  /** The version segment the API is served under (`/v1` unless told). */
+  basePath?: string;
+  /** Each new store's bucket unless `addStore` says otherwise: 40 draining 2/s as documented. */
+  bucket?: BucketSettings;
+  /** What a page past the last answers: 200 `[]` (the default) or 404 `Last page is N` as some stores do. */
+  pastLastPage?: 'empty' | 'not-found';
+  /** Whether `Authorization: Bearer` is accepted besides `Authentication: bearer` (unverified; true). */
+  acceptAuthorizationHeader?: boolean;
+  /** `app-and-contact` (default) refuses a User-Agent without `(contact)`, such as fetch's own `node`. */
+  userAgent?: 'present' | 'app-and-contact';
+  /** `per_page` when a list call sends none (unverified: 30 per the old README). */
+  defaultPerPage?: number;
+  /** What `per_page` above 200 gets (unverified): a 422 (default) or silently 200. */
+  perPageAbove200?: 'refuse' | 'clamp';
+  /** Items a list query may reach (10,000 documented); past it the query is refused. */
+  maxQueryItems?: number;
+  /** Images a `POST /products` may carry inline (unverified; no limit unless told). */
+  maxInlineImages?: number;
+  /** A root category's `parent`: `null` in the docs, 0 as v1 is reported to answer (default 0). */
+  rootCategoryParent?: null | 0;
+  /** A second webhook for the same event and URL (unverified): accepted (default) or refused with 422. */
+  duplicateWebhooks?: 'accept' | 'refuse';
+  /** `published` and `visibility` in one body: refused with 422 (default, as reported since 2026-07-28) or accepted. */
+  refuseBothPublishedAndVisibility?: boolean;
+  /** Products a store may hold (100,000 documented). */
+  maxProducts?: number;
+  /** What one request costs in the bucket (unverified weights; 1 each unless told). */
+  weigh?: (request: { method: string; route: string; body: unknown }) => number;
+}
+
+const WEBHOOK_EVENTS = [
+  'app/uninstalled',
+  'app/suspended',
+  'app/resumed',
+  'category/created',
+  'category/updated',
+  'category/deleted',
+  'customer/created',
+  'customer/updated',
+  'customer/deleted',
+  ...[
+    'created',
+    'updated',
+    'paid',
+    'packed',
+    'fulfilled',
+    'cancelled',
+    'custom_fields_updated',
+    'edited',
+    'pending',
+    'voided',
+    'unpacked',
+  ].map((e) => `order/${e}`),
+  'product/created',
+  'product/updated',
+  'product/deleted',
+  'product_variant/custom_fields_updated',
+  'domain/updated',
+  'subscription/updated',
+  'fulfillment/updated',
+  'fulfillment_order/status_updated',
+  'location/created',
+  'location/updated',
+  'location/deleted',
+];
+
+const MAX_VARIANTS = 1000;
+const MAX_IMAGES = 250;
+const MAX_ATTRIBUTES = 3;
+const MAX_PER_PAGE = 200;
+const STOCK_PRICE_BATCH = 50;
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const IMAGE_EXTENSIONS = /\.(gif|jpe?g|png|webp)$/i;
+
+/** A page of a list and its paging headers, answered by a handler. */
+class Listed {
+  constructor(
+    readonly body: unknown[],
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
+/** An answer other than success, thrown by a handler. */
+class Answer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+const described = (status: number, message: string, description: string, extra: Record<string, unknown> = {}) =>
+  new Answer(status, { code: status, message, description, ...extra });
+const unprocessable = (description: string, extra?: Record<string, unknown>) =>
+  described(422, 'Unprocessable Entity', description, extra);
+const badRequest = (description: string) => described(400, 'Bad Request', description);
+const notFound = (description: string) => described(404, 'Not Found', description);
+/** A field map refusal, the other 422 shape: `{"name": ["can't be blank"]}`. */
+const fieldErrors = (errors: Record<string, string[]>) => new Answer(422, errors);
+/** The documented shape of a variant's validation errors. */
+const validation = (errors: Record<string, string[]>) => unprocessable('Validation error', errors);
+
+const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+0000');
+
+/** Ids past int32, as Nuvemshop's product ids already are. */
+let nextId = 3_000_000_000;
+const newId = () => ++nextId;
+
+/** A ULID-like location id. */
+const locationId = () => `01${randomBytes(12).toString('hex').toUpperCase().slice(0, 24)}`;
+
+const slug = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A number written as a number or a decimal text, or undefined when it is neither. */
+function decimal(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** One store: its token, its bucket, its catalogue, its webhooks. Seed and inspect it directly in tests. */
+export class StandInStore {
+  token: string;
+  revoked = false;
+  suspended = false;
+  bucket: BucketSettings;
+  languages = ['pt'];
+  products: Product[] = [];
+  categories: Category[] = [];
+  webhooks: Webhook[] = [];
+  locations: Location[] = [{ id: locationId(), name: 'Depósito', priority: 0 }];
+  /** What each image was sent with (its `src`, or `attachment:<filename>`), by image id. */
+  sentSrc = new Map<number, string>();
+  /** Variants that `stock-price` reports as failed, with the error it gives. */
+  refuseInStockPrice = new Map<number, string>();
+  info: Record<string, unknown>;
+  /** The bucket's level and when it was last drained. */
+  level = 0;
+  levelAt = performance.now();
+
+  constructor(
+    readonly id: number,
+    token: string,
+    bucket: BucketSettings,
+    private readonly options: Required<Pick<NuvemshopApiOptions, 'maxInlineImages' | 'maxProducts'>> &
+      Pick<NuvemshopApiOptions, 'rootCategoryParent' | 'refuseBothPublishedAndVisibility'>,
+  ) {
+    this.token = token;
+    this.bucket = bucket;
+    this.info = {
+      id,
+      name: { pt: `Loja ${id}` },
+      description: { pt: '' },
+      email: `loja${id}@example.com`,
+      contact_email: `contato${id}@example.com`,
+      country: 'BR',
+      main_language: 'pt',
+      languages: { pt: { currency: 'BRL', active: true } },
+      main_currency: 'BRL',
+      plan_name: 'basic',
+      business_name: `Loja ${id} Ltda`,
+      business_id: '12.345.678/0001-90',
+      business_address: 'Rua das Flores, 100, Centro, Florianópolis - SC, 88010-000',
+      address: 'Rua das Flores, 100',
+      phone: '+55 48 3000-0000',
+      original_domain: `loja${id}.lojavirtualnuvem.com.br`,
+      url_with_protocol: `https://loja${id}.lojavirtualnuvem.com.br`,
+      created_at: timestamp(),
+    };
+  }
+
+  product(id: number): Product | undefined {
+    return this.products.find((p) => p.id === id);
+  }
+
+  /** Every variant of the store, with its product. */
+  get variants(): Variant[] {
+    return this.products.flatMap((p) => p.variants);
+  }
+
+  variant(id: number): Variant | undefined {
+    return this.variants.find((v) => v.id === id);
+  }
+
+  /** Adds a product as `POST /products` would (same body, same checks), without a request. */
+  seedProduct(body: Record<string, unknown>): Product {
+    return this.createProduct(body);
+  }
+
+  /** Adds a category as `POST /categories` would. */
+  seedCategory(name: string, parent: number | null = null): Category {
+    return this.createCategory({ name, parent });
+  }
+
+  /** Adds a location (multi-inventory); existing variants get a level there with no stock. */
+  addLocation(name: string): Location {
+    const location = { id: locationId(), name, priority: this.locations.length };
+    this.locations.push(location);
+    for (const variant of this.variants) {
+      variant.inventory_levels.push({
+        id: newId(),
+        variant_id: variant.id,
+        location_id: location.id,
+        stock: variant.stock_management ? 0 : null,
+      });
+    }
+    return location;
+  }
+
+  // --- what the routes do ---
+
+  text(value: unknown): Languages {
+    if (typeof value === 'string') return Object.fromEntries(this.languages.map((l) => [l, value]));
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v ?? '')]));
+    return Object.fromEntries(this.languages.map((l) => [l, '']));
+  }
+
+  private main(text: Languages): string {
+    return text[this.languages[0]] ?? Object.values(text)[0] ?? '';
+  }
+
+  createProduct(body: Record<string, unknown>): Product {
+    if (this.products.length >= this.options.maxProducts) {
+      throw unprocessable(`Store has reached maximum limit of ${this.options.maxProducts} allowed products`);
+    }
+    const name = this.text(body.name);
+    if (!this.main(name).trim()) throw fieldErrors({ name: ["can't be blank"] });
+    const attributes = Array.isArray(body.attributes) ? body.attributes.map((a) => this.text(a)) : [];
+    if (attributes.length > MAX_ATTRIBUTES) {
+      throw unprocessable(`A product cannot have more than ${MAX_ATTRIBUTES} attributes`);
+    }
+    const now = timestamp();
+    const product: Product = {
+      id: newId(),
+      name,
+      description: this.text(body.description ?? ''),
+      handle: Object.fromEntries(Object.entries(name).map(([l, v]) => [l, slug(v)])),
+      attributes,
+      published: true,
+      free_shipping: false,
+      requires_shipping: true,
+      brand: null,
+      seo_title: null,
+      seo_description: null,
+      video_url: null,
+      tags: '',
+      categories: [],
+      variants: [],
+      images: [],
+      created_at: now,
+      updated_at: now,
+    };
+    this.applyProductFields(product, body);
+    const variants = Array.isArray(body.variants) && body.variants.length > 0 ? body.variants : [{}];
+    if (variants.length > MAX_VARIANTS) {
+      throw unprocessable(`Product is not allowed to have more than ${MAX_VARIANTS} variants`);
+    }
+    for (const input of variants) product.variants.push(this.newVariant(product, isObject(input) ? input : {}));
+    this.refuseRepeatedValues(product.variants);
+    const images = Array.isArray(body.images) ? body.images : [];
+    if (images.length > this.options.maxInlineImages) {
+      throw unprocessable(`A product can be created with at most ${this.options.maxInlineImages} images`);
+    }
+    if (images.length > MAX_IMAGES) {
+      throw unprocessable(`Product is not allowed to have more than ${MAX_IMAGES} images`);
+    }
+    const pending = images.map((input) => this.checkImage(product.id, isObject(input) ? input : {}));
+    for (const image of pending) this.placeImage(product, image);
+    this.products.push(product);
+    return product;
+  }
+
+  private applyProductFields(product: Product, body: Record<string, unknown>) {
+    if ('published' in body && 'visibility' in body && this.options.refuseBothPublishedAndVisibility) {
+      throw unprocessable("Cannot send both 'published' and 'visibility'");
+    }
+    if (body.name !== undefined) {
+      const name = this.text(body.name);
+      if (!this.main(name).trim()) throw fieldErrors({ name: ["can't be blank"] });
+      product.name = name;
+    }
+    if (body.description !== undefined) product.description = this.text(body.description);
+    if (body.brand !== undefined) product.brand = body.brand === null || body.brand === '' ? null : String(body.brand);
+    if (typeof body.published === 'boolean') product.published = body.published;
+    if (body.visibility !== undefined) product.published = body.visibility === 'visible';
+    if (typeof body.free_shipping === 'boolean') product.free_shipping = body.free_shipping;
+    if (typeof body.tags === 'string') product.tags = body.tags;
+    if (body.seo_title !== undefined) {
+      if (String(body.seo_title).length > 70) throw fieldErrors({ seo_title: ['is too long (maximum is 70)'] });
+      product.seo_title = String(body.seo_title);
+    }
+    if (body.seo_description !== undefined) {
+      if (String(body.seo_description).length > 320) {
+        throw fieldErrors({ seo_description: ['is too long (maximum is 320)'] });
+      }
+      product.seo_description = String(body.seo_description);
+    }
+    if (body.video_url !== undefined && body.video_url !== null) {
+      if (!String(body.video_url).startsWith('https://')) throw fieldErrors({ video_url: ['must be https'] });
+      product.video_url = String(body.video_url);
+    }
+    if (body.categories !== undefined) {
+      if (!Array.isArray(body.categories)) throw fieldErrors({ categories: ['must be a list of category ids'] });
+      const ids = body.categories.map((c) => (isObject(c) ? Number(c.id) : Number(c)));
+      const unknown = ids.filter((id) => !this.categories.some((c) => c.id === id));
+      if (unknown.length > 0) throw fieldErrors({ categories: [`unknown category ids: ${unknown.join(', ')}`] });
+      product.categories = ids;
+    }
+  }
+
+  /** `PUT /products/{id}`: merges what it names; prices, stock and variants here are ignored, as the platform does. */
+  updateProduct(product: Product, body: Record<string, unknown>): Product {
+    const next = structuredClone(product);
+    this.applyProductFields(next, body);
+    next.updated_at = timestamp();
+    return Object.assign(product, next);
+  }
+
+  private newVariant(product: Product, input: Record<string, unknown>): Variant {
+    const now = timestamp();
+    const variant: Variant = {
+      id: newId(),
+      product_id: product.id,
+      position: product.variants.length + 1,
+      price: null,
+      promotional_price: null,
+      stock_management: false,
+      stock: null,
+      weight: '0.000',
+      width: '0.00',
+      height: '0.00',
+      depth: '0.00',
+      sku: null,
+      barcode: null,
+      mpn: null,
+      age_group: null,
+      gender: null,
+      cost: null,
+      values: [],
+      image_id: null,
+      inventory_levels: [],
+      created_at: now,
+      updated_at: now,
+    };
+    variant.inventory_levels = this.locations.map((l) => ({
+      id: newId(),
+      variant_id: variant.id,
+      location_id: l.id,
+      stock: null,
+    }));
+    this.applyVariantFields(product, variant, input);
+    if (!('values' in input) && product.attributes.length > 0) {
+      throw unprocessable('The values has the wrong number of elements');
+    }
+    return variant;
+  }
+
+  /** Checks and applies a variant's fields; nothing changes when one is wrong. */
+  applyVariantFields(product: Product, variant: Variant, input: Record<string, unknown>): void {
+    const errors: Record<string, string[]> = {};
+    const next = structuredClone(variant);
+    for (const field of ['price', 'promotional_price', 'cost'] as const) {
+      if (!(field in input)) continue;
+      const value = input[field];
+      if (value === null || value === '') {
+        next[field] = null;
+        continue;
+      }
+      const n = decimal(value);
+      if (n === undefined) errors[field] = [`The ${field.replace('_', ' ')} must be a number.`];
+      else if (n < 0) errors[field] = [`The ${field.replace('_', ' ')} must be at least 0.`];
+      else next[field] = n.toFixed(2);
+    }
+    for (const [field, digits] of [
+      ['weight', 3],
+      ['width', 2],
+      ['height', 2],
+      ['depth', 2],
+    ] as const) {
+      if (!(field in input)) continue;
+      const n = decimal(input[field]);
+      if (n === undefined || n < 0) errors[field] = [`The ${field} must be a number of at least 0.`];
+      else next[field] = n.toFixed(digits);
+    }
+    for (const field of ['sku', 'barcode', 'mpn'] as const) {
+      if (field in input) next[field] = input[field] === null ? null : String(input[field]);
+    }
+    if ('age_group' in input && input.age_group !== null) {
+      if (!['newborn', 'infant', 'toddler', 'kids', 'adult'].includes(String(input.age_group))) {
+        throw unprocessable('The selected age group is invalid');
+      }
+      next.age_group = String(input.age_group);
+    }
+    if ('gender' in input && input.gender !== null) {
+      if (!['female', 'male', 'unisex'].includes(String(input.gender))) {
+        throw unprocessable('The selected gender is invalid');
+      }
+      next.gender = String(input.gender);
+    }
+    if ('values' in input) {
+      const values = Array.isArray(input.values) ? input.values.map((v) => this.text(v)) : [];
+      if (values.length !== product.attributes.length) {
+        throw unprocessable('The values has the wrong number of elements');
+      }
+      next.values = values;
+    }
+    if ('image_id' in input) {
+      if (input.image_id !== null && !product.images.some((i) => i.id === Number(input.image_id))) {
+        errors.image_id = ['The selected image id is invalid.'];
+      } else next.image_id = input.image_id === null ? null : Number(input.image_id);
+    }
+    const stockError = this.applyStock(next, input);
+    if (stockError) errors[stockError[0]] = [stockError[1]];
+    if (Object.keys(errors).length > 0) throw validation(errors);
+    next.updated_at = timestamp();
+    Object.assign(variant, next);
+  }
+
+  /** Stock in whole units, on the first location unless `inventory_levels` names them; `inventory_levels` wins. */
+  private applyStock(variant: Variant, input: Record<string, unknown>): [string, string] | undefined {
+    if (Array.isArray(input.inventory_levels)) {
+      for (const level of input.inventory_levels) {
+        if (!isObject(level)) return ['inventory_levels', 'Each inventory level needs a location_id and a stock.'];
+        const target = variant.inventory_levels.find((l) => l.location_id === level.location_id);
+        if (!target) return ['inventory_levels', `The location ${String(level.location_id)} does not exist.`];
+        if (level.stock !== null && !Number.isInteger(level.stock)) return ['stock', 'The stock must be an integer.'];
+        target.stock = level.stock as number | null;
+      }
+      variant.stock_management = variant.inventory_levels.some((l) => l.stock !== null);
+    } else if ('stock' in input) {
+      const stock = input.stock;
+      if (stock === null || stock === '') {
+        variant.stock_management = false;
+        for (const level of variant.inventory_levels) level.stock = null;
+      } else if (typeof stock !== 'number' || !Number.isInteger(stock)) {
+        return ['stock', 'The stock must be an integer.'];
+      } else {
+        variant.stock_management = true;
+        const [first, ...others] = variant.inventory_levels;
+        first.stock = stock;
+        for (const level of others) level.stock ??= 0;
+      }
+    } else return undefined;
+    variant.stock = variant.stock_management
+      ? variant.inventory_levels.reduce((sum, l) => sum + (l.stock ?? 0), 0)
+      : null;
+    return undefined;
+  }
+
+  private combination(variant: Pick<Variant, 'values'>): string {
+    return JSON.stringify(variant.values.map((v) => this.main(v).trim().toLowerCase()));
+  }
+
+  /** 422 when two variants of a product have the same values. */
+  private refuseRepeatedValues(variants: Variant[], description = 'Variants cannot be repeated') {
+    const seen = new Map<string, number>();
+    const repeated: number[] = [];
+    for (const v of variants) {
+      const key = this.combination(v);
+      if (seen.has(key)) repeated.push(seen.get(key)!, v.id);
+      else seen.set(key, v.id);
+    }
+    if (repeated.length > 0) throw unprocessable(description, { duplicate_variant_ids: [...new Set(repeated)] });
+  }
+
+  addVariant(product: Product, input: Record<string, unknown>): Variant {
+    if (product.variants.length >= MAX_VARIANTS) {
+      throw unprocessable(`Product is not allowed to have more than ${MAX_VARIANTS} variants`);
+    }
+    const variant = this.newVariant(product, input);
+    this.refuseRepeatedValues([...product.variants, variant]);
+    product.variants.push(variant);
+    product.updated_at = timestamp();
+    return variant;
+  }
+
+  /** `PATCH /products/{id}/variants`: updates the named variants, all or none; never adds or removes one. */
+  patchVariants(product: Product, body: unknown): Variant[] {
+    if (!Array.isArray(body) || body.length === 0) throw badRequest('Invalid input format');
+    const ids = body.map((v) => (isObject(v) ? Number(v.id) : NaN));
+    const strangers = ids.filter((id) => !product.variants.some((v) => v.id === id));
+    if (strangers.length > 0) {
+      throw unprocessable('Variants must exist and belong to the product', {
+        invalid_variant_ids: strangers.map((id) => (Number.isNaN(id) ? null : id)),
+      });
+    }
+    const repeatedIds = ids.filter((id, i) => ids.indexOf(id) !== i);
+    if (repeatedIds.length > 0) {
+      throw unprocessable('Variants cannot be repeated', { duplicate_variant_ids: [...new Set(repeatedIds)] });
+    }
+    const draft = product.variants.map((v) => structuredClone(v));
+    for (const input of body as Record<string, unknown>[]) {
+      const { id: _id, ...fields } = input;
+      this.applyVariantFields(
+        product,
+        draft.find((v) => v.id === Number(input.id))!,
+        fields,
+      );
+    }
+    this.refuseRepeatedValues(draft);
+    product.variants = draft;
+    product.updated_at = timestamp();
+    return product.variants;
+  }
+
+  /** `PUT /products/{id}/variants`: the body becomes the whole collection, matched by values; the rest is deleted. */
+  replaceVariants(product: Product, body: unknown): Variant[] {
+    if (!Array.isArray(body)) throw badRequest('Invalid input format');
+    if (body.length === 0) throw badRequest('There must be at least one variant');
+    if (body.length > MAX_VARIANTS) {
+      throw unprocessable(`Product is not allowed to have more than ${MAX_VARIANTS} variants.`);
+    }
+    const next: Variant[] = [];
+    for (const input of body) {
+      if (!isObject(input)) throw badRequest('Invalid input format');
+      if (product.attributes.length > 0 && (!Array.isArray(input.values) || input.values.length === 0)) {
+        throw badRequest('Variant values should not be empty');
+      }
+      const values = Array.isArray(input.values) ? input.values.map((v) => this.text(v)) : [];
+      const existing = product.variants.find((v) => this.combination(v) === this.combination({ values }));
+      if (existing) {
+        const copy = structuredClone(existing);
+        this.applyVariantFields(product, copy, input);
+        next.push(copy);
+      } else {
+        next.push(this.newVariant(product, input));
+      }
+    }
+    this.refuseRepeatedValues(next, 'Variant values should not be repeated');
+    next.forEach((v, i) => (v.position = i + 1));
+    product.variants = next;
+    product.updated_at = timestamp();
+    return product.variants;
+  }
+
+  deleteVariant(product: Product, variantId: number) {
+    const variant = product.variants.find((v) => v.id === variantId);
+    if (!variant) throw notFound('Variant with such id does not exist');
+    // Unverified: the platform keeps at least one variant per product.
+    if (product.variants.length === 1) throw unprocessable('A product must have at least one variant');
+    product.variants = product.variants.filter((v) => v !== variant);
+    product.updated_at = timestamp();
+  }
+
+  /** `PATCH /products/stock-price`: price and stock of up to 50 variants across products, reported per variant. */
+  stockPrice(body: unknown) {
+    if (!Array.isArray(body) || body.some((p) => !isObject(p) || !Array.isArray(p.variants))) {
+      throw badRequest('Invalid input format');
+    }
+    const entries = body as { id: unknown; variants: unknown[] }[];
+    const count = entries.reduce((sum, p) => sum + p.variants.length, 0);
+    if (count > STOCK_PRICE_BATCH) throw unprocessable('Too many variants sent for update');
+    for (const p of entries) {
+      for (const v of p.variants) {
+        if (!isObject(v)) throw badRequest('Invalid input format');
+        const stock = v.stock;
+        if (stock !== undefined && stock !== null && stock !== '' && !Number.isInteger(stock)) {
+          throw validation({ stock: ['The stock must be an integer.'] });
+        }
+      }
+    }
+    return entries.map((entry) => {
+      const product = this.product(Number(entry.id));
+      return {
+        id: entry.id,
+        variants: (entry.variants as Record<string, unknown>[]).map((input) => {
+          const variant = product?.variants.find((v) => v.id === Number(input.id));
+          if (!product) return { id: input.id, success: false, error: 'Product not found' };
+          if (!variant) return { id: input.id, success: false, error: 'Variant not found' };
+          const refusal = this.refuseInStockPrice.get(variant.id);
+          if (refusal) return { id: input.id, success: false, error: refusal };
+          const fields: Record<string, unknown> = {};
+          for (const key of ['price', 'promotional_price', 'stock', 'inventory_levels']) {
+            if (key in input) fields[key] = input[key];
+          }
+          try {
+            this.applyVariantFields(product, variant, fields);
+            product.updated_at = timestamp();
+            return { id: input.id, success: true };
+          } catch (error) {
+            const body = error instanceof Answer ? (error.body as Record<string, unknown>) : {};
+            return { id: input.id, success: false, error: String(body.description ?? 'Invalid variant') };
+          }
+        }),
+      };
+    });
+  }
+
+  /** Checks an image body; answers what to place, without placing it. */
+  private checkImage(productId: number, input: Record<string, unknown>) {
+    const hasSrc = typeof input.src === 'string' && input.src !== '';
+    const hasAttachment = typeof input.attachment === 'string' && input.attachment !== '';
+    if (hasSrc === hasAttachment) throw fieldErrors({ src: ['either src or attachment (with filename) is required'] });
+    let name: string;
+    let sent: string;
+    if (hasSrc) {
+      let url: URL;
+      try {
+        url = new URL(String(input.src));
+      } catch {
+        throw fieldErrors({ src: ['is not a valid URL'] });
+      }
+      if (!['http:', 'https:'].includes(url.protocol)) throw fieldErrors({ src: ['is not a valid URL'] });
+      name = url.pathname.split('/').pop() ?? '';
+      sent = String(input.src);
+    } else {
+      if (typeof input.filename !== 'string' || !input.filename) {
+        throw fieldErrors({ filename: ["can't be blank"] });
+      }
+      if (Buffer.from(String(input.attachment), 'base64').length >= MAX_IMAGE_BYTES) {
+        throw unprocessable('The image must be smaller than 10 MB');
+      }
+      name = input.filename;
+      sent = `attachment:${input.filename}`;
+    }
+    if (!IMAGE_EXTENSIONS.test(name)) throw unprocessable('The image must be a .gif, .jpg, .png or .webp file');
+    const position = input.position === undefined ? undefined : Number(input.position);
+    if (position !== undefined && (!Number.isInteger(position) || position < 1)) {
+      throw fieldErrors({ position: ['must be a whole number of at least 1'] });
+    }
+    const hash = createHash('sha1').update(`${productId}:${sent}:${newId()}`).digest('hex').slice(0, 12);
+    const base = slug(name.replace(IMAGE_EXTENSIONS, '')) || 'image';
+    const store = String(this.id).padStart(6, '0');
+    const src = `https://d26lpennugtm8s.cloudfront.net/stores/${store.slice(0, 3)}/${store.slice(3)}/products/${base}-${hash}-640-0.jpg`;
+    return { src, sent, position };
+  }
+
+  private placeImage(product: Product, { src, sent, position }: { src: string; sent: string; position?: number }) {
+    const now = timestamp();
+    const image: Image = {
+      id: newId(),
+      product_id: product.id,
+      src,
+      position: 0,
+      alt: [],
+      created_at: now,
+      updated_at: now,
+    };
+    const at = Math.min(position ?? product.images.length + 1, product.images.length + 1);
+    product.images.splice(at - 1, 0, image);
+    product.images.forEach((img, i) => (img.position = i + 1));
+    this.sentSrc.set(image.id, sent);
+    return image;
+  }
+
+  addImage(product: Product, input: Record<string, unknown>): Image {
+    if (product.images.length >= MAX_IMAGES) {
+      throw unprocessable(`Product is not allowed to have more than ${MAX_IMAGES} images`);
+    }
+    const image = this.placeImage(product, this.checkImage(product.id, input));
+    product.updated_at = timestamp();
+    return image;
+  }
+
+  updateImage(product: Product, imageId: number, input: Record<string, unknown>): Image {
+    const image = product.images.find((i) => i.id === imageId);
+    if (!image) throw notFound('Image with such id does not exist');
+    if (input.src !== undefined) {
+      const checked = this.checkImage(product.id, { src: input.src });
+      image.src = checked.src;
+      this.sentSrc.set(image.id, checked.sent);
+    }
+    if (input.position !== undefined) {
+      const position = Number(input.position);
+      if (!Number.isInteger(position) || position < 1) {
+        throw fieldErrors({ position: ['must be a whole number of at least 1'] });
+      }
+      product.images = product.images.filter((i) => i !== image);
+      product.images.splice(Math.min(position, product.images.length + 1) - 1, 0, image);
+      product.images.forEach((img, i) => (img.position = i + 1));
+    }
+    image.updated_at = timestamp();
+    return image;
+  }
+
+  deleteImage(product: Product, imageId: number) {
+    const image = product.images.find((i) => i.id === imageId);
+    if (!image) throw notFound('Image with such id does not exist');
+    product.images = product.images.filter((i) => i !== image);
+    product.images.forEach((img, i) => (img.position = i + 1));
+    for (const variant of product.variants) if (variant.image_id === imageId) variant.image_id = null;
+    this.sentSrc.delete(imageId);
+  }
+
+  createCategory(body: Record<string, unknown>): Category {
+    const name = this.text(body.name);
+    if (!this.main(name).trim()) throw fieldErrors({ name: ["can't be blank"] });
+    let parent: number | null = null;
+    if (body.parent !== undefined && body.parent !== null && body.parent !== 0) {
+      parent = Number(body.parent);
+      if (!this.categories.some((c) => c.id === parent)) throw fieldErrors({ parent: ['is not a valid category'] });
+    }
+    const now = timestamp();
+    const category: Category = {
+      id: newId(),
+      name,
+      description: this.text(body.description ?? ''),
+      handle: body.handle
+        ? this.text(body.handle)
+        : Object.fromEntries(Object.entries(name).map(([l, v]) => [l, slug(v)])),
+      parent,
+      subcategories: [],
+      seo_title: this.text(''),
+      seo_description: this.text(''),
+      created_at: now,
+      updated_at: now,
+    };
+    this.categories.push(category);
+    if (parent !== null) this.categories.find((c) => c.id === parent)!.subcategories.push(category.id);
+    return category;
+  }
+
+  addWebhook(body: Record<string, unknown>, duplicates: 'accept' | 'refuse'): Webhook {
+    const errors: Record<string, string[]> = {};
+    const event = String(body.event ?? '');
+    if (!WEBHOOK_EVENTS.includes(event)) {
+      errors.event = [`Invalid event specified. Events allowed: ${WEBHOOK_EVENTS.join(', ')}`];
+    }
+    const url = String(body.url ?? '');
+    let host = '';
+    try {
+      const parsed = new URL(url);
+      host = parsed.protocol === 'https:' ? parsed.hostname.toLowerCase() : '';
+    } catch {
+      // refused below
+    }
+    const refusedHost =
+      !host ||
+      host === 'localhost' ||
+      host.endsWith('.localhost') ||
+      /^(127\.|0\.0\.0\.0|\[?::1\]?$)/.test(host) ||
+      /(^|\.)(tiendanube|nuvemshop)\./.test(host);
+    if (refusedHost) errors.url = ['invalid url specified'];
+    if (Object.keys(errors).length > 0) throw new Answer(422, errors);
+    if (duplicates === 'refuse' && this.webhooks.some((w) => w.event === event && w.url === url)) {
+      throw fieldErrors({ url: ['has already been taken'] });
+    }
+    const now = timestamp();
+    const webhook: Webhook = { id: newId(), event, url, created_at: now, updated_at: now };
+    if (isObject(body.headers)) webhook.headers = body.headers as Record<string, string>;
+    this.webhooks.push(webhook);
+    return webhook;
+  }
+
+  // --- what the API answers ---
+
+  categoryJson(category: Category) {
+    return { ...category, parent: category.parent ?? this.options.rootCategoryParent ?? null };
+  }
+
+  productJson(product: Product) {
+    return {
+      ...structuredClone(product),
+      categories: product.categories
+        .map((id) => this.categories.find((c) => c.id === id))
+        .filter((c): c is Category => !!c)
+        .map((c) => this.categoryJson(c)),
+    };
+  }
+}
+
+export interface NuvemshopApiStandIn {
+  /** The API base, for NUVEMSHOP_API_URL, e.g. `http://127.0.0.1:1234/v1`. */
+  url: string;
+  /** Every request received, in order. */
+  requests: ReceivedRequest[];
+  /** The requests one store received. */
+  requestsOf(storeId: number): ReceivedRequest[];
+  /** Adds a store with its token (a random one unless told) and bucket. */
+  addStore(storeId: number, settings?: { token?: string; bucket?: BucketSettings }): StandInStore;
+  /** One store's state, to seed and inspect; throws for a store never added. */
+  store(storeId: number): StandInStore;
+  /** The token stops working: every call answers 401. */
+  revoke(storeId: number): void;
+  /** Every call answers 402 until `resume` (an unpaid subscription). */
+  suspend(storeId: number): void;
+  resume(storeId: number): void;
+  /** The app is uninstalled: the token dies and the app's webhooks are deleted. */
+  uninstall(storeId: number): void;
+  /** A new install: a new token (answered), the old one dead. */
+  reinstall(storeId: number): string;
+  /** Answers the next matching requests with a failure, a delay or a dropped connection. */
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  close(): Promise<void>;
+}
+
+/** The `X-Linkedstore-HMAC-SHA256` Nuvemshop sends with a webhook: hex HMAC-SHA256 of the raw body, app secret key. */
+export const webhookSignature = (rawBody: string, appSecret: string) =>
+  createHmac('sha256', appSecret).update(rawBody).digest('hex');
+
+/** Posts a webhook as Nuvemshop does (JSON body, signature header) to `url`; answers the status. */
+export async function deliverWebhook(
+  url: string,
+  payload: Record<string, unknown>,
+  appSecret: string,
+): Promise<number> {
+  const raw = JSON.stringify(payload);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Linkedstore-HMAC-SHA256': webhookSignature(raw, appSecret) },
+    body: raw,
+    signal: AbortSignal.timeout(10_000),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+type Handler = (store: StandInStore, params: string[], body: unknown, query: Record<string, string>) => unknown;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  name: string;
+  handler: Handler;
+  status?: number;
+}
+
+const isJson = (headers: IncomingHttpHeaders) =>
+  /^application\/json\s*(;|$)/i.test(String(headers['content-type'] ?? '').trim());
+
+/** Starts the stand-in on 127.0.0.1 at a random port. */
+export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Promise<NuvemshopApiStandIn> {
+  const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '');
+  const defaultBucket = options.bucket ?? { size: 40, drainPerSecond: 2 };
+  const stores = new Map<number, StandInStore>();
+  const requests: ReceivedRequest[] = [];
+  let faults: (Fault & { left: number })[] = [];
+
+  const productOf = (store: StandInStore, id: string) => {
+    const product = store.product(Number(id));
+    if (!product) throw notFound('Product with such id does not exist');
+    return product;
+  };
+  const object = (body: unknown) => {
+    if (!isObject(body)) throw badRequest('Invalid input format');
+    return body;
+  };
+  let origin = '';
+  /** A page of a list, with Nuvemshop's paging rules and headers. */
+  const page = <T>(items: T[], query: Record<string, string>, path: string, json: (item: T) => unknown = (i) => i) => {
+    let perPage = query.per_page === undefined ? (options.defaultPerPage ?? 30) : Number(query.per_page);
+    const number = query.page === undefined ? 1 : Number(query.page);
+    if (!Number.isInteger(perPage) || perPage < 1 || !Number.isInteger(number) || number < 1) {
+      throw unprocessable('page and per_page must be whole numbers of at least 1');
+    }
+    if (perPage > MAX_PER_PAGE) {
+      if (options.perPageAbove200 === 'clamp') perPage = MAX_PER_PAGE;
+      else throw unprocessable(`per_page must be at most ${MAX_PER_PAGE}`);
+    }
+    const maxItems = options.maxQueryItems ?? 10_000;
+    if (items.length > maxItems && number * perPage > maxItems) {
+      throw unprocessable(`A query can return at most ${maxItems} results; narrow it with filters`);
+    }
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    if (number > last && options.pastLastPage === 'not-found') throw notFound(`Last page is ${last}`);
+    const link = (n: number) => `<${origin}${basePath}${path}?page=${n}&per_page=${perPage}>`;
+    const links = [...(number < last ? [`${link(number + 1)}; rel="next"`] : []), `${link(last)}; rel="last"`];
+    return new Listed(items.slice((number - 1) * perPage, number * perPage).map(json), {
+      'x-total-count': String(items.length),
+      link: links.join(', '),
+    });
+  };
+
+  const routes: Route[] = [
+    { method: 'GET', pattern: /^\/store$/, name: 'GET /store', handler: (s) => structuredClone(s.info) },
+    {
+      method: 'GET',
+      pattern: /^\/products$/,
+      name: 'GET /products',
+      handler: (s, _p, _b, q) => page(s.products, q, `/${s.id}/products`, (p) => s.productJson(p)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/products$/,
+      name: 'POST /products',
+      status: 201,
+      handler: (s, _p, b) => s.productJson(s.createProduct(object(b))),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/products\/sku\/([^/]+)$/,
+      name: 'GET /products/sku/{sku}',
+      handler: (s, [sku]) => {
+        const product = s.products.find((p) => p.variants.some((v) => v.sku === decodeURIComponent(sku)));
+        if (!product) throw notFound('Product with such SKU does not exist');
+        return s.productJson(product);
+      },
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/products\/stock-price$/,
+      name: 'PATCH /products/stock-price',
+      handler: (s, _p, b) => s.stockPrice(b),
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/products\/(\d+)$/,
+      name: 'PUT /products/{id}',
+      handler: (s, [id], b) => s.productJson(s.updateProduct(productOf(s, id), object(b))),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/products\/(\d+)\/variants$/,
+      name: 'POST /products/{id}/variants',
+      status: 201,
+      handler: (s, [id], b) => s.addVariant(productOf(s, id), object(b)),
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/products\/(\d+)\/variants$/,
+      name: 'PUT /products/{id}/variants',
+      handler: (s, [id], b) => s.replaceVariants(productOf(s, id), b),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/products\/(\d+)\/variants$/,
+      name: 'PATCH /products/{id}/variants',
+      handler: (s, [id], b) => s.patchVariants(productOf(s, id), b),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/products\/(\d+)\/variants\/(\d+)$/,
+      name: 'DELETE /products/{id}/variants/{vid}',
+      handler: (s, [id, vid]) => {
+        s.deleteVariant(productOf(s, id), Number(vid));
+        return {};
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/products\/(\d+)\/images$/,
+      name: 'POST /products/{id}/images',
+      status: 201,
+      handler: (s, [id], b) => s.addImage(productOf(s, id), object(b)),
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/products\/(\d+)\/images\/(\d+)$/,
+      name: 'PUT /products/{id}/images/{iid}',
+      handler: (s, [id, iid], b) => s.updateImage(productOf(s, id), Number(iid), object(b)),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/products\/(\d+)\/images\/(\d+)$/,
+      name: 'DELETE /products/{id}/images/{iid}',
+      handler: (s, [id, iid]) => {
+        s.deleteImage(productOf(s, id), Number(iid));
+        return {};
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/categories$/,
+      name: 'GET /categories',
+      handler: (s, _p, _b, q) => page(s.categories, q, `/${s.id}/categories`, (c) => s.categoryJson(c)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/categories$/,
+      name: 'POST /categories',
+      status: 201,
+      handler: (s, _p, b) => s.categoryJson(s.createCategory(object(b))),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/webhooks$/,
+      name: 'GET /webhooks',
+      handler: (s, _p, _b, q) =>
+        page(
+          s.webhooks.filter((w) => (!q.url || w.url === q.url) && (!q.event || w.event === q.event)),
+          q,
+          `/${s.id}/webhooks`,
+        ),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/webhooks$/,
+      name: 'POST /webhooks',
+      status: 201,
+      handler: (s, _p, b) => s.addWebhook(object(b), options.duplicateWebhooks ?? 'accept'),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/webhooks\/(\d+)$/,
+      name: 'DELETE /webhooks/{id}',
+      handler: (s, [id]) => {
+        if (!s.webhooks.some((w) => w.id === Number(id))) throw notFound('Webhook with such id does not exist');
+        s.webhooks = s.webhooks.filter((w) => w.id !== Number(id));
+        return {};
+      },
+    },
+  ];
+
+  /** Drains a store's bucket to now; answers its headers. */
+  const bucketHeaders = (store: StandInStore) => {
+    const now = performance.now();
+    store.level = Math.max(0, store.level - ((now - store.levelAt) / 1000) * store.bucket.drainPerSecond);
+    store.levelAt = now;
+    return {
+      'x-rate-limit-limit': String(store.bucket.size),
+      'x-rate-limit-remaining': String(Math.max(0, Math.floor(store.bucket.size - store.level))),
+      'x-rate-limit-reset': String(Math.ceil((store.level / store.bucket.drainPerSecond) * 1000)),
+    };
+  };
+
+  const tooManyRequests = () => described(429, 'Too Many Requests', 'Too many requests, slow down');
+
+  const serve = (req: http.IncomingMessage, raw: string, record: ReceivedRequest, fault?: Fault) => {
+    const headers: Record<string, string> = {};
+    const answer = (status: number, body: unknown, extra: Record<string, string> = {}) => ({
+      status,
+      body,
+      headers: { ...headers, ...extra },
+    });
+    const store = record.store === null ? undefined : stores.get(record.store);
+    if (record.store === null) return answer(404, { code: 404, message: 'Not Found', description: 'Not Found' });
+
+    const agent = String(req.headers['user-agent'] ?? '').trim();
+    const agentOk = (options.userAgent ?? 'app-and-contact') === 'present' ? !!agent : /\S.*\(\s*\S.*\)/.test(agent);
+    if (!agentOk) {
+      return answer(400, {
+        code: 400,
+        message: 'Bad Request',
+        description: 'A User-Agent naming your app and a contact is required, e.g. MyApp (name@example.com)',
+      });
+    }
+
+    const named =
+      req.headers.authentication ??
+      (options.acceptAuthorizationHeader === false ? undefined : req.headers.authorization);
+    const token = /^bearer\s+(\S+)$/i.exec(String(named ?? '').trim())?.[1];
+    if (!store || !token || store.revoked || token !== store.token) {
+      return answer(401, { code: 401, message: 'Unauthorized', description: 'Invalid access token' });
+    }
+    if (store.suspended) {
+      return answer(402, { code: 402, message: 'Payment Required', description: 'The store has unpaid charges' });
+    }
+
+    const route = routes.find((r) => r.method === req.method && r.pattern.test(record.path));
+    record.route = route?.name ?? null;
+    let body: unknown;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = undefined;
+      }
+    }
+    const cost = options.weigh?.({ method: record.method, route: route?.name ?? '', body }) ?? 1;
+
+    if (fault?.status !== undefined) {
+      if (fault.status === 429) {
+        // Forced: the bucket is full, as when another process of the app spent it.
+        store.level = store.bucket.size;
+        store.levelAt = performance.now();
+        Object.assign(headers, bucketHeaders(store));
+        return answer(429, fault.body ?? tooManyRequests().body, fault.headers);
+      }
+      Object.assign(headers, bucketHeaders(store));
+      return answer(
+        fault.status,
+        fault.body ?? { code: fault.status, message: 'Error', description: null },
+        fault.headers,
+      );
+    }
+
+    Object.assign(headers, bucketHeaders(store));
+    if (store.level + cost > store.bucket.size) return answer(429, tooManyRequests().body);
+    store.level += cost;
+    Object.assign(headers, bucketHeaders(store));
+
+    if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '') && !isJson(req.headers)) {
+      return answer(415, {
+        code: 415,
+        message: 'Unsupported Media Type',
+        description: 'Content-Type must be application/json',
+      });
+    }
+    if (raw && body === undefined) return answer(400, { error: 'Problems parsing JSON' });
+    if (!route) return answer(404, { code: 404, message: 'Not Found', description: 'Not Found' });
+    try {
+      const params = route.pattern.exec(record.path)!.slice(1);
+      const result = route.handler(store, params, body, record.query);
+      if (result instanceof Listed) return answer(route.status ?? 200, result.body, result.headers);
+      return answer(route.status ?? 200, result);
+    } catch (error) {
+      if (error instanceof Answer) return answer(error.status, error.body);
+      throw error;
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://stand-in');
+      const match = url.pathname.startsWith(`${basePath}/`)
+        ? /^\/(\d+)(\/.*)?$/.exec(url.pathname.slice(basePath.length))
+        : null;
+      let parsed: unknown = raw || undefined;
+      try {
+        parsed = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        // kept as text
+      }
+      const record: ReceivedRequest = {
+        store: match ? Number(match[1]) : null,
+        method: req.method ?? 'GET',
+        path: match ? (match[2] ?? '/') : url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body: parsed,
+        route: null,
+        status: 0,
+        at: Date.now(),
+      };
+      requests.push(record);
+      const fault = faults.find(
+        (f) =>
+          f.left > 0 &&
+          (!f.method || f.method === record.method) &&
+          (f.store === undefined || f.store === record.store) &&
+          (!f.path || (typeof f.path === 'string' ? f.path === record.path : f.path.test(record.path))),
+      );
+      if (fault) fault.left--;
+      const respond = () => {
+        if (fault?.drop) {
+          record.status = -1;
+          req.socket.destroy();
+          return;
+        }
+        const { status, body, headers } = serve(req, raw, record, fault);
+        record.status = status;
+        res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+        res.end(JSON.stringify(body));
+      };
+      const timer = setTimeout(respond, fault?.delayMs ?? 0);
+      res.on('close', () => clearTimeout(timer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const storeOf = (storeId: number) => {
+    const store = stores.get(storeId);
+    if (!store) throw new Error(`The stand-in has no store ${storeId}: addStore(${storeId}) first`);
+    return store;
+  };
+
+  return {
+    url: origin + basePath,
+    requests,
+    requestsOf: (storeId) => requests.filter((r) => r.store === storeId),
+    addStore(storeId, settings = {}) {
+      const store = new StandInStore(
+        storeId,
+        settings.token ?? `token-${randomBytes(16).toString('hex')}`,
+        settings.bucket ?? defaultBucket,
+        {
+          maxInlineImages: options.maxInlineImages ?? Infinity,
+          maxProducts: options.maxProducts ?? 100_000,
+          rootCategoryParent: options.rootCategoryParent === undefined ? 0 : options.rootCategoryParent,
+          refuseBothPublishedAndVisibility: options.refuseBothPublishedAndVisibility ?? true,
+        },
+      );
+      stores.set(storeId, store);
+      return store;
+    },
+    store: storeOf,
+    revoke: (storeId) => void (storeOf(storeId).revoked = true),
+    suspend: (storeId) => void (storeOf(storeId).suspended = true),
+    resume: (storeId) => void (storeOf(storeId).suspended = false),
+    uninstall(storeId) {
+      const store = storeOf(storeId);
+      store.revoked = true;
+      store.webhooks = [];
+    },
+    reinstall(storeId) {
+      const store = storeOf(storeId);
+      store.token = `token-${randomBytes(16).toString('hex')}`;
+      store.revoked = false;
+      return store.token;
+    },
+    inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    clearFaults: () => void (faults = []),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
