@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { isAnswered } from '../../gateway/fields/field';
+import { isAnswered, type Field } from '../../gateway/fields/field';
 import { clientResource } from '../../gateway/resources/client.resource';
 
 /** What a client's answer holds: every answered field of its declaration, so a field added there is expected here. */
@@ -83,7 +83,7 @@ describe('POST /clients/', () => {
     const defaults = Object.fromEntries(
       Object.entries(clientResource.fields)
         .filter(([name, field]) => isAnswered(field) && name !== 'id' && name !== 'url')
-        .map(([name, field]) => [name, field.default ?? null]),
+        .map(([name, field]) => [name, (field as Field).default ?? null]),
     );
     expect(client).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
