@@ -405,6 +405,7 @@ describe('icons and alignment', () => {
         'Itens',
         'Configurações',
         'Admin',
+        'E-mails',
         'Logout',
       ]);
       expect(new Set(edges.map((entry) => entry.icon)).size, `${where} icons: ${JSON.stringify(edges)}`).toBe(1);
