@@ -311,6 +311,7 @@ describe('client dialogs', () => {
       'URL *',
       'Token Hiper',
       'Token Nuvemshop',
+      'Local de estoque Nuvemshop',
       'ID da loja Nuvemshop',
       'Sincronizar imagens',
       'Sincronizar dimensões',

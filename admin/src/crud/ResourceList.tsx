@@ -445,11 +445,16 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
         '& > *': { flexShrink: 0, whiteSpace: 'nowrap' },
       }}
     >
-      <AfterFirstPaint>
-        <Suspense fallback={null}>
-          <StateFilters resource={resource} />
-        </Suspense>
-      </AfterFirstPaint>
+      {hasStateFilters(resource) && (
+        // As tall from the first paint as once the filters are drawn, so that the rows below never move.
+        <Box sx={{ height: 48, display: 'flex', alignItems: 'center', gap: 1 }}>
+          <AfterFirstPaint>
+            <Suspense fallback={null}>
+              <StateFilters resource={resource} />
+            </Suspense>
+          </AfterFirstPaint>
+        </Box>
+      )}
       {onAdd && (
         <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
           {label}
@@ -459,6 +464,10 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
     </TopToolbar>
   );
 }
+
+/** Whether the resource's lists have a state to filter by (drawn after the first paint, ListExtras.tsx). */
+const hasStateFilters = (resource: ResourceName) =>
+  Object.values(fieldsOf(typeOfResource(resource))).some((field) => field.filterable && field.values);
 
 /** The page around a list, as react-admin's List lays it out (its ListView and ListToolbar). */
 const Frame = styled('div')(({ theme }) => ({
