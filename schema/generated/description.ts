@@ -1618,6 +1618,33 @@ export const mutations = {
       "sdl": "User!"
     }
   },
+  "syncClient": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      },
+      "kind": {
+        "type": "SyncKind",
+        "list": false,
+        "sdl": "SyncKind",
+        "required": false,
+        "values": [
+          "catalogue",
+          "full",
+          "stock"
+        ]
+      }
+    },
+    "returns": {
+      "type": "SyncRun",
+      "nullable": false,
+      "list": false,
+      "sdl": "SyncRun!"
+    }
+  },
   "updateClient": {
     "args": {
       "id": {

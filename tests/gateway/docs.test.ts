@@ -42,6 +42,7 @@ const CONTRACT_ROUTES = [
   // The mail outbox, a read-only resource: no create, update or delete.
   'get /api/v1/mail-jobs/',
   'get /api/v1/mail-jobs/{id}',
+  'post /api/v1/clients/{id}/sync',
   'post /api/v1/callback/authorize',
   'get /api/v1/utils/health-check/',
 ];
