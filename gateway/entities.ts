@@ -3,6 +3,7 @@ import { RateLimitCounter } from './auth/rate-limit.entity';
 import { DeletedUser, User } from './users/user.entity';
 import { OwnerItemCount, RowCount } from './database/row-count.entity';
 import { entityFor } from './resources/entity';
+import { SyncClient, SyncImage, SyncProduct } from './sync/sync.entities';
 import { declaredResources } from './resources';
 
 /** The ORM's entities: those written as classes, and one per declared resource (gateway/resources). */
@@ -13,5 +14,8 @@ export const entities = () => [
   RateLimitCounter,
   RowCount,
   OwnerItemCount,
+  SyncClient,
+  SyncProduct,
+  SyncImage,
   ...declaredResources().map(entityFor),
 ];

@@ -1,6 +1,7 @@
 import { CallbackResolver } from './graphql/resolvers/callback.resolver';
 import { resolverOf } from './graphql/resource-resolver';
 import { UserResolver } from './graphql/resolvers/user.resolver';
+import { SyncResolver } from './graphql/resolvers/sync.resolver';
 import { genericResources } from './resources';
 
 type Resolvers = [typeof UserResolver, ...(new () => object)[]];
@@ -12,5 +13,5 @@ let built: Resolvers | undefined;
  * `loadResources()`.
  */
 export function resolvers(): Resolvers {
-  return (built ??= [UserResolver, ...genericResources().map(resolverOf), CallbackResolver]);
+  return (built ??= [UserResolver, ...genericResources().map(resolverOf), SyncResolver, CallbackResolver]);
 }

@@ -1,6 +1,7 @@
 import { callbackRoutes } from './rest/routes/callback.routes';
 import { resourceRoutes } from './rest/resource-routes';
 import { loginRoutes, userRoutes } from './rest/routes/user.routes';
+import { syncRoutes } from './rest/routes/sync.routes';
 import type { Route } from './rest/route';
 import { genericResources } from './resources';
 import type { Services } from './services';
@@ -11,6 +12,7 @@ export function restRoutes(services: Services): Route[] {
     ...loginRoutes(services.auth),
     ...userRoutes(services.users),
     ...genericResources().flatMap((resource) => resourceRoutes(resource, services.resources[resource.name])),
+    ...syncRoutes(services.sync),
     ...callbackRoutes(services.callback),
   ];
 }

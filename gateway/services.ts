@@ -12,6 +12,7 @@ import type { JobQueue } from './jobs/queue';
 import { queueDefinitions } from './jobs/workers';
 import type { QueueDefinition } from './jobs/queue';
 import { UserService } from './users/user.service';
+import { SyncService } from './sync/sync.service';
 import { genericResources } from './resources';
 import { entityFor } from './resources/entity';
 import { ResourceService, type ResourceOperations } from './resources/service';
@@ -23,6 +24,8 @@ export interface Services {
   /** The service of each declared resource (gateway/resources), by its GraphQL name. */
   resources: Record<string, ResourceOperations>;
   callback: CallbackService;
+  /** Starts store synchronisation runs. */
+  sync: SyncService;
   mailer: Mailer;
   jobs: JobQueue;
   /** Every queue with its handler, for the workers this process (or `npm run worker`) starts. */
@@ -41,6 +44,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   const rows = new PlainRows(orm);
   const users = new UserService(orm, rows, passwords, limits, config.USERS_OPEN_REGISTRATION, jobs);
   const auth = new AuthService(orm, rows, config, tokens, passwords, users, limits, jobs);
+  const sync = new SyncService(orm, jobs);
   return {
     auth,
     users,
@@ -51,8 +55,9 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       ]),
     ),
     callback: new CallbackService(orm, rows, config, limits),
+    sync,
     mailer,
     jobs,
-    queues: queueDefinitions({ orm, config, auth, mailer, log }),
+    queues: queueDefinitions({ orm, config, auth, mailer, log, sync, jobs }),
   };
 }

@@ -9,7 +9,7 @@ import { JobQueue, jobQueueOptions } from './jobs/queue';
 import { createServices } from './services';
 
 /**
- * `npm run worker`: runs the job queue's workers (mail, scheduled maintenance) without serving HTTP, beside any
+ * `npm run worker`: runs the job queue's workers (store synchronisation, mail, scheduled maintenance) without serving HTTP, beside any
  * number of gateways and other workers on the same database; each job runs in one process only.
  *
  * Without DATABASE_URL it uses the embedded PostgreSQL that `npm start` runs: the one already running on

@@ -22,7 +22,9 @@ export type FieldKind =
   /** Write-only text: never answered. */
   | 'password'
   | 'int'
-  | 'boolean';
+  | 'boolean'
+  /** Any JSON value, answered as stored: REST any JSON, GraphQL the `JSON` scalar, stored as jsonb. */
+  | 'json';
 
 export interface Field {
   kind: FieldKind;
@@ -89,6 +91,7 @@ export const password = <const O extends Options>(options = {} as O) => ({
 });
 export const int = <const O extends Options>(options = {} as O) => ({ kind: 'int' as const, ...options });
 export const boolean = <const O extends Options>(options = {} as O) => ({ kind: 'boolean' as const, ...options });
+export const json = <const O extends Options>(options = {} as O) => ({ kind: 'json' as const, ...options });
 
 export type Fields = Record<string, Field>;
 
@@ -106,11 +109,13 @@ export const propertyOf = (name: string, field: Field) => field.property ?? came
 // The TypeScript types a declaration stands for.
 type Base<F> = F extends { kind: 'int' }
   ? number
-  : F extends { kind: 'boolean' }
-    ? boolean
-    : F extends { values: readonly (infer V)[] }
-      ? V
-      : string;
+  : F extends { kind: 'json' }
+    ? unknown
+    : F extends { kind: 'boolean' }
+      ? boolean
+      : F extends { values: readonly (infer V)[] }
+        ? V
+        : string;
 type Value<F> = F extends { nullable: true } ? Base<F> | null : Base<F>;
 type Writable<FS> = {
   [K in keyof FS]: FS[K] extends { kind: 'id' | 'reference' } ? never : FS[K] extends { readOnly: true } ? never : K;

@@ -55,6 +55,8 @@ function valueRule(field: Field): z.ZodType {
         .max(field.max ?? 128);
     case 'boolean':
       return z.boolean();
+    case 'json':
+      return z.unknown();
     case 'int': {
       let number = z.number().int();
       if (field.min !== undefined) number = number.min(field.min);
@@ -103,7 +105,9 @@ function outputRule(field: Field): z.ZodType {
           ? z.boolean()
           : field.kind === 'state'
             ? z.enum(field.values as [string, ...string[]])
-            : z.string();
+            : field.kind === 'json'
+              ? z.unknown()
+              : z.string();
   return documented(field.nullable ? rule.nullable() : rule, field);
 }
 

@@ -8,7 +8,7 @@ import {
   GraphQLNonNull,
   GraphQLString,
 } from 'graphql';
-import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { z } from 'zod';
 import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { isAnswered, type Field as FieldDeclaration, type Fields } from '../fields/field';
@@ -131,6 +131,8 @@ function graphqlType(field: FieldDeclaration, owner = '', name = '') {
         : SafeIntResolver;
     case 'boolean':
       return GraphQLBoolean;
+    case 'json':
+      return JSONResolver;
     default:
       return GraphQLString;
   }

@@ -8,6 +8,12 @@ export interface JobPayloads {
   mail: MailJob;
   /** Deletes expired rate-limit counters and old authorization codes; runs on a schedule. */
   'prune-tables': Record<string, never>;
+  /** One step of a store synchronisation run: from Hiper's position `from` (the stored cursor unless given). */
+  sync: { runId: string; from?: number; skip?: number };
+  /** Queue a run of their kind for every connected client. */
+  'sync-catalogue-schedule': Record<string, never>;
+  'sync-stock-schedule': Record<string, never>;
+  'sync-full-schedule': Record<string, never>;
 }
 
 export type QueueName = keyof JobPayloads;

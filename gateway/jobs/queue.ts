@@ -18,6 +18,8 @@ export interface QueueDefinition<N extends QueueName = QueueName> {
   concurrency: number;
   /** A cron expression (UTC): a job is sent on it by whichever process checks the schedules first. */
   schedule?: string;
+  /** Every so many seconds, a job is sent by whichever process comes first in that slot (finer than a cron). */
+  everySeconds?: number;
   /** Runs one job. Throwing fails the attempt (retried until `retryLimit`); what it answers is kept as the output. */
   handle(job: Job<N>): Promise<Record<string, unknown> | void>;
 }
@@ -37,6 +39,7 @@ export interface JobQueueOptions {
 const ARCHIVE_COMPLETED_AFTER_SECONDS = 12 * 3600;
 const ARCHIVE_FAILED_AFTER_SECONDS = 7 * 24 * 3600;
 const DELETE_ARCHIVED_AFTER_DAYS = 30;
+const MAINTENANCE_SECONDS = 30;
 
 /**
  * The product's durable job queue: pg-boss on the gateway's own PostgreSQL. Jobs survive restarts, are retried with
@@ -50,6 +53,7 @@ export class JobQueue {
   private readonly pollMs: number;
   private readonly loops: Promise<void>[] = [];
   private readonly sleepers = new Set<() => void>();
+  private readonly timers: NodeJS.Timeout[] = [];
   private started = false;
   private stopping = false;
 
@@ -70,6 +74,9 @@ export class JobQueue {
       archiveCompletedAfterSeconds: ARCHIVE_COMPLETED_AFTER_SECONDS,
       archiveFailedAfterSeconds: ARCHIVE_FAILED_AFTER_SECONDS,
       deleteAfterDays: DELETE_ARCHIVED_AFTER_DAYS,
+      // Expired jobs (their process died) are failed, and so retried, at this pace: a sync run is taken up again
+      // within its step's expiry and this.
+      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
     });
     // Without a listener an 'error' event would end the process: a lost connection (the database restarting)
     // is worth a warning, and pg-boss retries on its next poll.
@@ -90,6 +97,15 @@ export class JobQueue {
       await this.boss.updateQueue(definition.name, options);
       if (definition.schedule) await this.boss.schedule(definition.name, definition.schedule, {}, { tz: 'UTC' });
       else await this.boss.unschedule(definition.name);
+      const every = definition.everySeconds;
+      if (every) {
+        // Each process offers a job per slot; pg-boss keeps one per slot however many offer it.
+        const offer = () =>
+          this.boss
+            .send(definition.name, {}, { singletonKey: definition.name, singletonSeconds: every })
+            .catch((error) => this.log.warn({ err: { message: errorMessage(error) } }, 'job queue: schedule missed'));
+        this.timers.push(setInterval(offer, Math.max(1, every / 2) * 1000));
+      }
     }
     if (work) {
       for (const definition of definitions) {
@@ -102,9 +118,16 @@ export class JobQueue {
    * Queues a job. With `em` (a transaction's entity manager) the job is written on that transaction's connection:
    * it exists only if the transaction commits, so a change and the mail it causes are saved together or not at all.
    */
-  async send<N extends QueueName>(name: N, data: JobPayloads[N], options: { em?: EntityManager } = {}): Promise<void> {
+  async send<N extends QueueName>(
+    name: N,
+    data: JobPayloads[N],
+    options: { em?: EntityManager; startAfterSeconds?: number } = {},
+  ): Promise<void> {
     const db = options.em ? transactionDb(options.em) : undefined;
-    await this.boss.send(name, data, db ? { db } : {});
+    await this.boss.send(name, data, {
+      ...(db ? { db } : {}),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    });
   }
 
   /**
@@ -115,6 +138,7 @@ export class JobQueue {
     if (!this.started) return;
     this.started = false;
     this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
     for (const wake of this.sleepers) wake();
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([

@@ -64,3 +64,16 @@ type ClientFields = typeof clientResource.fields;
 export type ClientPublic = PublicOf<ClientFields>;
 export type ClientCreate = CreateOf<ClientFields>;
 export type ClientUpdate = UpdateOf<ClientFields>;
+
+/** What the store synchronisation reads of a client (as the ORM holds it): credentials, store, flags and state. */
+export function storeConnectionOf(row: Record<string, unknown>) {
+  return {
+    hiperKey: (row.hiperToken as string | null) || null,
+    storeToken: (row.nuvemshopToken as string | null) || null,
+    storeId: Number(row.nuvemshopStoreId) || 0,
+    updateImage: !!row.hiperSyncUpdateImage,
+    updateDimensions: !!row.hiperSyncUpdateDimensions,
+    locationId: (row.nuvemshopLocationId as string | null) || null,
+    state: row.syncState as (typeof SYNC_STATES)[number],
+  };
+}

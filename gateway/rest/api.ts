@@ -36,7 +36,7 @@ export function restApi(routes: Route[], auth: AuthService): Endpoint[] {
     method: 'GET',
     path,
     form: false,
-    answer: async () => ({ body, contentType: JSON_TYPE }),
+    answer: async () => ({ status: 200, body, contentType: JSON_TYPE }),
   });
   return [...served, fixed(HEALTH_CHECK_PATH.slice('/api/v1'.length), 'true'), fixed('/openapi.json', document)];
 }

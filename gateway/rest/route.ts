@@ -31,8 +31,10 @@ export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean 
   form?: boolean;
   query?: Q;
   params?: P;
-  /** The 200 answer: a schema, or 'html' for a text/html page. */
+  /** The successful answer: a schema, or 'html' for a text/html page. */
   response: Schema | 'html';
+  /** The successful answer's status: 200 unless told (202 for work accepted and done later). */
+  status?: number;
   /** Documented failures beyond authentication and validation. */
   errors?: Record<number, string>;
   handler: (input: RouteInput<B, Q, P, A>) => Promise<unknown>;
@@ -79,8 +81,8 @@ function validateForm<S extends Schema>(schema: S, data: unknown, root: 'body'):
 function document(registry: OpenAPIRegistry, r: Route): void {
   const json = (schema: Schema) => ({ 'application/json': { schema } });
   const responses: Record<string, { description: string; content?: object }> = {
-    200: {
-      description: 'Successful Response',
+    [r.status ?? 200]: {
+      description: r.status === 202 ? 'Accepted' : 'Successful Response',
       content: r.response === 'html' ? { 'text/html': { schema: z.string() } } : json(r.response),
     },
   };
@@ -130,6 +132,7 @@ export interface RestRequest {
 }
 
 export interface RestAnswer {
+  status: number;
   body: string;
   contentType: string;
 }
@@ -165,9 +168,10 @@ export function endpoints(routes: Route[], auth: AuthService, registry: OpenAPIR
           caller: { ip: request.ip },
         };
         const result = await r.handler(input as never);
+        const status = r.status ?? 200;
         return r.response === 'html'
-          ? { body: String(result), contentType: HTML_TYPE }
-          : { body: JSON.stringify(result), contentType: JSON_TYPE };
+          ? { status, body: String(result), contentType: HTML_TYPE }
+          : { status, body: JSON.stringify(result), contentType: JSON_TYPE };
       },
     };
   });

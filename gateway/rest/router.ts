@@ -76,7 +76,7 @@ function answerWith(endpoint: Endpoint): RequestHandler {
         headers: req.headers,
         ip: req.ip ?? 'unknown',
       });
-      sendBody(res, 200, result.body, result.contentType);
+      sendBody(res, result.status, result.body, result.contentType);
     };
     answer().catch(next);
   };

@@ -282,6 +282,244 @@ export const types = {
       }
     }
   },
+  "ProductLink": {
+    "fields": {
+      "id": {
+        "type": "ID",
+        "nullable": false,
+        "list": false,
+        "sdl": "ID!"
+      },
+      "client_id": {
+        "type": "ID",
+        "nullable": false,
+        "list": false,
+        "sdl": "ID!",
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "hiper_id": {
+        "type": "String",
+        "nullable": false,
+        "list": false,
+        "sdl": "String!",
+        "constraint": {
+          "maxLength": 64
+        }
+      },
+      "sku": {
+        "type": "String",
+        "nullable": true,
+        "list": false,
+        "sdl": "String",
+        "constraint": {
+          "maxLength": 64
+        },
+        "listed": true,
+        "searchable": true
+      },
+      "name": {
+        "type": "String",
+        "nullable": true,
+        "list": false,
+        "sdl": "String",
+        "constraint": {
+          "maxLength": 255
+        },
+        "listed": true,
+        "searchable": true
+      },
+      "nuvemshop_product_id": {
+        "type": "SafeInt",
+        "nullable": false,
+        "list": false,
+        "sdl": "SafeInt!",
+        "constraint": {
+          "min": 0,
+          "max": 9007199254740991
+        },
+        "listed": true
+      },
+      "nuvemshop_variant_id": {
+        "type": "SafeInt",
+        "nullable": false,
+        "list": false,
+        "sdl": "SafeInt!",
+        "constraint": {
+          "min": 0,
+          "max": 9007199254740991
+        }
+      },
+      "state": {
+        "type": "ProductLinkState",
+        "nullable": false,
+        "list": false,
+        "sdl": "ProductLinkState!",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "failed",
+          "linked",
+          "unpublished"
+        ]
+      },
+      "last_synced_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "list": false,
+        "sdl": "DateTime",
+        "listed": true,
+        "sortable": true
+      },
+      "last_error": {
+        "type": "String",
+        "nullable": true,
+        "list": false,
+        "sdl": "String",
+        "listed": true
+      }
+    }
+  },
+  "SyncRun": {
+    "fields": {
+      "id": {
+        "type": "ID",
+        "nullable": false,
+        "list": false,
+        "sdl": "ID!"
+      },
+      "client_id": {
+        "type": "ID",
+        "nullable": false,
+        "list": false,
+        "sdl": "ID!",
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "kind": {
+        "type": "SyncRunKind",
+        "nullable": false,
+        "list": false,
+        "sdl": "SyncRunKind!",
+        "listed": true,
+        "values": [
+          "catalogue",
+          "full",
+          "stock"
+        ]
+      },
+      "trigger": {
+        "type": "SyncRunTrigger",
+        "nullable": false,
+        "list": false,
+        "sdl": "SyncRunTrigger!",
+        "values": [
+          "manual",
+          "schedule",
+          "webhook"
+        ]
+      },
+      "state": {
+        "type": "SyncRunState",
+        "nullable": false,
+        "list": false,
+        "sdl": "SyncRunState!",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "failed",
+          "partial",
+          "queued",
+          "running",
+          "succeeded"
+        ]
+      },
+      "queued_at": {
+        "type": "DateTime",
+        "nullable": false,
+        "list": false,
+        "sdl": "DateTime!",
+        "listed": true,
+        "sortable": true
+      },
+      "started_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "list": false,
+        "sdl": "DateTime"
+      },
+      "finished_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "list": false,
+        "sdl": "DateTime",
+        "listed": true
+      },
+      "created": {
+        "type": "Int",
+        "nullable": false,
+        "list": false,
+        "sdl": "Int!",
+        "constraint": {
+          "min": 0,
+          "max": 2147483647
+        },
+        "listed": true
+      },
+      "updated": {
+        "type": "Int",
+        "nullable": false,
+        "list": false,
+        "sdl": "Int!",
+        "constraint": {
+          "min": 0,
+          "max": 2147483647
+        },
+        "listed": true
+      },
+      "unchanged": {
+        "type": "Int",
+        "nullable": false,
+        "list": false,
+        "sdl": "Int!",
+        "constraint": {
+          "min": 0,
+          "max": 2147483647
+        },
+        "listed": true
+      },
+      "failed": {
+        "type": "Int",
+        "nullable": false,
+        "list": false,
+        "sdl": "Int!",
+        "constraint": {
+          "min": 0,
+          "max": 2147483647
+        },
+        "listed": true
+      },
+      "requests": {
+        "type": "Int",
+        "nullable": false,
+        "list": false,
+        "sdl": "Int!",
+        "constraint": {
+          "min": 0,
+          "max": 2147483647
+        }
+      },
+      "errors": {
+        "type": "JSON",
+        "nullable": false,
+        "list": false,
+        "sdl": "JSON!",
+        "listed": true
+      }
+    }
+  },
   "Token": {
     "fields": {
       "access_token": {
@@ -368,6 +606,32 @@ export const resources = {
     "title": "url",
     "menu": 10,
     "icon": "Business"
+  },
+  "SyncRun": {
+    "screen": "sincronizacoes",
+    "path": "sync-runs",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "write": "user",
+    "title": "kind",
+    "menu": 15,
+    "icon": "Sync"
+  },
+  "ProductLink": {
+    "screen": "produtos-vinculados",
+    "path": "product-links",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "write": "user",
+    "title": "name",
+    "menu": 16,
+    "icon": "Link"
   },
   "Item": {
     "screen": "items",
@@ -463,6 +727,38 @@ export const queries = {
       "nullable": false,
       "list": false,
       "sdl": "MailJob!"
+    }
+  },
+  "ProductLink": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": {
+      "type": "ProductLink",
+      "nullable": false,
+      "list": false,
+      "sdl": "ProductLink!"
+    }
+  },
+  "SyncRun": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": {
+      "type": "SyncRun",
+      "nullable": false,
+      "list": false,
+      "sdl": "SyncRun!"
     }
   },
   "User": {
@@ -591,6 +887,86 @@ export const queries = {
         "type": "MailJobFilter",
         "list": false,
         "sdl": "MailJobFilter",
+        "required": false
+      }
+    },
+    "returns": {
+      "type": "ListMetadata",
+      "nullable": false,
+      "list": false,
+      "sdl": "ListMetadata!"
+    }
+  },
+  "_allProductLinksMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "ProductLinkFilter",
+        "list": false,
+        "sdl": "ProductLinkFilter",
+        "required": false
+      }
+    },
+    "returns": {
+      "type": "ListMetadata",
+      "nullable": false,
+      "list": false,
+      "sdl": "ListMetadata!"
+    }
+  },
+  "_allSyncRunsMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "SyncRunFilter",
+        "list": false,
+        "sdl": "SyncRunFilter",
         "required": false
       }
     },
@@ -759,6 +1135,86 @@ export const queries = {
       "nullable": false,
       "list": true,
       "sdl": "[MailJob!]!"
+    }
+  },
+  "allProductLinks": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "ProductLinkFilter",
+        "list": false,
+        "sdl": "ProductLinkFilter",
+        "required": false
+      }
+    },
+    "returns": {
+      "type": "ProductLink",
+      "nullable": false,
+      "list": true,
+      "sdl": "[ProductLink!]!"
+    }
+  },
+  "allSyncRuns": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "SyncRunFilter",
+        "list": false,
+        "sdl": "SyncRunFilter",
+        "required": false
+      }
+    },
+    "returns": {
+      "type": "SyncRun",
+      "nullable": false,
+      "list": true,
+      "sdl": "[SyncRun!]!"
     }
   },
   "allUsers": {
@@ -1160,6 +1616,33 @@ export const mutations = {
       "nullable": false,
       "list": false,
       "sdl": "User!"
+    }
+  },
+  "syncClient": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      },
+      "kind": {
+        "type": "SyncKind",
+        "list": false,
+        "sdl": "SyncKind",
+        "required": false,
+        "values": [
+          "catalogue",
+          "full",
+          "stock"
+        ]
+      }
+    },
+    "returns": {
+      "type": "SyncRun",
+      "nullable": false,
+      "list": false,
+      "sdl": "SyncRun!"
     }
   },
   "updateClient": {

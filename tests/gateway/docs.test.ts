@@ -34,9 +34,15 @@ const CONTRACT_ROUTES = [
   'get /api/v1/clients/{id}',
   'put /api/v1/clients/{id}',
   'delete /api/v1/clients/{id}',
+  // The store synchronisation's history: read-only resources.
+  'get /api/v1/sync-runs/',
+  'get /api/v1/sync-runs/{id}',
+  'get /api/v1/product-links/',
+  'get /api/v1/product-links/{id}',
   // The mail outbox, a read-only resource: no create, update or delete.
   'get /api/v1/mail-jobs/',
   'get /api/v1/mail-jobs/{id}',
+  'post /api/v1/clients/{id}/sync',
   'post /api/v1/callback/authorize',
   'get /api/v1/utils/health-check/',
 ];

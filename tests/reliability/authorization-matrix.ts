@@ -20,11 +20,12 @@ export interface MatrixRow {
   /** `METHOD /path` below /api/v1, or `query name` / `mutation name`; a note in parentheses tells variants apart. */
   operation: string;
   expected: Record<CallerKind, number>;
-  /** The detail of a 403 answered to a signed-in user or superuser, when it is not about superuser privileges. */
+  /** The detail of a 403 (or 409) answered to a signed-in user or superuser, when it is not about superuser privileges. */
   forbidden?: string;
 }
 
 const NOT_YOURS = 'Not enough permissions';
+const NOT_CONNECTED = 'Client is not connected to both platforms';
 const SUPERUSER_SELF = 'Super users are not allowed to delete themselves';
 
 // prettier-ignore
@@ -59,6 +60,11 @@ const TABLE: [string, number[], string?][] = [
   ['REST GET /clients/{id}',                           [401, 200, 200, 400, 403, 403, 403, 403]],
   ['REST PUT /clients/{id}',                           [401, 200, 200, 400, 403, 403, 403, 403]],
   ['REST DELETE /clients/{id}',                        [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST POST /clients/{id}/sync',                     [401, 409, 409, 400, 403, 403, 403, 403], NOT_CONNECTED],
+  ['REST GET /sync-runs/',                             [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /sync-runs/{id}',                         [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /product-links/',                         [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /product-links/{id}',                     [401, 200, 200, 400, 403, 403, 403, 403]],
   ['REST GET /mail-jobs/',                             [401, 403, 200, 400, 403, 403, 403, 403]],
   ['REST GET /mail-jobs/{id}',                         [401, 403, 200, 400, 403, 403, 403, 403]],
   ['REST POST /callback/authorize',                    [200, 200, 200, 200, 200, 200, 200, 200]],
@@ -77,6 +83,13 @@ const TABLE: [string, number[], string?][] = [
   ['GraphQL query allClients',                         [401, 200, 200, 400, 403, 403, 403, 403]],
   ['GraphQL query _allClientsMeta',                    [401, 200, 200, 400, 403, 403, 403, 403]],
   ['GraphQL query Client',                             [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query allSyncRuns',                       [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query _allSyncRunsMeta',                   [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query SyncRun',                            [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query allProductLinks',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query _allProductLinksMeta',               [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query ProductLink',                        [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL mutation syncClient',                      [401, 409, 409, 400, 403, 403, 403, 403], NOT_CONNECTED],
   ['GraphQL query registration',                      [200, 200, 200, 200, 200, 200, 200, 200]],
   ['GraphQL query allMailJobs',                        [401, 403, 200, 400, 403, 403, 403, 403]],
   ['GraphQL query _allMailJobsMeta',                   [401, 403, 200, 400, 403, 403, 403, 403]],

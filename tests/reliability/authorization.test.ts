@@ -153,6 +153,24 @@ async function mailJobId(): Promise<string> {
   return job.id;
 }
 
+/** A finished sync run and a product link of the victim's client, stored as the sync worker's own would be. */
+async function syncRunId(f: Fixture): Promise<string> {
+  const [run] = await t.sql<{ id: string }>(
+    `insert into sync_runs (id, client_id, kind, trigger, state, queued_at, errors)
+      values (gen_random_uuid(), $1, 'catalogue', 'manual', 'succeeded', now(), '[]') returning id`,
+    [f.victim.clientId],
+  );
+  return run.id;
+}
+async function productLinkId(f: Fixture): Promise<string> {
+  const [link] = await t.sql<{ id: string }>(
+    `insert into product_links (id, client_id, hiper_id, sku, name, nuvemshop_product_id, nuvemshop_variant_id)
+      values (gen_random_uuid(), $1, gen_random_uuid()::text, '3001', 'Produto', 1, 2) returning id`,
+    [f.victim.clientId],
+  );
+  return link.id;
+}
+
 /** A record made for one cell, so that cells which change or delete it do not depend on each other. */
 const freshItem = async (token: string) =>
   ok(await t.request('POST', '/api/v1/items/', { token, json: { title: `${MARK} fresh item` } }), 'create item')
@@ -241,6 +259,12 @@ const REST: Record<string, Build<RestCall>> = {
   'POST /clients/': () => ({ method: 'POST', path: '/clients/', json: { url: 'https://new.example' } }),
   'GET /clients/{id}': (f) => ({ method: 'GET', path: `/clients/${f.victim.clientId}` }),
   'GET /mail-jobs/': () => ({ method: 'GET', path: '/mail-jobs/' }),
+  // The victim's client has no store id: a signed-in caller is answered 409, past every authorization check.
+  'POST /clients/{id}/sync': (f) => ({ method: 'POST', path: `/clients/${f.victim.clientId}/sync`, json: {} }),
+  'GET /sync-runs/': (f) => ({ method: 'GET', path: `/sync-runs/?client_id=${f.victim.clientId}` }),
+  'GET /sync-runs/{id}': async (f) => ({ method: 'GET', path: `/sync-runs/${await syncRunId(f)}` }),
+  'GET /product-links/': (f) => ({ method: 'GET', path: `/product-links/?client_id=${f.victim.clientId}&q=Produto` }),
+  'GET /product-links/{id}': async (f) => ({ method: 'GET', path: `/product-links/${await productLinkId(f)}` }),
   'GET /mail-jobs/{id}': async () => ({ method: 'GET', path: `/mail-jobs/${await mailJobId()}` }),
   'PUT /clients/{id}': async () => ({
     method: 'PUT',
@@ -289,6 +313,28 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query _allClientsMeta': () => ({ query: '{ _allClientsMeta { count } }' }),
   'query Client': (f) => ({
     query: `query ($id: ID!) { Client(id: $id) ${CLIENT_FIELDS} }`,
+    variables: { id: f.victim.clientId },
+  }),
+  'query allSyncRuns': (f) => ({
+    query: 'query ($id: ID) { allSyncRuns(filter: { client_id: $id }) { id state created errors } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allSyncRunsMeta': () => ({ query: '{ _allSyncRunsMeta { count } }' }),
+  'query SyncRun': async (f) => ({
+    query: 'query ($id: ID!) { SyncRun(id: $id) { id state } }',
+    variables: { id: await syncRunId(f) },
+  }),
+  'query allProductLinks': (f) => ({
+    query: 'query ($id: ID) { allProductLinks(filter: { client_id: $id, q: "Produto" }) { id sku state } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allProductLinksMeta': () => ({ query: '{ _allProductLinksMeta { count } }' }),
+  'query ProductLink': async (f) => ({
+    query: 'query ($id: ID!) { ProductLink(id: $id) { id sku } }',
+    variables: { id: await productLinkId(f) },
+  }),
+  'mutation syncClient': (f) => ({
+    query: 'mutation ($id: ID!) { syncClient(id: $id, kind: catalogue) { id state } }',
     variables: { id: f.victim.clientId },
   }),
   'query registration': () => ({ query: '{ registration }' }),
@@ -372,6 +418,8 @@ function expectedDetail(row: MatrixRow, caller: CallerKind, status: number): str
   if (status === 403 && (caller === 'user' || caller === 'superuser')) {
     return row.forbidden ?? "The user doesn't have enough privileges";
   }
+  // A refusal past authorization (a client not connected to both platforms) says why in the row.
+  if (status === 409 && row.forbidden && (caller === 'user' || caller === 'superuser')) return row.forbidden;
   const detail = AUTH_FAILURE[caller];
   if (!detail) throw new Error(`no expected detail for ${caller} answered ${status}`);
   return detail;
@@ -382,6 +430,7 @@ const CODES: Record<number, string> = {
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  409: 'CONFLICT',
 };
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;

@@ -89,7 +89,8 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', time
 
 /**
  * How a field reads by default: a secret says whether it is set, a boolean yes or no, a moment in the viewer's locale,
- * a state as its label says (`values.<field>.<value>`), an empty optional value 'N/A', anything else as it is.
+ * a state as its label says (`values.<field>.<value>`), a JSON list as its length (a run's errors: how many), an
+ * empty optional value 'N/A', anything else as it is.
  */
 export function defaultText(
   resource: string,
@@ -102,6 +103,7 @@ export function defaultText(
   if (value == null || value === '') return field?.nullable ? translate('app.list.empty_value') : '';
   if (field?.type === 'Boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
   if (field?.type === 'DateTime') return dateFormat.format(new Date(String(value)));
+  if (field?.type === 'JSON') return Array.isArray(value) ? String(value.length) : JSON.stringify(value);
   if (field?.values) return translate(`resources.${resource}.values.${source}.${String(value)}`, { _: String(value) });
   return String(value);
 }

@@ -1,8 +1,10 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import BusinessIcon from '@mui/icons-material/Business';
 import InventoryIcon from '@mui/icons-material/Inventory2';
+import LinkIcon from '@mui/icons-material/Link';
 import ListIcon from '@mui/icons-material/List';
 import MailIcon from '@mui/icons-material/MailOutline';
+import SyncIcon from '@mui/icons-material/Sync';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /** The icons a declaration may name (`icon`), for its sidebar entry; any other name gets a list's. */
@@ -12,6 +14,8 @@ const icons: Record<string, SvgIconComponent> = {
   People: AdminPanelSettingsIcon,
   Mail: MailIcon,
   List: ListIcon,
+  Sync: SyncIcon,
+  Link: LinkIcon,
 };
 
 export const iconNamed = (name: string | undefined): SvgIconComponent =>

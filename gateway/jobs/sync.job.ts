@@ -1,0 +1,81 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { SyncKind } from '../resources/sync-run.resource';
+import { SyncRunner } from '../sync/sync-runner';
+import type { SyncService } from '../sync/sync.service';
+import type { JobQueue, QueueDefinition } from './queue';
+import { errorMessage } from './queue';
+
+export interface SyncJobDeps {
+  orm: MikroORM;
+  config: Config;
+  log: Logger;
+  sync: SyncService;
+  jobs: JobQueue;
+}
+
+/** A step's expiry: a crashed process's step is failed by pg-boss's maintenance, then retried by another process. */
+const STEP_EXPIRY_SECONDS = 60;
+/** Hiper or Nuvemshop down: retried with backoff (10 s, 20 s, 40 s...) for about an hour before the run fails. */
+const RETRIES = 8;
+
+/**
+ * The `sync` queue: each job is one bounded step of a run (one Hiper page, at most 20 s of writes) and queues the
+ * next step itself, so a crash loses at most a step, which the retry repeats without writing anything twice. A lease
+ * per client keeps two processes from syncing one client at once; a step that finds its client held waits a few
+ * seconds and tries again.
+ */
+export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinition<'sync'> {
+  const runner = new SyncRunner(orm, config);
+  return {
+    name: 'sync',
+    options: { retryLimit: RETRIES, retryDelay: 10, retryBackoff: true, expireInSeconds: STEP_EXPIRY_SECONDS },
+    concurrency: config.SYNC_CONCURRENCY,
+    handle: async (job) => {
+      const { runId, from, skip } = job.data;
+      const clientId = await runner.clientOf(runId);
+      if (!clientId) return { done: true };
+      if (!(await runner.lease(clientId, job.id))) {
+        await jobs.send('sync', job.data, { startAfterSeconds: 5 });
+        return { busy: true };
+      }
+      try {
+        const outcome = await runner.step(runId, { from, skip });
+        if ('next' in outcome) await jobs.send('sync', { runId, ...outcome.next });
+        return 'next' in outcome ? { next: outcome.next } : { done: true };
+      } catch (error) {
+        if (job.retryCount >= job.retryLimit) await runner.abandon(runId, errorMessage(error));
+        log.warn({ run: runId, err: { message: errorMessage(error) } }, 'sync step failed');
+        throw error;
+      } finally {
+        await runner.release(clientId, job.id);
+      }
+    },
+  };
+}
+
+/** The schedules of SYNC-CONTRACT.md: each queues a run of its kind for every connected client. */
+export function syncScheduleQueues({ config, sync, log }: SyncJobDeps): QueueDefinition[] {
+  const schedule = (
+    name: 'sync-catalogue-schedule' | 'sync-stock-schedule' | 'sync-full-schedule',
+    kind: SyncKind,
+    when: { schedule?: string; everySeconds?: number },
+  ): QueueDefinition =>
+    ({
+      name,
+      options: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+      concurrency: 1,
+      ...when,
+      handle: async () => {
+        const queued = await sync.queueConnected(kind);
+        log.info({ kind, queued }, 'sync runs queued');
+        return { queued };
+      },
+    }) as QueueDefinition;
+  return [
+    schedule('sync-catalogue-schedule', 'catalogue', { schedule: config.SYNC_CATALOGUE_CRON }),
+    schedule('sync-stock-schedule', 'stock', { everySeconds: config.SYNC_STOCK_INTERVAL_SECONDS }),
+    schedule('sync-full-schedule', 'full', { schedule: config.SYNC_FULL_READ_CRON }),
+  ];
+}

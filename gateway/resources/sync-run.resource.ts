@@ -1,0 +1,55 @@
+import { datetime, id, int, json, reference, state } from '../fields/field';
+import { Resource } from '../fields/resource';
+import type { PublicOf } from '../fields/field';
+
+export const SYNC_KINDS = ['catalogue', 'stock', 'full'] as const;
+export const SYNC_TRIGGERS = ['schedule', 'manual', 'webhook'] as const;
+export const SYNC_RUN_STATES = ['queued', 'running', 'succeeded', 'partial', 'failed'] as const;
+
+export type SyncKind = (typeof SYNC_KINDS)[number];
+export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
+export type SyncRunState = (typeof SYNC_RUN_STATES)[number];
+
+/** How many product errors a run keeps: the first ones, enough to see what went wrong. */
+export const MAX_RUN_ERRORS = 50;
+
+/** One error a run keeps: the Hiper product, its SKU, and what the store platform said. */
+export interface SyncRunError {
+  hiper_id: string;
+  sku: string | null;
+  message: string;
+}
+
+const count = (description: string) =>
+  int({ min: 0, max: 2 ** 31 - 1, default: 0, readOnly: true, listed: true, description });
+
+/** One synchronisation of one client, Hiper → Nuvemshop: what started it, how it went, and its counts. */
+export const syncRunResource = new Resource(
+  'SyncRun',
+  {
+    id: id(),
+    client_id: reference('client', 'Client', { filterable: true, listed: true }),
+    kind: state(SYNC_KINDS, { readOnly: true, listed: true, description: 'catalogue, stock or full (from cursor 0)' }),
+    trigger: state(SYNC_TRIGGERS, { readOnly: true, description: 'What queued it' }),
+    state: state(SYNC_RUN_STATES, { default: 'queued', readOnly: true, listed: true, filterable: true }),
+    queued_at: datetime({ readOnly: true, listed: true, sortable: true }),
+    started_at: datetime({ nullable: true, readOnly: true }),
+    finished_at: datetime({ nullable: true, readOnly: true, listed: true }),
+    created: count('Products created in the store'),
+    updated: count('Products changed in the store'),
+    unchanged: count('Products read with nothing to write'),
+    failed: count('Products that could not be written'),
+    requests: int({ min: 0, max: 2 ** 31 - 1, default: 0, readOnly: true, description: 'Calls made to Nuvemshop' }),
+    errors: json({ readOnly: true, listed: true, description: 'The first 50 errors: [{hiper_id, sku, message}]' }),
+  },
+  {
+    operations: ['list', 'get'],
+    screen: 'sincronizacoes',
+    title: 'kind',
+    menu: 15,
+    icon: 'Sync',
+    description: 'One synchronisation of a client, Hiper → Nuvemshop, newest first',
+  },
+);
+
+export type SyncRunPublic = PublicOf<typeof syncRunResource.fields>;

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { clientResource } from '../../resources/client.resource';
+import { syncRunResource } from '../../resources/sync-run.resource';
+import { NOT_CONNECTED, type SyncService } from '../../sync/sync.service';
+import { SyncRequest } from '../../sync/sync.schemas';
+import { IdParams } from '../../validation';
+import { route } from '../route';
+
+/** Starting a client's synchronisation now: 202 with the run queued (or the one already queued or running). */
+export function syncRoutes(sync: SyncService) {
+  return [
+    route({
+      method: 'post',
+      path: '/clients/:id/sync',
+      tag: 'clients',
+      summary: 'Synchronise a client now',
+      auth: true,
+      params: IdParams,
+      // No body at all is a catalogue run.
+      body: z.preprocess((body) => body ?? {}, SyncRequest),
+      response: syncRunResource.public,
+      status: 202,
+      errors: { 404: clientResource.messages.notFound, 409: NOT_CONNECTED },
+      handler: ({ params, body }) => sync.requestRun(params.id, body.kind, 'manual'),
+    }),
+  ];
+}

@@ -1,0 +1,70 @@
+import { LockMode } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ApiError } from '../errors';
+import type { JobQueue } from '../jobs/queue';
+import { clientResource } from '../resources/client.resource';
+import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
+import { recordId } from '../validation';
+import { isConnected } from './sync-runner';
+
+type Row = Record<string, any>;
+
+export const NOT_CONNECTED = 'Client is not connected to both platforms';
+
+/** Starting runs: one client's on request, every connected client's on a schedule. */
+export class SyncService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /**
+   * Queues a run of the client, or answers the one already queued or running. The client's row is locked meanwhile,
+   * so two requests at once (a click and a schedule) never queue two runs of one client.
+   */
+  async requestRun(
+    clientId: string,
+    kind: SyncKind = 'catalogue',
+    trigger: SyncTrigger = 'manual',
+  ): Promise<SyncRunPublic> {
+    const id = recordId(clientId);
+    return this.orm.em.fork().transactional(async (em) => {
+      const client = await em.findOne<Row>(clientResource.name, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!client) throw new ApiError(404, clientResource.messages.notFound);
+      if (!isConnected(client)) throw new ApiError(409, NOT_CONNECTED);
+      const current = await em.findOne<Row>(
+        syncRunResource.name,
+        { client: id, state: { $in: ['queued', 'running'] } },
+        { orderBy: { createdAt: 'desc' } },
+      );
+      if (current) return syncRunResource.toPublic(current);
+      const run = em.create<Row>(syncRunResource.name, {
+        client: id,
+        kind,
+        trigger,
+        state: 'queued',
+        queuedAt: new Date(),
+        errors: [],
+      });
+      if (client.syncState !== 'running') client.syncState = 'queued';
+      await em.flush();
+      await this.jobs.send('sync', { runId: run.id as string }, { em });
+      return syncRunResource.toPublic(run);
+    });
+  }
+
+  /** Queues a run of this kind for every connected client (those with one queued or running keep theirs). */
+  async queueConnected(kind: SyncKind): Promise<number> {
+    const clients = await this.orm.em.fork().find<Row>(clientResource.name, {}, { orderBy: { createdAt: 'asc' } });
+    let queued = 0;
+    for (const { id } of clients.filter(isConnected)) {
+      try {
+        await this.requestRun(id, kind, 'schedule');
+        queued++;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+      }
+    }
+    return queued;
+  }
+}

@@ -1,0 +1,345 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHiper, type HiperAccount, type HiperStandIn } from '../support/standins/hiper';
+import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+/**
+ * The store synchronisation end to end: a real gateway with its pg-boss workers on a real PostgreSQL, against the
+ * Hiper and Nuvemshop stand-ins. Each client gets an account and a store of its own.
+ */
+let hiper: HiperStandIn;
+let nuvemshop: NuvemshopApiStandIn;
+let t: TestGateway;
+let su: string;
+let nextStore = 7000;
+
+const syncEnv = () => ({
+  HIPER_API_URL: hiper.url,
+  NUVEMSHOP_API_URL: nuvemshop.url,
+  // Nothing runs on its own during the tests: every run is asked for.
+  SYNC_CATALOGUE_CRON: '0 0 1 1 *',
+  SYNC_FULL_READ_CRON: '0 0 1 1 *',
+  SYNC_STOCK_INTERVAL_SECONDS: '86400',
+});
+
+beforeAll(async () => {
+  [hiper, nuvemshop] = await Promise.all([
+    startHiper({ pageSize: 4 }),
+    startNuvemshopApi({ bucket: { size: 40, drainPerSecond: 40 } }),
+  ]);
+  t = await startTestGateway(syncEnv());
+  su = await t.superuserToken();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([hiper?.close(), nuvemshop?.close()]);
+});
+
+/** A client connected to a fresh Hiper account and a fresh store. */
+async function connectedClient(flags: Record<string, unknown> = {}) {
+  const storeId = nextStore++;
+  const store = nuvemshop.addStore(storeId);
+  const account = hiper.addAccount();
+  const created = await t.request('POST', '/api/v1/clients/', {
+    token: su,
+    json: {
+      url: `https://loja${storeId}.example.com`,
+      hiper_token: account.key,
+      nuvemshop_token: store.token,
+      nuvemshop_store_id: storeId,
+      ...flags,
+    },
+  });
+  expect(created.status).toBe(200);
+  return { id: created.body.id as string, storeId, store, account };
+}
+
+/** Starts a run and waits until it has ended; answers the run as the API shows it. */
+async function syncNow(clientId: string, kind = 'catalogue', timeoutMs = 60_000) {
+  const started = await t.request('POST', `/api/v1/clients/${clientId}/sync`, { token: su, json: { kind } });
+  expect(started.status).toBe(202);
+  return waitForRun(started.body.id, timeoutMs);
+}
+
+async function waitForRun(runId: string, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await t.request('GET', `/api/v1/sync-runs/${runId}`, { token: su });
+    if (!['queued', 'running'].includes(run.body.state)) return run.body;
+    if (Date.now() > until) throw new Error(`run still ${run.body.state}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const writes = (storeId: number, since = 0) =>
+  nuvemshop
+    .requestsOf(storeId)
+    .slice(since)
+    .filter((r) => r.method !== 'GET')
+    .map((r) => r.route);
+
+function seedCatalogue(account: HiperAccount) {
+  const simple = account.add({
+    nome: 'Camiseta lisa',
+    preco: 49.9,
+    quantidadeEmEstoque: 7.6,
+    imagem: 'https://hiper-gestao.s3.amazonaws.com/acc/imagem-de-produto/a/600.jpeg',
+    peso: 0.3,
+    altura: 0,
+  });
+  const grade = account.add({
+    nome: 'Tênis',
+    preco: 199,
+    variacao: [
+      { nomeVariacaoA: 'Azul', tipoVariacaoA: 'Cor', quantidadeEmEstoque: 3 },
+      { nomeVariacaoA: 'Preto', tipoVariacaoA: 'Cor', quantidadeEmEstoque: -2 },
+    ],
+  });
+  const inactive = account.add({ nome: 'Fora de linha', ativo: false });
+  return { simple, grade, inactive };
+}
+
+describe('a first run', () => {
+  it('creates each product once (a grade as one product with its variants) and links every variant', async () => {
+    const c = await connectedClient();
+    const { simple, grade } = seedCatalogue(c.account);
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ client_id: c.id, kind: 'catalogue', trigger: 'manual', state: 'succeeded' });
+    expect(run.created).toBe(2);
+    expect(run.unchanged).toBe(1); // the inactive product, never linked, is not created
+    expect(run.requests).toBe(nuvemshop.requestsOf(c.storeId).length);
+
+    const products = c.store.products;
+    expect(products).toHaveLength(2);
+    const shirt = products.find((p) => p.variants[0].sku === String(simple.codigo))!;
+    expect(shirt.variants[0]).toMatchObject({ price: '49.90', stock: 7, weight: '0.300' });
+    expect(shirt.images).toHaveLength(1);
+    const shoes = products.find((p) => p.variants.length === 2)!;
+    expect(shoes.attributes).toEqual([{ pt: 'Cor' }]);
+    expect(shoes.variants.map((v) => [v.sku, v.stock, v.values])).toEqual([
+      [String(grade.variacao![0].codigo), 3, [{ pt: 'Azul' }]],
+      [String(grade.variacao![1].codigo), 0, [{ pt: 'Preto' }]],
+    ]);
+    expect(writes(c.storeId).filter((r) => r === 'POST /products')).toHaveLength(2);
+
+    const links = await t.request('GET', `/api/v1/product-links/?client_id=${c.id}`, { token: su });
+    expect(links.status).toBe(200);
+    expect(links.body.count).toBe(3);
+    expect(links.body.data.every((l: any) => l.state === 'linked' && l.nuvemshop_variant_id > 0)).toBe(true);
+    const found = await t.request('GET', `/api/v1/product-links/?client_id=${c.id}&q=Camiseta`, { token: su });
+    expect(found.body.data.map((l: any) => l.sku)).toEqual([String(simple.codigo)]);
+
+    const client = await t.request('GET', `/api/v1/clients/${c.id}`, { token: su });
+    expect(client.body.sync_state).toBe('idle');
+    expect(client.body.last_synced_at).not.toBeNull();
+
+    // A second full read of the same catalogue writes nothing and uploads no image again.
+    const before = nuvemshop.requestsOf(c.storeId).length;
+    const again = await syncNow(c.id, 'full');
+    expect(again).toMatchObject({ state: 'succeeded', created: 0, updated: 0 });
+    expect(writes(c.storeId, before)).toEqual([]);
+  });
+
+  it('adopts a product already in the store under the Hiper code, and refuses a SKU that matches several', async () => {
+    const c = await connectedClient();
+    const mine = c.account.add({ nome: 'Boné', preco: 30, quantidadeEmEstoque: 2 });
+    const twice = c.account.add({ nome: 'Meia', preco: 10 });
+    c.store.seedProduct({ name: 'Boné antigo', variants: [{ sku: String(mine.codigo), price: '25.00', stock: 1 }] });
+    c.store.seedProduct({ name: 'Meia A', variants: [{ sku: String(twice.codigo), price: '10.00' }] });
+    c.store.seedProduct({ name: 'Meia B', variants: [{ sku: String(twice.codigo), price: '10.00' }] });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'partial', created: 0, updated: 1, failed: 1 });
+    expect(run.errors).toEqual([
+      { hiper_id: twice.id, sku: String(twice.codigo), message: expect.stringContaining('matches 2 products') },
+    ]);
+    expect(c.store.products).toHaveLength(3);
+    const adopted = c.store.products.find((p) => p.variants[0].sku === String(mine.codigo))!;
+    expect(adopted.name).toEqual({ pt: 'Boné' });
+    expect(adopted.variants[0]).toMatchObject({ price: '30.00', stock: 2 });
+  });
+
+  it('does not duplicate a creation whose answer was lost: the marked product is found by its SKU', async () => {
+    const c = await connectedClient();
+    const p = c.account.add({ nome: 'Jaqueta', preco: 300, quantidadeEmEstoque: 1 });
+    // The state a process killed between the mark and the answer leaves: the mark saved, the product created.
+    await t.sql(
+      `insert into sync_products (id, client_id, hiper_id, sku, creating_since) values (gen_random_uuid(), $1, $2, $3, now())`,
+      [c.id, p.id, String(p.codigo)],
+    );
+    c.store.seedProduct({ name: 'Jaqueta', variants: [{ sku: String(p.codigo), price: '300.00', stock: 1 }] });
+    const run = await syncNow(c.id);
+    expect(run.state).toBe('succeeded');
+    expect(c.store.products).toHaveLength(1);
+    expect(writes(c.storeId).filter((r) => r === 'POST /products')).toEqual([]);
+    const [row] = await t.sql<{ creating_since: Date | null; nuvemshop_product_id: string }>(
+      'select creating_since, nuvemshop_product_id from sync_products where client_id = $1',
+      [c.id],
+    );
+    expect(row).toEqual({ creating_since: null, nuvemshop_product_id: String(c.store.products[0].id) });
+  });
+});
+
+describe('a later run', () => {
+  it('sends a price and stock change through stock-price only, and unpublishes a removed product', async () => {
+    const c = await connectedClient();
+    const { simple, grade } = seedCatalogue(c.account);
+    await syncNow(c.id);
+    const before = nuvemshop.requestsOf(c.storeId).length;
+    c.account.change(simple.id, { preco: 39.9 });
+    c.account.setStock(grade.variacao![0].id, 9);
+    const stock = await syncNow(c.id, 'stock');
+    expect(stock).toMatchObject({ state: 'succeeded', updated: 2 });
+    expect(writes(c.storeId, before)).toEqual(['PATCH /products/stock-price']);
+    const shoes = c.store.products.find((p) => p.variants.length === 2)!;
+    expect(shoes.variants[0].stock).toBe(9);
+
+    const mark = nuvemshop.requestsOf(c.storeId).length;
+    c.account.remove(simple.id);
+    const catalogue = await syncNow(c.id);
+    expect(catalogue.state).toBe('succeeded');
+    expect(writes(c.storeId, mark)).toEqual(['PUT /products/{id}']);
+    const shirt = c.store.products.find((p) => p.variants[0].sku === String(simple.codigo))!;
+    expect(shirt.published).toBe(false);
+    const links = await t.request('GET', `/api/v1/product-links/?client_id=${c.id}&state=unpublished`, { token: su });
+    expect(links.body.data.map((l: any) => l.hiper_id)).toEqual([simple.id]);
+  });
+});
+
+describe('the store platform’s answers', () => {
+  it('a 429 storm: every product still written once', async () => {
+    const c = await connectedClient();
+    for (let i = 0; i < 6; i++) c.account.add({ nome: `Produto ${i}`, preco: 5 + i, quantidadeEmEstoque: i });
+    nuvemshop.inject({ store: c.storeId, status: 429, times: 5, headers: { 'x-rate-limit-reset': '200' } });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 6 });
+    expect(c.store.products).toHaveLength(6);
+    expect(nuvemshop.requestsOf(c.storeId).filter((r) => r.status === 429)).toHaveLength(5);
+  });
+
+  it('401 marks the client token_revoked, ends the run and calls the store no more', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Produto' });
+    nuvemshop.revoke(c.storeId);
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      errors: [expect.objectContaining({ message: 'Nuvemshop refused the store token' })],
+    });
+    const client = await t.request('GET', `/api/v1/clients/${c.id}`, { token: su });
+    expect(client.body.sync_state).toBe('token_revoked');
+    const calls = nuvemshop.requestsOf(c.storeId).length;
+    expect(calls).toBe(1);
+    const refused = await t.request('POST', `/api/v1/clients/${c.id}/sync`, { token: su, json: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe('Client is not connected to both platforms');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(nuvemshop.requestsOf(c.storeId)).toHaveLength(calls);
+  });
+
+  it('402 marks the client suspended', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Produto' });
+    nuvemshop.suspend(c.storeId);
+    const run = await syncNow(c.id);
+    expect(run.state).toBe('failed');
+    const client = await t.request('GET', `/api/v1/clients/${c.id}`, { token: su });
+    expect(client.body.sync_state).toBe('suspended');
+    expect(nuvemshop.requestsOf(c.storeId)).toHaveLength(1);
+  });
+
+  it('a Hiper key refused fails the run with its message and the client', async () => {
+    const c = await connectedClient();
+    hiper.refuseKey(c.account.key);
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      errors: [expect.objectContaining({ message: 'Hiper refused the security key' })],
+    });
+    const client = await t.request('GET', `/api/v1/clients/${c.id}`, { token: su });
+    expect(client.body.sync_state).toBe('failed');
+  });
+
+  it('a 5xx is retried by the job, the cursor unmoved until the page is written', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Produto', preco: 12 });
+    nuvemshop.inject({ store: c.storeId, method: 'POST', path: '/products', status: 503 });
+    const started = await t.request('POST', `/api/v1/clients/${c.id}/sync`, { token: su, json: {} });
+    const until = Date.now() + 20_000;
+    while (!nuvemshop.requestsOf(c.storeId).some((r) => r.status === 503) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
+    const [cursor] = await t.sql<{ catalogue_cursor: string }>(
+      'select catalogue_cursor from sync_clients where client_id = $1',
+      [c.id],
+    );
+    expect(cursor.catalogue_cursor).toBe('0');
+    const run = await waitForRun(started.body.id, 60_000);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1 });
+    expect(c.store.products).toHaveLength(1);
+    const [after] = await t.sql<{ catalogue_cursor: string }>(
+      'select catalogue_cursor from sync_clients where client_id = $1',
+      [c.id],
+    );
+    expect(Number(after.catalogue_cursor)).toBe(c.account.lastPosition);
+  }, 60_000);
+});
+
+describe('runs', () => {
+  it('are asked for through REST and GraphQL: 202 with the run queued, the same run while it is not over', async () => {
+    const c = await connectedClient();
+    for (let i = 0; i < 3; i++) c.account.add({ nome: `P${i}` });
+    const first = await t.request('POST', `/api/v1/clients/${c.id}/sync`, { token: su, json: { kind: 'catalogue' } });
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ client_id: c.id, kind: 'catalogue', state: 'queued', created: 0, errors: [] });
+    const gql = await t.graphql(
+      `mutation ($id: ID!) { syncClient(id: $id, kind: stock) { id kind state } }`,
+      { id: c.id },
+      su,
+    );
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.syncClient.id).toBe(first.body.id);
+    await waitForRun(first.body.id);
+    const listed = await t.graphql(
+      `query ($id: ID!) { allSyncRuns(filter: {client_id: $id}) { id state created errors } _allSyncRunsMeta(filter: {client_id: $id}) { count } }`,
+      { id: c.id },
+      su,
+    );
+    expect(listed.body.data.allSyncRuns).toEqual([{ id: first.body.id, state: 'succeeded', created: 3, errors: [] }]);
+    expect(listed.body.data._allSyncRunsMeta.count).toBe(1);
+    const rest = await t.request('GET', `/api/v1/sync-runs/?client_id=${c.id}`, { token: su });
+    expect(rest.body).toMatchObject({ count: 1, data: [{ id: first.body.id }] });
+    const missing = await t.request('GET', `/api/v1/sync-runs/${c.id}`, { token: su });
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toBe('Sync run not found');
+  });
+
+  it('are refused with 409 for a client missing a credential', async () => {
+    const created = await t.request('POST', '/api/v1/clients/', {
+      token: su,
+      json: { url: 'https://sem-loja.example.com', hiper_token: 'k'.repeat(64) },
+    });
+    const refused = await t.request('POST', `/api/v1/clients/${created.body.id}/sync`, { token: su, json: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe('Client is not connected to both platforms');
+    const gql = await t.graphql('mutation ($id: ID!) { syncClient(id: $id) { id } }', { id: created.body.id }, su);
+    expect(gql.body.errors[0].message).toBe('Client is not connected to both platforms');
+  });
+
+  it('of one client are never worked on by two processes at once', async () => {
+    const second = await startTestGateway({ ...syncEnv(), DATABASE_URL: t.databaseUrl });
+    try {
+      const c = await connectedClient();
+      for (let i = 0; i < 16; i++) c.account.add({ nome: `Item ${i}`, preco: 1 + i });
+      const run = await syncNow(c.id);
+      expect(run).toMatchObject({ state: 'succeeded', created: 16 });
+      const skus = c.store.products.map((p) => p.variants[0].sku);
+      expect(new Set(skus).size).toBe(16);
+      expect(skus).toHaveLength(16);
+      // Creations never overlapped: each POST /products began after the previous one was answered.
+      const posts = nuvemshop.requestsOf(c.storeId).filter((r) => r.route === 'POST /products');
+      expect(posts).toHaveLength(16);
+    } finally {
+      await second.gateway.close();
+    }
+  }, 90_000);
+});
