@@ -403,6 +403,8 @@ describe('icons and alignment', () => {
       expect(edges.map((entry) => entry.text)).toEqual([
         'Dashboard',
         'Clientes',
+        'Sincronizações',
+        'Produtos vinculados',
         'Itens',
         'Configurações',
         'Admin',
