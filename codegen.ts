@@ -23,6 +23,10 @@ const config: CodegenConfig = {
     'schema/generated/description.ts': {
       plugins: ['./schema/codegen/describe.mjs'],
     },
+    // The mutations apart: the forms and the data layer read them after a list's first screen, which need not carry them.
+    'schema/generated/mutations.ts': {
+      plugins: [{ './schema/codegen/describe.mjs': { part: 'mutations' } }],
+    },
   },
 };
 

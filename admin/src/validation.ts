@@ -1,4 +1,4 @@
-import { mutationOf } from './crud/description';
+import { mutationOf } from './crud/mutations';
 
 /**
  * The sign-in and account forms' rules, with the specification's exact messages. Each validator answers a message or

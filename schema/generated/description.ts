@@ -4,32 +4,20 @@ export const types = {
   "CallbackAnswer": {
     "fields": {
       "message": {
-        "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!"
+        "type": "String"
       },
       "checkout_url": {
-        "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!"
+        "type": "String"
       }
     }
   },
   "Client": {
     "fields": {
       "id": {
-        "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!"
+        "type": "ID"
       },
       "url": {
         "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!",
         "constraint": {
           "maxLength": 255,
           "format": "url"
@@ -40,9 +28,6 @@ export const types = {
       },
       "nuvemshop_store_id": {
         "type": "SafeInt",
-        "nullable": false,
-        "list": false,
-        "sdl": "SafeInt!",
         "constraint": {
           "min": 0,
           "max": 9007199254740991
@@ -53,8 +38,6 @@ export const types = {
       "hiper_token": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "constraint": {
           "maxLength": 4096
         },
@@ -64,8 +47,6 @@ export const types = {
       "nuvemshop_token": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "constraint": {
           "maxLength": 4096
         },
@@ -74,32 +55,21 @@ export const types = {
       },
       "hiper_sync_update_image": {
         "type": "Boolean",
-        "nullable": false,
-        "list": false,
-        "sdl": "Boolean!",
         "listed": true
       },
       "hiper_sync_update_dimensions": {
         "type": "Boolean",
-        "nullable": false,
-        "list": false,
-        "sdl": "Boolean!",
         "listed": true
       },
       "nuvemshop_location_id": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "constraint": {
           "maxLength": 64
         }
       },
       "sync_state": {
         "type": "ClientSyncState",
-        "nullable": false,
-        "list": false,
-        "sdl": "ClientSyncState!",
         "listed": true,
         "filterable": true,
         "values": [
@@ -114,9 +84,7 @@ export const types = {
       },
       "last_synced_at": {
         "type": "DateTime",
-        "nullable": true,
-        "list": false,
-        "sdl": "DateTime"
+        "nullable": true
       }
     }
   },
@@ -124,16 +92,10 @@ export const types = {
     "fields": {
       "id": {
         "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!",
         "listed": true
       },
       "title": {
         "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!",
         "constraint": {
           "maxLength": 255
         },
@@ -144,8 +106,6 @@ export const types = {
       "description": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "constraint": {
           "maxLength": 255
         },
@@ -154,9 +114,6 @@ export const types = {
       },
       "owner_id": {
         "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!",
         "references": "User"
       }
     }
@@ -164,26 +121,17 @@ export const types = {
   "ListMetadata": {
     "fields": {
       "count": {
-        "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!"
+        "type": "Int"
       }
     }
   },
   "MailJob": {
     "fields": {
       "id": {
-        "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!"
+        "type": "ID"
       },
       "state": {
         "type": "MailJobState",
-        "nullable": false,
-        "list": false,
-        "sdl": "MailJobState!",
         "listed": true,
         "filterable": true,
         "values": [
@@ -197,23 +145,14 @@ export const types = {
       },
       "kind": {
         "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!",
         "listed": true
       },
       "to": {
         "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!",
         "listed": true
       },
       "attempts": {
         "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!",
         "constraint": {
           "min": 0,
           "max": 10000
@@ -222,9 +161,6 @@ export const types = {
       },
       "retry_limit": {
         "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!",
         "constraint": {
           "min": 0,
           "max": 10000
@@ -233,41 +169,28 @@ export const types = {
       "last_error": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "listed": true
       },
       "sent": {
         "type": "Boolean",
-        "nullable": true,
-        "list": false,
-        "sdl": "Boolean"
+        "nullable": true
       },
       "not_sent_reason": {
         "type": "String",
-        "nullable": true,
-        "list": false,
-        "sdl": "String"
+        "nullable": true
       },
       "created_at": {
         "type": "DateTime",
-        "nullable": false,
-        "list": false,
-        "sdl": "DateTime!",
         "listed": true,
         "sortable": true
       },
       "next_attempt_at": {
         "type": "DateTime",
-        "nullable": true,
-        "list": false,
-        "sdl": "DateTime"
+        "nullable": true
       },
       "completed_at": {
         "type": "DateTime",
         "nullable": true,
-        "list": false,
-        "sdl": "DateTime",
         "listed": true
       }
     }
@@ -275,35 +198,23 @@ export const types = {
   "Message": {
     "fields": {
       "message": {
-        "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!"
+        "type": "String"
       }
     }
   },
   "ProductLink": {
     "fields": {
       "id": {
-        "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!"
+        "type": "ID"
       },
       "client_id": {
         "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!",
         "listed": true,
         "filterable": true,
         "references": "Client"
       },
       "hiper_id": {
         "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!",
         "constraint": {
           "maxLength": 64
         }
@@ -311,8 +222,6 @@ export const types = {
       "sku": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "constraint": {
           "maxLength": 64
         },
@@ -322,8 +231,6 @@ export const types = {
       "name": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "constraint": {
           "maxLength": 255
         },
@@ -332,9 +239,6 @@ export const types = {
       },
       "nuvemshop_product_id": {
         "type": "SafeInt",
-        "nullable": false,
-        "list": false,
-        "sdl": "SafeInt!",
         "constraint": {
           "min": 0,
           "max": 9007199254740991
@@ -343,9 +247,6 @@ export const types = {
       },
       "nuvemshop_variant_id": {
         "type": "SafeInt",
-        "nullable": false,
-        "list": false,
-        "sdl": "SafeInt!",
         "constraint": {
           "min": 0,
           "max": 9007199254740991
@@ -353,9 +254,6 @@ export const types = {
       },
       "state": {
         "type": "ProductLinkState",
-        "nullable": false,
-        "list": false,
-        "sdl": "ProductLinkState!",
         "listed": true,
         "filterable": true,
         "values": [
@@ -367,16 +265,12 @@ export const types = {
       "last_synced_at": {
         "type": "DateTime",
         "nullable": true,
-        "list": false,
-        "sdl": "DateTime",
         "listed": true,
         "sortable": true
       },
       "last_error": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "listed": true
       }
     }
@@ -384,25 +278,16 @@ export const types = {
   "SyncRun": {
     "fields": {
       "id": {
-        "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!"
+        "type": "ID"
       },
       "client_id": {
         "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!",
         "listed": true,
         "filterable": true,
         "references": "Client"
       },
       "kind": {
         "type": "SyncRunKind",
-        "nullable": false,
-        "list": false,
-        "sdl": "SyncRunKind!",
         "listed": true,
         "values": [
           "catalogue",
@@ -412,9 +297,6 @@ export const types = {
       },
       "trigger": {
         "type": "SyncRunTrigger",
-        "nullable": false,
-        "list": false,
-        "sdl": "SyncRunTrigger!",
         "values": [
           "manual",
           "schedule",
@@ -423,9 +305,6 @@ export const types = {
       },
       "state": {
         "type": "SyncRunState",
-        "nullable": false,
-        "list": false,
-        "sdl": "SyncRunState!",
         "listed": true,
         "filterable": true,
         "values": [
@@ -438,30 +317,20 @@ export const types = {
       },
       "queued_at": {
         "type": "DateTime",
-        "nullable": false,
-        "list": false,
-        "sdl": "DateTime!",
         "listed": true,
         "sortable": true
       },
       "started_at": {
         "type": "DateTime",
-        "nullable": true,
-        "list": false,
-        "sdl": "DateTime"
+        "nullable": true
       },
       "finished_at": {
         "type": "DateTime",
         "nullable": true,
-        "list": false,
-        "sdl": "DateTime",
         "listed": true
       },
       "created": {
         "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!",
         "constraint": {
           "min": 0,
           "max": 2147483647
@@ -470,9 +339,6 @@ export const types = {
       },
       "updated": {
         "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!",
         "constraint": {
           "min": 0,
           "max": 2147483647
@@ -481,9 +347,6 @@ export const types = {
       },
       "unchanged": {
         "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!",
         "constraint": {
           "min": 0,
           "max": 2147483647
@@ -492,9 +355,6 @@ export const types = {
       },
       "failed": {
         "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!",
         "constraint": {
           "min": 0,
           "max": 2147483647
@@ -503,9 +363,6 @@ export const types = {
       },
       "requests": {
         "type": "Int",
-        "nullable": false,
-        "list": false,
-        "sdl": "Int!",
         "constraint": {
           "min": 0,
           "max": 2147483647
@@ -513,9 +370,6 @@ export const types = {
       },
       "errors": {
         "type": "JSON",
-        "nullable": false,
-        "list": false,
-        "sdl": "JSON!",
         "listed": true
       }
     }
@@ -523,32 +377,20 @@ export const types = {
   "Token": {
     "fields": {
       "access_token": {
-        "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!"
+        "type": "String"
       },
       "token_type": {
-        "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!"
+        "type": "String"
       }
     }
   },
   "User": {
     "fields": {
       "id": {
-        "type": "ID",
-        "nullable": false,
-        "list": false,
-        "sdl": "ID!"
+        "type": "ID"
       },
       "email": {
         "type": "String",
-        "nullable": false,
-        "list": false,
-        "sdl": "String!",
         "constraint": {
           "maxLength": 255,
           "format": "email"
@@ -559,25 +401,17 @@ export const types = {
       },
       "is_active": {
         "type": "Boolean",
-        "nullable": false,
-        "list": false,
-        "sdl": "Boolean!",
         "listed": true,
         "sortable": true
       },
       "is_superuser": {
         "type": "Boolean",
-        "nullable": false,
-        "list": false,
-        "sdl": "Boolean!",
         "listed": true,
         "sortable": true
       },
       "full_name": {
         "type": "String",
         "nullable": true,
-        "list": false,
-        "sdl": "String",
         "constraint": {
           "maxLength": 255
         },
@@ -689,12 +523,6 @@ export const queries = {
         "sdl": "ID!",
         "required": true
       }
-    },
-    "returns": {
-      "type": "Client",
-      "nullable": false,
-      "list": false,
-      "sdl": "Client!"
     }
   },
   "Item": {
@@ -705,12 +533,6 @@ export const queries = {
         "sdl": "ID!",
         "required": true
       }
-    },
-    "returns": {
-      "type": "Item",
-      "nullable": false,
-      "list": false,
-      "sdl": "Item!"
     }
   },
   "MailJob": {
@@ -721,12 +543,6 @@ export const queries = {
         "sdl": "ID!",
         "required": true
       }
-    },
-    "returns": {
-      "type": "MailJob",
-      "nullable": false,
-      "list": false,
-      "sdl": "MailJob!"
     }
   },
   "ProductLink": {
@@ -737,12 +553,6 @@ export const queries = {
         "sdl": "ID!",
         "required": true
       }
-    },
-    "returns": {
-      "type": "ProductLink",
-      "nullable": false,
-      "list": false,
-      "sdl": "ProductLink!"
     }
   },
   "SyncRun": {
@@ -753,12 +563,6 @@ export const queries = {
         "sdl": "ID!",
         "required": true
       }
-    },
-    "returns": {
-      "type": "SyncRun",
-      "nullable": false,
-      "list": false,
-      "sdl": "SyncRun!"
     }
   },
   "User": {
@@ -769,12 +573,6 @@ export const queries = {
         "sdl": "ID!",
         "required": true
       }
-    },
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": false,
-      "sdl": "User!"
     }
   },
   "_allClientsMeta": {
@@ -809,12 +607,6 @@ export const queries = {
         "sdl": "ClientFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "ListMetadata",
-      "nullable": false,
-      "list": false,
-      "sdl": "ListMetadata!"
     }
   },
   "_allItemsMeta": {
@@ -849,12 +641,6 @@ export const queries = {
         "sdl": "ItemFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "ListMetadata",
-      "nullable": false,
-      "list": false,
-      "sdl": "ListMetadata!"
     }
   },
   "_allMailJobsMeta": {
@@ -889,12 +675,6 @@ export const queries = {
         "sdl": "MailJobFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "ListMetadata",
-      "nullable": false,
-      "list": false,
-      "sdl": "ListMetadata!"
     }
   },
   "_allProductLinksMeta": {
@@ -929,12 +709,6 @@ export const queries = {
         "sdl": "ProductLinkFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "ListMetadata",
-      "nullable": false,
-      "list": false,
-      "sdl": "ListMetadata!"
     }
   },
   "_allSyncRunsMeta": {
@@ -969,12 +743,6 @@ export const queries = {
         "sdl": "SyncRunFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "ListMetadata",
-      "nullable": false,
-      "list": false,
-      "sdl": "ListMetadata!"
     }
   },
   "_allUsersMeta": {
@@ -1009,12 +777,6 @@ export const queries = {
         "sdl": "ListFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "ListMetadata",
-      "nullable": false,
-      "list": false,
-      "sdl": "ListMetadata!"
     }
   },
   "allClients": {
@@ -1049,12 +811,6 @@ export const queries = {
         "sdl": "ClientFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "Client",
-      "nullable": false,
-      "list": true,
-      "sdl": "[Client!]!"
     }
   },
   "allItems": {
@@ -1089,12 +845,6 @@ export const queries = {
         "sdl": "ItemFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "Item",
-      "nullable": false,
-      "list": true,
-      "sdl": "[Item!]!"
     }
   },
   "allMailJobs": {
@@ -1129,12 +879,6 @@ export const queries = {
         "sdl": "MailJobFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "MailJob",
-      "nullable": false,
-      "list": true,
-      "sdl": "[MailJob!]!"
     }
   },
   "allProductLinks": {
@@ -1169,12 +913,6 @@ export const queries = {
         "sdl": "ProductLinkFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "ProductLink",
-      "nullable": false,
-      "list": true,
-      "sdl": "[ProductLink!]!"
     }
   },
   "allSyncRuns": {
@@ -1209,12 +947,6 @@ export const queries = {
         "sdl": "SyncRunFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "SyncRun",
-      "nullable": false,
-      "list": true,
-      "sdl": "[SyncRun!]!"
     }
   },
   "allUsers": {
@@ -1249,632 +981,12 @@ export const queries = {
         "sdl": "ListFilter",
         "required": false
       }
-    },
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": true,
-      "sdl": "[User!]!"
     }
   },
   "me": {
-    "args": {},
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": false,
-      "sdl": "User!"
-    }
+    "args": {}
   },
   "registration": {
-    "args": {},
-    "returns": {
-      "type": "Registration",
-      "nullable": false,
-      "list": false,
-      "sdl": "Registration!"
-    }
-  }
-} as const;
-
-export const mutations = {
-  "authorizeCallback": {
-    "args": {
-      "code": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true
-      }
-    },
-    "returns": {
-      "type": "CallbackAnswer",
-      "nullable": false,
-      "list": false,
-      "sdl": "CallbackAnswer!"
-    }
-  },
-  "createClient": {
-    "args": {
-      "url": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 1,
-          "maxLength": 255,
-          "format": "url"
-        }
-      },
-      "nuvemshop_store_id": {
-        "type": "SafeInt",
-        "list": false,
-        "sdl": "SafeInt",
-        "required": false,
-        "default": 0,
-        "constraint": {
-          "min": 0,
-          "max": 9007199254740991
-        }
-      },
-      "hiper_token": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 4096
-        },
-        "secret": true
-      },
-      "nuvemshop_token": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 4096
-        },
-        "secret": true
-      },
-      "hiper_sync_update_image": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false,
-        "default": true
-      },
-      "hiper_sync_update_dimensions": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false,
-        "default": true
-      },
-      "nuvemshop_location_id": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 64
-        }
-      }
-    },
-    "returns": {
-      "type": "Client",
-      "nullable": false,
-      "list": false,
-      "sdl": "Client!"
-    }
-  },
-  "createItem": {
-    "args": {
-      "title": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 1,
-          "maxLength": 255
-        }
-      },
-      "description": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 255
-        }
-      }
-    },
-    "returns": {
-      "type": "Item",
-      "nullable": false,
-      "list": false,
-      "sdl": "Item!"
-    }
-  },
-  "createUser": {
-    "args": {
-      "email": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "maxLength": 255,
-          "format": "email"
-        }
-      },
-      "is_active": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false,
-        "default": true
-      },
-      "is_superuser": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false,
-        "default": false
-      },
-      "full_name": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 255
-        }
-      },
-      "password": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 8,
-          "maxLength": 128,
-          "format": "password"
-        }
-      }
-    },
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": false,
-      "sdl": "User!"
-    }
-  },
-  "deleteClient": {
-    "args": {
-      "id": {
-        "type": "ID",
-        "list": false,
-        "sdl": "ID!",
-        "required": true
-      }
-    },
-    "returns": {
-      "type": "Client",
-      "nullable": false,
-      "list": false,
-      "sdl": "Client!"
-    }
-  },
-  "deleteItem": {
-    "args": {
-      "id": {
-        "type": "ID",
-        "list": false,
-        "sdl": "ID!",
-        "required": true
-      }
-    },
-    "returns": {
-      "type": "Item",
-      "nullable": false,
-      "list": false,
-      "sdl": "Item!"
-    }
-  },
-  "deleteMe": {
-    "args": {},
-    "returns": {
-      "type": "Message",
-      "nullable": false,
-      "list": false,
-      "sdl": "Message!"
-    }
-  },
-  "deleteUser": {
-    "args": {
-      "id": {
-        "type": "ID",
-        "list": false,
-        "sdl": "ID!",
-        "required": true
-      }
-    },
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": false,
-      "sdl": "User!"
-    }
-  },
-  "login": {
-    "args": {
-      "username": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true
-      },
-      "password": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true
-      }
-    },
-    "returns": {
-      "type": "Token",
-      "nullable": false,
-      "list": false,
-      "sdl": "Token!"
-    }
-  },
-  "recoverPassword": {
-    "args": {
-      "email": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true
-      }
-    },
-    "returns": {
-      "type": "Message",
-      "nullable": false,
-      "list": false,
-      "sdl": "Message!"
-    }
-  },
-  "resetPassword": {
-    "args": {
-      "token": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 1,
-          "maxLength": 2048
-        }
-      },
-      "new_password": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 8,
-          "maxLength": 128,
-          "format": "password"
-        }
-      }
-    },
-    "returns": {
-      "type": "Message",
-      "nullable": false,
-      "list": false,
-      "sdl": "Message!"
-    }
-  },
-  "signup": {
-    "args": {
-      "email": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "maxLength": 255,
-          "format": "email"
-        }
-      },
-      "password": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 8,
-          "maxLength": 128,
-          "format": "password"
-        }
-      },
-      "full_name": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 255
-        }
-      }
-    },
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": false,
-      "sdl": "User!"
-    }
-  },
-  "syncClient": {
-    "args": {
-      "id": {
-        "type": "ID",
-        "list": false,
-        "sdl": "ID!",
-        "required": true
-      },
-      "kind": {
-        "type": "SyncKind",
-        "list": false,
-        "sdl": "SyncKind",
-        "required": false,
-        "values": [
-          "catalogue",
-          "full",
-          "stock"
-        ]
-      }
-    },
-    "returns": {
-      "type": "SyncRun",
-      "nullable": false,
-      "list": false,
-      "sdl": "SyncRun!"
-    }
-  },
-  "updateClient": {
-    "args": {
-      "id": {
-        "type": "ID",
-        "list": false,
-        "sdl": "ID!",
-        "required": true
-      },
-      "url": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "minLength": 1,
-          "maxLength": 255,
-          "format": "url"
-        }
-      },
-      "nuvemshop_store_id": {
-        "type": "SafeInt",
-        "list": false,
-        "sdl": "SafeInt",
-        "required": false,
-        "constraint": {
-          "min": 0,
-          "max": 9007199254740991
-        }
-      },
-      "hiper_token": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 4096
-        },
-        "secret": true
-      },
-      "nuvemshop_token": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 4096
-        },
-        "secret": true
-      },
-      "hiper_sync_update_image": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false
-      },
-      "hiper_sync_update_dimensions": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false
-      },
-      "nuvemshop_location_id": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 64
-        }
-      }
-    },
-    "returns": {
-      "type": "Client",
-      "nullable": false,
-      "list": false,
-      "sdl": "Client!"
-    }
-  },
-  "updateItem": {
-    "args": {
-      "id": {
-        "type": "ID",
-        "list": false,
-        "sdl": "ID!",
-        "required": true
-      },
-      "title": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "minLength": 1,
-          "maxLength": 255
-        }
-      },
-      "description": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 255
-        }
-      }
-    },
-    "returns": {
-      "type": "Item",
-      "nullable": false,
-      "list": false,
-      "sdl": "Item!"
-    }
-  },
-  "updateMe": {
-    "args": {
-      "full_name": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 30
-        }
-      },
-      "email": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 255,
-          "format": "email"
-        }
-      }
-    },
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": false,
-      "sdl": "User!"
-    }
-  },
-  "updatePassword": {
-    "args": {
-      "current_password": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 1,
-          "maxLength": 128,
-          "format": "password"
-        }
-      },
-      "new_password": {
-        "type": "String",
-        "list": false,
-        "sdl": "String!",
-        "required": true,
-        "constraint": {
-          "minLength": 8,
-          "maxLength": 128,
-          "format": "password"
-        }
-      }
-    },
-    "returns": {
-      "type": "Message",
-      "nullable": false,
-      "list": false,
-      "sdl": "Message!"
-    }
-  },
-  "updateUser": {
-    "args": {
-      "id": {
-        "type": "ID",
-        "list": false,
-        "sdl": "ID!",
-        "required": true
-      },
-      "email": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 255,
-          "format": "email"
-        }
-      },
-      "is_active": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false
-      },
-      "is_superuser": {
-        "type": "Boolean",
-        "list": false,
-        "sdl": "Boolean",
-        "required": false
-      },
-      "full_name": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "maxLength": 255
-        }
-      },
-      "password": {
-        "type": "String",
-        "list": false,
-        "sdl": "String",
-        "required": false,
-        "constraint": {
-          "minLength": 8,
-          "maxLength": 128,
-          "format": "password"
-        }
-      }
-    },
-    "returns": {
-      "type": "User",
-      "nullable": false,
-      "list": false,
-      "sdl": "User!"
-    }
+    "args": {}
   }
 } as const;

@@ -1,4 +1,4 @@
-import { mutations, queries, types } from '../../../schema/generated/description';
+import { queries, types } from '../../../schema/generated/description';
 
 /** A value's bounds, from `@constraint` (see /schema/schema.graphql). */
 export interface Constraint {
@@ -12,9 +12,8 @@ export interface Constraint {
 /** An output field: its type, whether it may be null, and what the schema's directives say of it. */
 export interface FieldDescription {
   readonly type: string;
-  readonly nullable: boolean;
-  readonly list: boolean;
-  readonly sdl: string;
+  readonly nullable?: boolean;
+  readonly list?: boolean;
   readonly constraint?: Constraint;
   readonly secret?: boolean;
   readonly listed?: boolean;
@@ -43,7 +42,6 @@ export interface ArgumentDescription {
 
 export interface OperationDescription {
   readonly args: Readonly<Record<string, ArgumentDescription>>;
-  readonly returns: Omit<FieldDescription, 'constraint'>;
 }
 
 export type TypeName = keyof typeof types;
@@ -53,10 +51,6 @@ export const fieldsOf = (type: TypeName): Readonly<Record<string, FieldDescripti
 
 export function queryOf(name: string): OperationDescription | undefined {
   return (queries as Record<string, OperationDescription>)[name];
-}
-
-export function mutationOf(name: string): OperationDescription | undefined {
-  return (mutations as Record<string, OperationDescription>)[name];
 }
 
 /** The gateway's operation names for a type, as react-admin's GraphQL convention spells them. */

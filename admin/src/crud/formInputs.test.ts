@@ -1,4 +1,4 @@
-import { mutationOf } from './description';
+import { mutationOf } from './mutations';
 import { describe, expect, it } from 'vitest';
 import { createData, createDefaults, formInputs, updateData } from './formInputs';
 import { validatorsFor } from './validators';

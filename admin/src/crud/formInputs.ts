@@ -1,12 +1,6 @@
 import { typeOfResource } from '../dataProvider/resourceTypes';
-import {
-  fieldsOf,
-  isNumeric,
-  mutationOf,
-  operationNames,
-  type ArgumentDescription,
-  type Constraint,
-} from './description';
+import { mutationOf } from './mutations';
+import { fieldsOf, isNumeric, operationNames, type ArgumentDescription, type Constraint } from './description';
 
 export type FormMode = 'create' | 'edit';
 export type InputKind = 'text' | 'email' | 'url' | 'password' | 'number' | 'boolean' | 'choice';

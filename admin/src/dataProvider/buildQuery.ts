@@ -2,6 +2,7 @@ import { parse, type DocumentNode } from 'graphql';
 import type { OperationDescription, TypeName } from '../crud/description';
 import { listAnswer, listVariables, operationsOf, withoutTypename, type ListParams } from './operations';
 import { typeOfResource } from './resourceTypes';
+import { writeOperationsOf } from './writeOperations';
 
 interface Params extends ListParams {
   id?: string;
@@ -23,7 +24,7 @@ const cache = new Map<TypeName, Documents>();
 function documentsOf(type: TypeName): Documents {
   const cached = cache.get(type);
   if (cached) return cached;
-  const texts = operationsOf(type);
+  const texts = { ...operationsOf(type), ...writeOperationsOf(type) };
   const documents: Documents = {
     list: parse(texts.list),
     one: parse(texts.one),
@@ -71,13 +72,13 @@ export const buildQuery =
       case 'CREATE':
         return {
           query: write(documents.create),
-          variables: argumentsOf(operationsOf(type).createArgs, params.data ?? {}),
+          variables: argumentsOf(writeOperationsOf(type).createArgs, params.data ?? {}),
           parseResponse: single,
         };
       case 'UPDATE':
         return {
           query: write(documents.update),
-          variables: { ...argumentsOf(operationsOf(type).updateArgs, params.data ?? {}), id: params.id },
+          variables: { ...argumentsOf(writeOperationsOf(type).updateArgs, params.data ?? {}), id: params.id },
           parseResponse: single,
         };
       case 'DELETE':

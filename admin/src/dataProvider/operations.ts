@@ -1,11 +1,4 @@
-import {
-  fieldsOf,
-  mutationOf,
-  operationNames,
-  queryOf,
-  type OperationDescription,
-  type TypeName,
-} from '../crud/description';
+import { fieldsOf, operationNames, queryOf, type OperationDescription, type TypeName } from '../crud/description';
 
 /**
  * The text of every operation on a type, written from the schema's description, and the variables and answers of a
@@ -25,15 +18,10 @@ export interface ListAnswer {
   total?: number;
 }
 
-/** A resource's operations; a read-only one (a history) has no create, update or delete. */
+/** A resource's reading operations: its list (a page and its total) and one record. */
 export interface OperationTexts {
   list: string;
   one: string;
-  create?: string;
-  update?: string;
-  delete?: string;
-  createArgs: OperationDescription['args'];
-  updateArgs: OperationDescription['args'];
 }
 
 function required(description: OperationDescription | undefined, name: string): OperationDescription {
@@ -42,23 +30,26 @@ function required(description: OperationDescription | undefined, name: string): 
 }
 
 /** The selection set of a type: every field the schema gives it (scalars and enums, which is all ours have). */
-const selection = (type: TypeName) => Object.keys(fieldsOf(type)).join(' ');
+export const selection = (type: TypeName) => Object.keys(fieldsOf(type)).join(' ');
 
-const variableList = (args: OperationDescription['args']) =>
+export const variableList = (args: OperationDescription['args']) =>
   Object.entries(args)
     .map(([name, arg]) => `$${name}: ${arg.sdl}`)
     .join(', ');
 
-const argumentList = (args: OperationDescription['args']) =>
+export const argumentList = (args: OperationDescription['args']) =>
   Object.keys(args)
     .map((name) => `${name}: $${name}`)
     .join(', ');
 
-const parens = (text: string) => (text ? `(${text})` : '');
+export const parens = (text: string) => (text ? `(${text})` : '');
 
 const cache = new Map<TypeName, OperationTexts>();
 
-/** The type's operations: list (the page and its total in one operation), one, create, update and delete. */
+/**
+ * The type's reading operations: list (the page and its total in one operation) and one. Its writes are in
+ * writeOperations.ts, with the mutations' description, which a list's first screen does not need.
+ */
 export function operationsOf(type: TypeName): OperationTexts {
   const cached = cache.get(type);
   if (cached) return cached;
@@ -67,11 +58,6 @@ export function operationsOf(type: TypeName): OperationTexts {
   const list = required(queryOf(names.list), names.list);
   const count = required(queryOf(names.count), names.count);
   const one = required(queryOf(names.one), names.one);
-  const create = mutationOf(names.create);
-  const update = mutationOf(names.update);
-  const remove = mutationOf(names.delete);
-  const mutation = (name: string, operation: OperationDescription) =>
-    `mutation ${name}${parens(variableList(operation.args))} { data: ${name}${parens(argumentList(operation.args))} { ${fields} } }`;
   const texts: OperationTexts = {
     // Both fields read the same variables.
     list:
@@ -79,11 +65,6 @@ export function operationsOf(type: TypeName): OperationTexts {
       ` data: ${names.list}${parens(argumentList(list.args))} { ${fields} }` +
       ` total: ${names.count}${parens(argumentList(count.args))} { count } }`,
     one: `query ${names.one}${parens(variableList(one.args))} { data: ${names.one}${parens(argumentList(one.args))} { ${fields} } }`,
-    create: create && mutation(names.create, create),
-    update: update && mutation(names.update, update),
-    delete: remove && mutation(names.delete, remove),
-    createArgs: create?.args ?? {},
-    updateArgs: update?.args ?? {},
   };
   cache.set(type, texts);
   return texts;
