@@ -1,4 +1,5 @@
 import { callbackRoutes } from './rest/routes/callback.routes';
+import { webhookRoutes } from './rest/routes/webhook.routes';
 import { resourceRoutes } from './rest/resource-routes';
 import { loginRoutes, userRoutes } from './rest/routes/user.routes';
 import type { Route } from './rest/route';
@@ -12,5 +13,6 @@ export function restRoutes(services: Services): Route[] {
     ...userRoutes(services.users),
     ...genericResources().flatMap((resource) => resourceRoutes(resource, services.resources[resource.name])),
     ...callbackRoutes(services.callback),
+    ...webhookRoutes(services.webhooks),
   ];
 }

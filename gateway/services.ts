@@ -12,6 +12,8 @@ import type { JobQueue } from './jobs/queue';
 import { queueDefinitions } from './jobs/workers';
 import type { QueueDefinition } from './jobs/queue';
 import { UserService } from './users/user.service';
+import { StoreLife } from './webhooks/store-life';
+import { WebhookService } from './webhooks/webhook.service';
 import { genericResources } from './resources';
 import { entityFor } from './resources/entity';
 import { ResourceService, type ResourceOperations } from './resources/service';
@@ -23,6 +25,7 @@ export interface Services {
   /** The service of each declared resource (gateway/resources), by its GraphQL name. */
   resources: Record<string, ResourceOperations>;
   callback: CallbackService;
+  webhooks: WebhookService;
   mailer: Mailer;
   jobs: JobQueue;
   /** Every queue with its handler, for the workers this process (or `npm run worker`) starts. */
@@ -50,9 +53,10 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
         new ResourceService(resource, entityFor(resource), orm, rows),
       ]),
     ),
-    callback: new CallbackService(orm, rows, config, limits),
+    callback: new CallbackService(orm, rows, config, limits, jobs),
+    webhooks: new WebhookService(orm, rows, jobs, config),
     mailer,
     jobs,
-    queues: queueDefinitions({ orm, config, auth, mailer, log }),
+    queues: queueDefinitions({ orm, config, auth, mailer, log, storeLife: new StoreLife(orm, jobs, config, log) }),
   };
 }

@@ -8,6 +8,10 @@ export interface JobPayloads {
   mail: MailJob;
   /** Deletes expired rate-limit counters and old authorization codes; runs on a schedule. */
   'prune-tables': Record<string, never>;
+  /** A webhook Nuvemshop delivered, recorded in `webhook_events`, to act on. */
+  webhook: { id: string };
+  /** After an app install: the store's record read, the app's webhooks registered. */
+  'store-install': { storeId: number };
 }
 
 export type QueueName = keyof JobPayloads;

@@ -102,9 +102,16 @@ export class JobQueue {
    * Queues a job. With `em` (a transaction's entity manager) the job is written on that transaction's connection:
    * it exists only if the transaction commits, so a change and the mail it causes are saved together or not at all.
    */
-  async send<N extends QueueName>(name: N, data: JobPayloads[N], options: { em?: EntityManager } = {}): Promise<void> {
+  async send<N extends QueueName>(
+    name: N,
+    data: JobPayloads[N],
+    options: { em?: EntityManager; startAfter?: Date } = {},
+  ): Promise<void> {
     const db = options.em ? transactionDb(options.em) : undefined;
-    await this.boss.send(name, data, db ? { db } : {});
+    await this.boss.send(name, data, {
+      ...(db ? { db } : {}),
+      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    });
   }
 
   /**

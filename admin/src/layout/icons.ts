@@ -3,6 +3,7 @@ import BusinessIcon from '@mui/icons-material/Business';
 import InventoryIcon from '@mui/icons-material/Inventory2';
 import ListIcon from '@mui/icons-material/List';
 import MailIcon from '@mui/icons-material/MailOutline';
+import WebhookIcon from '@mui/icons-material/Webhook';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /** The icons a declaration may name (`icon`), for its sidebar entry; any other name gets a list's. */
@@ -12,6 +13,7 @@ const icons: Record<string, SvgIconComponent> = {
   People: AdminPanelSettingsIcon,
   Mail: MailIcon,
   List: ListIcon,
+  Webhook: WebhookIcon,
 };
 
 export const iconNamed = (name: string | undefined): SvgIconComponent =>
