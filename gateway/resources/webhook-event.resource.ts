@@ -26,7 +26,8 @@ export const webhookEventResource = new Resource(
   'WebhookEvent',
   {
     id: id(),
-    event: state(WEBHOOK_EVENTS, { listed: true, filterable: true }),
+    // Text, not a state: Nuvemshop's names (`app/uninstalled`) are not GraphQL enum values.
+    event: text({ max: 32, listed: true, description: WEBHOOK_EVENTS.join(', ') }),
     store_id: int({ min: 0, max: Number.MAX_SAFE_INTEGER, listed: true, description: 'Nuvemshop store id' }),
     client_id: reference('client', 'Client', { nullable: true, listed: true, filterable: true }),
     received_at: datetime({ listed: true, sortable: true }),

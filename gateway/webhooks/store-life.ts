@@ -85,12 +85,10 @@ export class StoreLife {
       );
       const decided = await this.decide(em, current, client, tokenWorks);
       if ('due' in decided) delayedUntil = decided.due;
-      await em.execute(`update webhook_events set client_id = ?, outcome = ?, note = ?, updated_at = now() where id = ?`, [
-        client?.id ?? null,
-        decided.outcome,
-        decided.note,
-        eventId,
-      ]);
+      await em.execute(
+        `update webhook_events set client_id = ?, outcome = ?, note = ?, updated_at = now() where id = ?`,
+        [client?.id ?? null, decided.outcome, decided.note, eventId],
+      );
       await em.flush();
       if (delayedUntil) await this.jobs.send('webhook', { id: eventId }, { em, startAfter: delayedUntil });
       return { outcome: decided.outcome, note: decided.note };
@@ -144,7 +142,11 @@ export class StoreLife {
    * A store's erasure: 48 hours after its uninstall (a delayed job until then), its tokens and product links go; the
    * client record stays, marked redacted. Only a signed request erases, and never a store that installed the app again.
    */
-  private async redact(em: Em, event: EventRow, client: ClientRow | null): Promise<Verdict | (Verdict & { due: Date })> {
+  private async redact(
+    em: Em,
+    event: EventRow,
+    client: ClientRow | null,
+  ): Promise<Verdict | (Verdict & { due: Date })> {
     if (!event.signed) return { outcome: 'ignored', note: 'Unsigned: recorded, nothing erased' };
     if (!client) return { outcome: 'handled', note: 'No client has this store: nothing to erase' };
     if (client.redactedAt) return { outcome: 'ignored', note: 'The store’s data was already erased' };
@@ -154,7 +156,11 @@ export class StoreLife {
       [Number(event.store_id)],
     )) as { at: Date | null }[];
     const uninstalled = last?.at ? new Date(last.at) : undefined;
-    if (!uninstalled || client.syncState !== 'disconnected' || (client.installedAt && client.installedAt > uninstalled)) {
+    if (
+      !uninstalled ||
+      client.syncState !== 'disconnected' ||
+      (client.installedAt && client.installedAt > uninstalled)
+    ) {
       return { outcome: 'ignored', note: 'The app is installed on this store: nothing erased' };
     }
     const due = new Date(uninstalled.getTime() + REDACT_AFTER_MS);
@@ -176,7 +182,10 @@ export class StoreLife {
       )) as { n: number }[];
       erased = result[0]?.n ?? 0;
     }
-    return { outcome: 'handled', note: `Store data erased: tokens and ${erased} product links; the client record stays` };
+    return {
+      outcome: 'handled',
+      note: `Store data erased: tokens and ${erased} product links; the client record stays`,
+    };
   }
 
   /**

@@ -1,14 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261127041432 extends Migration {
+export class Migration20261127041849 extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      `create table "webhook_events" ("id" uuid not null, "event" text check ("event" in ('app/uninstalled', 'app/suspended', 'app/resumed', 'store/redact', 'customers/redact', 'customers/data_request')) not null, "store_id" bigint not null, "client_id" uuid null, "received_at" timestamptz not null, "outcome" text check ("outcome" in ('recorded', 'handled', 'ignored', 'failed')) not null default 'recorded', "note" varchar(500) null, "signed" boolean not null default true, "webhook_id" varchar(64) null, "delivery_key" varchar(200) not null, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), constraint "webhook_events_pkey" primary key ("id"));`,
+      `create table "webhook_events" ("id" uuid not null, "event" varchar(32) not null, "store_id" bigint not null, "client_id" uuid null, "received_at" timestamptz not null, "outcome" text check ("outcome" in ('recorded', 'handled', 'ignored', 'failed')) not null default 'recorded', "note" varchar(500) null, "signed" boolean not null default true, "webhook_id" varchar(64) null, "delivery_key" varchar(200) not null, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), constraint "webhook_events_pkey" primary key ("id"));`,
     );
     this.addSql(`create index "webhook_events_created_at_id_index" on "webhook_events" ("created_at", "id");`);
-    this.addSql(
-      `create index "webhook_events_event_created_at_index" on "webhook_events" ("event", "created_at", "id");`,
-    );
     this.addSql(
       `create index "webhook_events_client_id_created_at_index" on "webhook_events" ("client_id", "created_at", "id");`,
     );
