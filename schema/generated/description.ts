@@ -117,6 +117,28 @@ export const types = {
         "nullable": true,
         "list": false,
         "sdl": "DateTime"
+      },
+      "name": {
+        "type": "String",
+        "nullable": true,
+        "list": false,
+        "sdl": "String",
+        "constraint": {
+          "maxLength": 255
+        },
+        "listed": true
+      },
+      "installed_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "list": false,
+        "sdl": "DateTime"
+      },
+      "redacted_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "list": false,
+        "sdl": "DateTime"
       }
     }
   },
@@ -348,6 +370,102 @@ export const types = {
         "searchable": true
       }
     }
+  },
+  "WebhookEvent": {
+    "fields": {
+      "id": {
+        "type": "ID",
+        "nullable": false,
+        "list": false,
+        "sdl": "ID!"
+      },
+      "event": {
+        "type": "String",
+        "nullable": false,
+        "list": false,
+        "sdl": "String!",
+        "constraint": {
+          "maxLength": 32
+        },
+        "listed": true
+      },
+      "store_id": {
+        "type": "SafeInt",
+        "nullable": false,
+        "list": false,
+        "sdl": "SafeInt!",
+        "constraint": {
+          "min": 0,
+          "max": 9007199254740991
+        },
+        "listed": true
+      },
+      "client_id": {
+        "type": "ID",
+        "nullable": true,
+        "list": false,
+        "sdl": "ID",
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "received_at": {
+        "type": "DateTime",
+        "nullable": false,
+        "list": false,
+        "sdl": "DateTime!",
+        "listed": true,
+        "sortable": true
+      },
+      "outcome": {
+        "type": "WebhookEventOutcome",
+        "nullable": false,
+        "list": false,
+        "sdl": "WebhookEventOutcome!",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "failed",
+          "handled",
+          "ignored",
+          "recorded"
+        ]
+      },
+      "note": {
+        "type": "String",
+        "nullable": true,
+        "list": false,
+        "sdl": "String",
+        "constraint": {
+          "maxLength": 500
+        },
+        "listed": true
+      },
+      "signed": {
+        "type": "Boolean",
+        "nullable": false,
+        "list": false,
+        "sdl": "Boolean!"
+      },
+      "webhook_id": {
+        "type": "String",
+        "nullable": true,
+        "list": false,
+        "sdl": "String",
+        "constraint": {
+          "maxLength": 64
+        }
+      },
+      "delivery_key": {
+        "type": "String",
+        "nullable": false,
+        "list": false,
+        "sdl": "String!",
+        "constraint": {
+          "maxLength": 200
+        }
+      }
+    }
   }
 } as const;
 
@@ -400,6 +518,19 @@ export const resources = {
     "title": "email",
     "menu": 40,
     "icon": "People"
+  },
+  "WebhookEvent": {
+    "screen": "webhooks",
+    "path": "webhook-events",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "write": "user",
+    "title": "event",
+    "menu": 40,
+    "icon": "Webhook"
   },
   "MailJob": {
     "screen": "emails",
@@ -479,6 +610,22 @@ export const queries = {
       "nullable": false,
       "list": false,
       "sdl": "User!"
+    }
+  },
+  "WebhookEvent": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": {
+      "type": "WebhookEvent",
+      "nullable": false,
+      "list": false,
+      "sdl": "WebhookEvent!"
     }
   },
   "_allClientsMeta": {
@@ -631,6 +778,46 @@ export const queries = {
         "type": "ListFilter",
         "list": false,
         "sdl": "ListFilter",
+        "required": false
+      }
+    },
+    "returns": {
+      "type": "ListMetadata",
+      "nullable": false,
+      "list": false,
+      "sdl": "ListMetadata!"
+    }
+  },
+  "_allWebhookEventsMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "WebhookEventFilter",
+        "list": false,
+        "sdl": "WebhookEventFilter",
         "required": false
       }
     },
@@ -801,6 +988,46 @@ export const queries = {
       "sdl": "[User!]!"
     }
   },
+  "allWebhookEvents": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "WebhookEventFilter",
+        "list": false,
+        "sdl": "WebhookEventFilter",
+        "required": false
+      }
+    },
+    "returns": {
+      "type": "WebhookEvent",
+      "nullable": false,
+      "list": true,
+      "sdl": "[WebhookEvent!]!"
+    }
+  },
   "me": {
     "args": {},
     "returns": {
@@ -903,6 +1130,15 @@ export const mutations = {
         "required": false,
         "constraint": {
           "maxLength": 64
+        }
+      },
+      "name": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 255
         }
       }
     },
@@ -1230,6 +1466,15 @@ export const mutations = {
         "required": false,
         "constraint": {
           "maxLength": 64
+        }
+      },
+      "name": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 255
         }
       }
     },
