@@ -1,9 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../jobs/queue';
 import { clientResource } from '../resources/client.resource';
+import { storeClient } from '../resources/store-connection';
 import type { WebhookEventName, WebhookOutcome } from '../resources/webhook-event.resource';
 import { NuvemshopClient, TokenRevoked, type NuvemshopStoreInfo } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
@@ -67,7 +67,7 @@ export class StoreLife {
     // uninstall is older than the store's latest install. A suspended store is not called.
     let tokenWorks: boolean | undefined;
     if (event.event === 'app/uninstalled') {
-      const client = await this.orm.em.fork().findOne<ClientRow>(clientResource.name, { nuvemshopStoreId: storeId });
+      const client = await storeClient<ClientRow>(this.orm.em.fork(), storeId);
       if (client?.nuvemshopToken && client.syncState !== 'suspended') {
         tokenWorks = await this.tokenWorks(storeId, client.nuvemshopToken);
       }
@@ -78,11 +78,7 @@ export class StoreLife {
       await em.execute(`select pg_advisory_xact_lock(hashtextextended('webhooks ' || ?, 0))`, [storeId]);
       const current = await this.eventRow(em, eventId, true);
       if (!current || current.outcome !== 'recorded') return undefined;
-      const client = await em.findOne<ClientRow>(
-        clientResource.name,
-        { nuvemshopStoreId: storeId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const client = await storeClient<ClientRow>(em, storeId, true);
       const decided = await this.decide(em, current, client, tokenWorks);
       if ('due' in decided) delayedUntil = decided.due;
       await em.execute(
@@ -194,7 +190,7 @@ export class StoreLife {
    */
   async installed(storeId: number): Promise<Record<string, unknown>> {
     const em = this.orm.em.fork();
-    const client = await em.findOne<ClientRow>(clientResource.name, { nuvemshopStoreId: storeId });
+    const client = await storeClient<ClientRow>(em, storeId);
     if (!client?.nuvemshopToken) return { skipped: 'the client has no store token' };
     const api = this.nuvemshop.store(storeId, client.nuvemshopToken);
     const output: Record<string, unknown> = {};

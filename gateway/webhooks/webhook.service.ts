@@ -7,6 +7,7 @@ import type { PlainRows } from '../database/plain-rows';
 import { ApiError, ValidationFailed } from '../errors';
 import type { JobQueue } from '../jobs/queue';
 import { messages } from '../messages';
+import { storeInstalledAt } from '../resources/store-connection';
 import type { WebhookEventName } from '../resources/webhook-event.resource';
 import { validate } from '../validation';
 
@@ -85,10 +86,7 @@ export class WebhookService {
       webhookId = payload.id === undefined ? null : String(payload.id);
       // The same webhook delivered twice is the same store, event and id; an id may come back after a new install
       // (it names the app or the store), which makes it a new delivery.
-      const [client] = await this.rows.query('select installed_at from clients where nuvemshop_store_id = $1', [
-        storeId,
-      ]);
-      const install = client?.installed_at ? new Date(client.installed_at as string).toISOString() : '-';
+      const install = (await storeInstalledAt(this.rows, storeId))?.toISOString() ?? '-';
       key = `${event} ${storeId} ${webhookId ?? sha256(body)} ${install}`;
     } else {
       storeId = validate(PrivacyWebhook, data, 'body').store_id;
