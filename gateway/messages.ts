@@ -40,6 +40,8 @@ export const messages = {
 
   // Store authorization
   storeAuthorized: 'Store authorized successfully',
+  invalidSignature: 'Invalid signature',
+  webhookReceived: 'Webhook received',
   nuvemshopTimedOut: 'Nuvemshop did not answer in time',
 
   // Store synchronisation

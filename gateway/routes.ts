@@ -1,4 +1,5 @@
 import { callbackRoutes } from './rest/routes/callback.routes';
+import { webhookRoutes } from './rest/routes/webhook.routes';
 import { resourceRoutes } from './rest/resource-routes';
 import { loginRoutes, userRoutes } from './rest/routes/user.routes';
 import { syncRoutes } from './rest/routes/sync.routes';
@@ -14,5 +15,6 @@ export function restRoutes(services: Services): Route[] {
     ...genericResources().flatMap((resource) => resourceRoutes(resource, services.resources[resource.name])),
     ...syncRoutes(services.sync),
     ...callbackRoutes(services.callback),
+    ...webhookRoutes(services.webhooks),
   ];
 }

@@ -13,6 +13,8 @@ import { queueDefinitions } from './jobs/workers';
 import type { QueueDefinition } from './jobs/queue';
 import { UserService } from './users/user.service';
 import { SyncService } from './sync/sync.service';
+import { StoreLife } from './webhooks/store-life';
+import { WebhookService } from './webhooks/webhook.service';
 import { genericResources } from './resources';
 import { entityFor } from './resources/entity';
 import { ResourceService, type ResourceOperations } from './resources/service';
@@ -26,6 +28,7 @@ export interface Services {
   callback: CallbackService;
   /** Starts store synchronisation runs. */
   sync: SyncService;
+  webhooks: WebhookService;
   mailer: Mailer;
   jobs: JobQueue;
   /** Every queue with its handler, for the workers this process (or `npm run worker`) starts. */
@@ -54,10 +57,20 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
         new ResourceService(resource, entityFor(resource), orm, rows),
       ]),
     ),
-    callback: new CallbackService(orm, rows, config, limits),
+    callback: new CallbackService(orm, rows, config, limits, jobs),
     sync,
+    webhooks: new WebhookService(orm, rows, jobs, config),
     mailer,
     jobs,
-    queues: queueDefinitions({ orm, config, auth, mailer, log, sync, jobs }),
+    queues: queueDefinitions({
+      orm,
+      config,
+      auth,
+      mailer,
+      log,
+      sync,
+      jobs,
+      storeLife: new StoreLife(orm, jobs, config, log),
+    }),
   };
 }

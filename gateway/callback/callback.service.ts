@@ -7,6 +7,7 @@ import type { Caller } from '../auth/auth.service';
 import type { RateLimits } from '../auth/rate-limits';
 import { saveStoreToken } from '../resources/store-connection';
 import type { PlainRows } from '../database/plain-rows';
+import type { JobQueue } from '../jobs/queue';
 import { AuthorizationCode } from './authorization-code.entity';
 import type { AuthorizeCallback, CallbackAnswer } from './callback.schemas';
 import { exchangeCode, type NuvemshopApp } from './nuvemshop-token.client';
@@ -36,6 +37,7 @@ export class CallbackService {
     private readonly rows: PlainRows,
     private readonly config: Config,
     private readonly limits: RateLimits,
+    private readonly jobs: JobQueue,
   ) {
     this.app = {
       tokenUrl: config.NUVEMSHOP_TOKEN_URL,
@@ -82,7 +84,11 @@ export class CallbackService {
         ? { status: 200, answer: { message: messages.storeAuthorized, checkout_url: this.config.CHECKOUT_URL } }
         : { status: 400, answer: { detail: exchange.reason } };
     await this.orm.em.fork().transactional(async (em) => {
-      if (exchange.kind === 'granted') await saveStoreToken(em, exchange.storeId, exchange.accessToken);
+      if (exchange.kind === 'granted') {
+        await saveStoreToken(em, exchange.storeId, exchange.accessToken);
+        // Reading the store's record and registering the webhooks take several calls: after the answer, in a job.
+        await this.jobs.send('store-install', { storeId: exchange.storeId }, { em });
+      }
       await em.nativeUpdate(AuthorizationCode, { codeHash: hash }, outcome);
     });
     return outcome;

@@ -121,12 +121,16 @@ export class JobQueue {
   async send<N extends QueueName>(
     name: N,
     data: JobPayloads[N],
-    options: { em?: EntityManager; startAfterSeconds?: number } = {},
+    options: { em?: EntityManager; startAfterSeconds?: number; startAfter?: Date } = {},
   ): Promise<void> {
     const db = options.em ? transactionDb(options.em) : undefined;
     await this.boss.send(name, data, {
       ...(db ? { db } : {}),
-      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.startAfterSeconds
+        ? { startAfter: options.startAfterSeconds }
+        : options.startAfter
+          ? { startAfter: options.startAfter }
+          : {}),
     });
   }
 

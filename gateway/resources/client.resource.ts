@@ -56,6 +56,22 @@ export const clientResource = new Resource(
       description: 'Where the store synchronisation stands for this client',
     }),
     last_synced_at: datetime({ nullable: true, readOnly: true, description: 'When a run last ended' }),
+    name: text({
+      nullable: true,
+      max: 255,
+      listed: true,
+      description: 'The store’s name, read from Nuvemshop on install',
+    }),
+    installed_at: datetime({
+      nullable: true,
+      readOnly: true,
+      description: 'When the app was last installed on the store',
+    }),
+    redacted_at: datetime({
+      nullable: true,
+      readOnly: true,
+      description: 'When the store’s data was erased at its request (store/redact); the record stays for staff',
+    }),
   },
   { screen: 'clientes', title: 'url', menu: 10, icon: 'Business' },
 );

@@ -1,15 +1,26 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
+import type { PlainRows } from '../database/plain-rows';
 import { clientResource } from './client.resource';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 
-/** The client an app install lands on: the one of that store, or a new one until staff give it its URL. */
+/** The states an install ends: the store is connected again. */
+const ENDED_BY_INSTALL = ['token_revoked', 'suspended', 'disconnected'];
+
+/**
+ * The client an app install lands on: the one of that store, reconnected, or a new one whose URL and name the
+ * `store-install` job reads from the store (a placeholder URL until then, or for staff to fill in if it cannot).
+ */
 export async function saveStoreToken(em: Em, storeId: number, token: string): Promise<void> {
   const existing = await em.findOne<Record<string, unknown>>(clientResource.name, { nuvemshopStoreId: storeId });
+  const installedAt = new Date();
   if (existing) {
     existing.nuvemshopToken = token;
+    existing.installedAt = installedAt;
+    existing.redactedAt = null;
+    if (ENDED_BY_INSTALL.includes(String(existing.syncState))) existing.syncState = 'idle';
     await em.flush();
     return;
   }
@@ -17,6 +28,7 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
     url: `nuvemshop://${storeId}`,
     nuvemshopStoreId: storeId,
     nuvemshopToken: token,
+    installedAt,
   });
   try {
     await em.flush();
@@ -24,4 +36,21 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
     if (error instanceof UniqueConstraintViolationException) throw new ApiError(409, clientResource.messages.taken);
     throw error;
   }
+}
+
+/** The client of a Nuvemshop store, if any; with `lock`, its row locked for the transaction `em` is in. */
+export function storeClient<T extends object>(em: Em, storeId: number, lock = false): Promise<T | null> {
+  return em.findOne<T>(
+    clientResource.name,
+    { nuvemshopStoreId: storeId } as never,
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+}
+
+/** When the app was last installed on a store, read without waiting on its client's row (a plain read). */
+export async function storeInstalledAt(rows: PlainRows, storeId: number): Promise<Date | undefined> {
+  const [client] = await rows.query(`select installed_at from ${clientResource.table} where nuvemshop_store_id = $1`, [
+    storeId,
+  ]);
+  return client?.installed_at ? new Date(client.installed_at as string) : undefined;
 }

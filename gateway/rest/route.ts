@@ -16,6 +16,9 @@ export interface RouteInput<B, Q, P, A extends boolean> {
   params: Out<P>;
   user: A extends true ? SignedInUser : undefined;
   caller: Caller;
+  /** The body's bytes as received, for a route that takes `rawBody` (and then validates `body` itself). */
+  raw: Buffer | undefined;
+  headers: IncomingHttpHeaders;
 }
 
 export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean = boolean> {
@@ -29,6 +32,11 @@ export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean 
   body?: B;
   /** Login takes a form (urlencoded or multipart), every other body is JSON. */
   form?: boolean;
+  /**
+   * The body is handed over unparsed, as bytes, up to this size (e.g. `1mb`; past it, 413): for a signature over the
+   * body as sent. `body` then only documents it; the handler reads it.
+   */
+  rawBody?: string;
   query?: Q;
   params?: P;
   /** The successful answer: a schema, or 'html' for a text/html page. */
@@ -127,6 +135,8 @@ export interface RestRequest {
   /** The query string, parsed when a route reads it. */
   query(): Record<string, unknown>;
   body: unknown;
+  /** The body's bytes, for an endpoint that takes `rawBody`. */
+  raw?: Buffer;
   headers: IncomingHttpHeaders;
   ip: string;
 }
@@ -144,6 +154,8 @@ export interface Endpoint {
   path: string;
   /** Takes a form body (urlencoded or multipart). */
   form: boolean;
+  /** Takes its body unparsed, up to this size. */
+  rawBody?: string;
   answer(request: RestRequest): Promise<RestAnswer>;
 }
 
@@ -158,14 +170,20 @@ export function endpoints(routes: Route[], auth: AuthService, registry: OpenAPIR
       method: r.method.toUpperCase() as Uppercase<Method>,
       path: r.path,
       form: Boolean(r.form),
+      rawBody: r.rawBody,
       answer: async (request) => {
         const user = r.auth ? await auth.authenticate(request.headers.authorization) : undefined;
         const input = {
           params: r.params ? validate(r.params as Schema, request.params, 'path') : undefined,
           query: r.query ? validate(r.query as Schema, request.query(), 'query') : undefined,
-          body: r.body ? (r.form ? validateForm : validate)(r.body as Schema, request.body, 'body') : undefined,
+          body:
+            r.body && !r.rawBody
+              ? (r.form ? validateForm : validate)(r.body as Schema, request.body, 'body')
+              : undefined,
           user,
           caller: { ip: request.ip },
+          raw: request.raw,
+          headers: request.headers,
         };
         const result = await r.handler(input as never);
         const status = r.status ?? 200;

@@ -39,6 +39,11 @@ export function restRouter(endpoints: Endpoint[], config: Config, log: Logger): 
     type: ['application/json', 'application/*+json'],
   });
   const urlencoded = bodyParser.urlencoded({ limit: config.BODY_LIMIT, extended: false, parameterLimit: 50 });
+  // A route that takes its body as bytes is served before the parsers, which would change them.
+  for (const endpoint of endpoints.filter((e) => e.rawBody)) {
+    const raw = bodyParser.raw({ limit: endpoint.rawBody, type: () => true });
+    router[endpoint.method.toLowerCase() as 'post'](endpoint.path, raw, answerWith(endpoint));
+  }
   // Both parsers in one step, taken only by a request with a body: a GET passes neither.
   router.use((req, res, next) => {
     if (!typeis.hasBody(req)) return next();
@@ -73,6 +78,7 @@ function answerWith(endpoint: Endpoint): RequestHandler {
         params: req.params as Record<string, string | undefined>,
         query: () => req.query as Record<string, unknown>,
         body: req.body,
+        raw: endpoint.rawBody && Buffer.isBuffer(req.body) ? req.body : undefined,
         headers: req.headers,
         ip: req.ip ?? 'unknown',
       });

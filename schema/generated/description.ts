@@ -85,6 +85,22 @@ export const types = {
       "last_synced_at": {
         "type": "DateTime",
         "nullable": true
+      },
+      "name": {
+        "type": "String",
+        "nullable": true,
+        "constraint": {
+          "maxLength": 255
+        },
+        "listed": true
+      },
+      "installed_at": {
+        "type": "DateTime",
+        "nullable": true
+      },
+      "redacted_at": {
+        "type": "DateTime",
+        "nullable": true
       }
     }
   },
@@ -420,6 +436,75 @@ export const types = {
         "searchable": true
       }
     }
+  },
+  "WebhookEvent": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "event": {
+        "type": "String",
+        "constraint": {
+          "maxLength": 32
+        },
+        "listed": true
+      },
+      "store_id": {
+        "type": "SafeInt",
+        "constraint": {
+          "min": 0,
+          "max": 9007199254740991
+        },
+        "listed": true
+      },
+      "client_id": {
+        "type": "ID",
+        "nullable": true,
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "received_at": {
+        "type": "DateTime",
+        "listed": true,
+        "sortable": true
+      },
+      "outcome": {
+        "type": "WebhookEventOutcome",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "failed",
+          "handled",
+          "ignored",
+          "recorded"
+        ]
+      },
+      "note": {
+        "type": "String",
+        "nullable": true,
+        "constraint": {
+          "maxLength": 500
+        },
+        "listed": true
+      },
+      "signed": {
+        "type": "Boolean"
+      },
+      "webhook_id": {
+        "type": "String",
+        "nullable": true,
+        "constraint": {
+          "maxLength": 64
+        }
+      },
+      "delivery_key": {
+        "type": "String",
+        "constraint": {
+          "maxLength": 200
+        }
+      }
+    }
   }
 } as const;
 
@@ -499,6 +584,19 @@ export const resources = {
     "menu": 40,
     "icon": "People"
   },
+  "WebhookEvent": {
+    "screen": "webhooks",
+    "path": "webhook-events",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "write": "user",
+    "title": "event",
+    "menu": 40,
+    "icon": "Webhook"
+  },
   "MailJob": {
     "screen": "emails",
     "path": "mail-jobs",
@@ -566,6 +664,16 @@ export const queries = {
     }
   },
   "User": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
+  "WebhookEvent": {
     "args": {
       "id": {
         "type": "ID",
@@ -779,6 +887,40 @@ export const queries = {
       }
     }
   },
+  "_allWebhookEventsMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "WebhookEventFilter",
+        "list": false,
+        "sdl": "WebhookEventFilter",
+        "required": false
+      }
+    }
+  },
   "allClients": {
     "args": {
       "page": {
@@ -979,6 +1121,40 @@ export const queries = {
         "type": "ListFilter",
         "list": false,
         "sdl": "ListFilter",
+        "required": false
+      }
+    }
+  },
+  "allWebhookEvents": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "WebhookEventFilter",
+        "list": false,
+        "sdl": "WebhookEventFilter",
         "required": false
       }
     }

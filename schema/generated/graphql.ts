@@ -45,7 +45,7 @@ export type DashboardCountsQueryVariables = Exact<{
 }>;
 
 
-export type DashboardCountsQuery = { clients: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
+export type DashboardCountsQuery = { clients: { count: number }, disconnected: { count: number }, suspended: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -110,6 +110,12 @@ export const RegistrationDocument = new TypedDocumentString(`
 export const DashboardCountsDocument = new TypedDocumentString(`
     query DashboardCounts($superuser: Boolean!) {
   clients: _allClientsMeta {
+    count
+  }
+  disconnected: _allClientsMeta(filter: {sync_state: disconnected}) {
+    count
+  }
+  suspended: _allClientsMeta(filter: {sync_state: suspended}) {
     count
   }
   items: _allItemsMeta {

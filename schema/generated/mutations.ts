@@ -77,6 +77,15 @@ export const mutations = {
         "constraint": {
           "maxLength": 64
         }
+      },
+      "name": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 255
+        }
       }
     }
   },
@@ -358,6 +367,15 @@ export const mutations = {
         "required": false,
         "constraint": {
           "maxLength": 64
+        }
+      },
+      "name": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 255
         }
       }
     }

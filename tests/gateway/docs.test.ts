@@ -43,7 +43,15 @@ const CONTRACT_ROUTES = [
   'get /api/v1/mail-jobs/',
   'get /api/v1/mail-jobs/{id}',
   'post /api/v1/clients/{id}/sync',
+  // The webhooks received, a read-only history.
+  'get /api/v1/webhook-events/',
+  'get /api/v1/webhook-events/{id}',
   'post /api/v1/callback/authorize',
+  // Nuvemshop's webhooks: public, each signed.
+  'post /api/v1/webhooks/nuvemshop',
+  'post /api/v1/webhooks/nuvemshop/store-redact',
+  'post /api/v1/webhooks/nuvemshop/customers-redact',
+  'post /api/v1/webhooks/nuvemshop/customers-data-request',
   'get /api/v1/utils/health-check/',
 ];
 

@@ -22,14 +22,20 @@ export interface MatrixRow {
   expected: Record<CallerKind, number>;
   /** The detail of a 403 (or 409) answered to a signed-in user or superuser, when it is not about superuser privileges. */
   forbidden?: string;
+  /** The detail of every refusal, when it is not about the caller's session (a webhook's signature). */
+  refused?: string;
 }
 
 const NOT_YOURS = 'Not enough permissions';
 const NOT_CONNECTED = 'Client is not connected to both platforms';
 const SUPERUSER_SELF = 'Super users are not allowed to delete themselves';
+/** Webhooks are public: whoever calls, only the signature decides. */
+const SIGNATURE = 'Invalid signature';
+const ANYONE = [200, 200, 200, 200, 200, 200, 200, 200];
+const NO_ONE = [401, 401, 401, 401, 401, 401, 401, 401];
 
 // prettier-ignore
-const TABLE: [string, number[], string?][] = [
+const TABLE: [string, number[], string?, string?][] = [
   //                                                   anon user super inact del  exp  key  before
   ['REST POST /login/access-token',                    [200, 200, 200, 200, 200, 200, 200, 200]],
   ['REST POST /login/test-token',                      [401, 200, 200, 400, 403, 403, 403, 403]],
@@ -68,6 +74,16 @@ const TABLE: [string, number[], string?][] = [
   ['REST GET /mail-jobs/',                             [401, 403, 200, 400, 403, 403, 403, 403]],
   ['REST GET /mail-jobs/{id}',                         [401, 403, 200, 400, 403, 403, 403, 403]],
   ['REST POST /callback/authorize',                    [200, 200, 200, 200, 200, 200, 200, 200]],
+  ['REST GET /webhook-events/',                         [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST GET /webhook-events/{id}',                     [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['REST POST /webhooks/nuvemshop (signed)',            ANYONE],
+  ['REST POST /webhooks/nuvemshop (wrong signature)',   NO_ONE, undefined, SIGNATURE],
+  ['REST POST /webhooks/nuvemshop/store-redact (signed)',                   ANYONE],
+  ['REST POST /webhooks/nuvemshop/store-redact (wrong signature)',          NO_ONE, undefined, SIGNATURE],
+  ['REST POST /webhooks/nuvemshop/customers-redact (signed)',               ANYONE],
+  ['REST POST /webhooks/nuvemshop/customers-redact (wrong signature)',      NO_ONE, undefined, SIGNATURE],
+  ['REST POST /webhooks/nuvemshop/customers-data-request (signed)',         ANYONE],
+  ['REST POST /webhooks/nuvemshop/customers-data-request (wrong signature)',NO_ONE, undefined, SIGNATURE],
   ['REST GET /utils/health-check/',                    [200, 200, 200, 200, 200, 200, 200, 200]],
   ['REST GET /openapi.json',                           [200, 200, 200, 200, 200, 200, 200, 200]],
 
@@ -94,6 +110,9 @@ const TABLE: [string, number[], string?][] = [
   ['GraphQL query allMailJobs',                        [401, 403, 200, 400, 403, 403, 403, 403]],
   ['GraphQL query _allMailJobsMeta',                   [401, 403, 200, 400, 403, 403, 403, 403]],
   ['GraphQL query MailJob',                            [401, 403, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query allWebhookEvents',                    [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query _allWebhookEventsMeta',               [401, 200, 200, 400, 403, 403, 403, 403]],
+  ['GraphQL query WebhookEvent',                        [401, 200, 200, 400, 403, 403, 403, 403]],
   ['GraphQL mutation login',                           [200, 200, 200, 200, 200, 200, 200, 200]],
   ['GraphQL mutation signup',                          [200, 200, 200, 200, 200, 200, 200, 200]],
   ['GraphQL mutation recoverPassword',                 [200, 200, 200, 200, 200, 200, 200, 200]],
@@ -115,13 +134,14 @@ const TABLE: [string, number[], string?][] = [
   ['GraphQL mutation deleteClient',                    [401, 200, 200, 400, 403, 403, 403, 403]],
 ];
 
-export const MATRIX: MatrixRow[] = TABLE.map(([name, statuses, forbidden]) => {
+export const MATRIX: MatrixRow[] = TABLE.map(([name, statuses, forbidden, refused]) => {
   const [api, ...rest] = name.split(' ');
   return {
     api: api as MatrixRow['api'],
     operation: rest.join(' '),
     expected: Object.fromEntries(CALLERS.map((caller, i) => [caller, statuses[i]])) as Record<CallerKind, number>,
     forbidden,
+    refused,
   };
 });
 

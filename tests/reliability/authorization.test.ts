@@ -8,6 +8,7 @@ import { startTestGateway, type Answer, type TestGateway } from '../support/gate
 import { CALLERS, MATRIX, operationName, type CallerKind, type MatrixRow } from './authorization-matrix';
 import { recordFigures } from './support/figures';
 import { derivedAnswer, startNuvemshopStandIn, type NuvemshopStandIn } from '../support/nuvemshop';
+import { webhookSignature } from '../support/standins/nuvemshop-api';
 
 interface Person {
   id: string;
@@ -28,7 +29,14 @@ interface Fixture {
   victim: Person & { itemId: string; clientId: string };
 }
 
-type RestCall = { method: string; path: string; json?: unknown; form?: Record<string, string> };
+type RestCall = {
+  method: string;
+  path: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  raw?: string;
+  headers?: Record<string, string>;
+};
 type GraphqlCall = { query: string; variables?: Record<string, unknown> };
 type Build<C> = (f: Fixture, caller: Caller) => Promise<C> | C;
 
@@ -42,7 +50,7 @@ const MARK = 'matrix-private';
 
 beforeAll(async () => {
   nuvemshop = await startNuvemshopStandIn(derivedAnswer());
-  t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.url });
+  t = await startTestGateway({ NUVEMSHOP_TOKEN_URL: nuvemshop.url, NUVEMSHOP_CLIENT_SECRET: WEBHOOK_SECRET });
   issuer = new TokenIssuer(
     t.config.SECRET_KEY,
     t.config.ACCESS_TOKEN_EXPIRE_MINUTES,
@@ -171,6 +179,27 @@ async function productLinkId(f: Fixture): Promise<string> {
   return link.id;
 }
 
+const WEBHOOK_SECRET = 'webhook-secret-of-the-app';
+
+/** A webhook as Nuvemshop posts it, signed with the app's secret or, when `wrong`, with another. */
+function webhook(path: string, payload: Record<string, unknown>, wrong = false): RestCall {
+  const raw = JSON.stringify(payload);
+  const signature = webhookSignature(raw, wrong ? 'not-the-secret' : WEBHOOK_SECRET);
+  return { method: 'POST', path, raw, headers: { 'X-Linkedstore-HMAC-SHA256': signature } };
+}
+const storeEvent = () => ({ store_id: 700_000 + ++sequence, event: 'app/resumed', id: sequence });
+const privacyRequest = () => ({ store_id: 700_000 + ++sequence, customer: { id: sequence } });
+
+/** A received webhook's id, for the cells that read one. */
+async function webhookEventId(): Promise<string> {
+  const [row] = await t.sql<{ id: string }>(
+    `insert into webhook_events (id, event, store_id, received_at, delivery_key)
+     values (gen_random_uuid(), 'app/resumed', 1, now(), $1) returning id`,
+    [unique('delivery')],
+  );
+  return row.id;
+}
+
 /** A record made for one cell, so that cells which change or delete it do not depend on each other. */
 const freshItem = async (token: string) =>
   ok(await t.request('POST', '/api/v1/items/', { token, json: { title: `${MARK} fresh item` } }), 'create item')
@@ -273,6 +302,19 @@ const REST: Record<string, Build<RestCall>> = {
   }),
   'DELETE /clients/{id}': async () => ({ method: 'DELETE', path: `/clients/${await freshClient()}` }),
   'POST /callback/authorize': () => ({ method: 'POST', path: '/callback/authorize', json: { code: unique('code') } }),
+  'GET /webhook-events/': () => ({ method: 'GET', path: '/webhook-events/' }),
+  'GET /webhook-events/{id}': async () => ({ method: 'GET', path: `/webhook-events/${await webhookEventId()}` }),
+  'POST /webhooks/nuvemshop (signed)': () => webhook('/webhooks/nuvemshop', storeEvent()),
+  'POST /webhooks/nuvemshop (wrong signature)': () => webhook('/webhooks/nuvemshop', storeEvent(), true),
+  ...Object.fromEntries(
+    ['store-redact', 'customers-redact', 'customers-data-request'].flatMap((kind) => [
+      [`POST /webhooks/nuvemshop/${kind} (signed)`, () => webhook(`/webhooks/nuvemshop/${kind}`, privacyRequest())],
+      [
+        `POST /webhooks/nuvemshop/${kind} (wrong signature)`,
+        () => webhook(`/webhooks/nuvemshop/${kind}`, privacyRequest(), true),
+      ],
+    ]),
+  ),
   'GET /utils/health-check/': () => ({ method: 'GET', path: '/utils/health-check/' }),
   'GET /openapi.json': () => ({ method: 'GET', path: '/openapi.json' }),
 };
@@ -338,6 +380,12 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
     variables: { id: f.victim.clientId },
   }),
   'query registration': () => ({ query: '{ registration }' }),
+  'query allWebhookEvents': () => ({ query: '{ allWebhookEvents { id event store_id outcome received_at } }' }),
+  'query _allWebhookEventsMeta': () => ({ query: '{ _allWebhookEventsMeta(filter: { outcome: handled }) { count } }' }),
+  'query WebhookEvent': async () => ({
+    query: 'query ($id: ID!) { WebhookEvent(id: $id) { id event outcome } }',
+    variables: { id: await webhookEventId() },
+  }),
   'mutation login': (f) => ({
     query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { access_token token_type } }',
     variables: { u: f.victim.email, p: f.victim.password },
@@ -415,6 +463,7 @@ const AUTH_FAILURE: Partial<Record<CallerKind, string>> = {
 };
 
 function expectedDetail(row: MatrixRow, caller: CallerKind, status: number): string {
+  if (row.refused) return row.refused;
   if (status === 403 && (caller === 'user' || caller === 'superuser')) {
     return row.forbidden ?? "The user doesn't have enough privileges";
   }
@@ -457,6 +506,8 @@ async function checkRest(row: MatrixRow, f: Fixture, kind: CallerKind): Promise<
     token: caller.token,
     json: spec.json,
     form: spec.form,
+    raw: spec.raw,
+    headers: spec.headers,
   });
   const expected = row.expected[kind];
   expect(answer.status, answer.text).toBe(expected);

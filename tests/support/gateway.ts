@@ -114,6 +114,8 @@ export async function startTestGateway(env: Record<string, string> = {}, log?: L
     CHECKOUT_URL: 'https://checkout.example/pay',
     // Nuvemshop registers webhooks at https addresses only, and production refuses any other.
     PUBLIC_URL: 'https://integracao.test',
+    // A store's API is the stand-in's when a test starts one; otherwise nothing answers, and nothing leaves the machine.
+    NUVEMSHOP_API_URL: 'http://127.0.0.1:9/v1',
     RATE_LIMIT_LOGIN: '10000',
     RATE_LIMIT_LOGIN_EMAIL: '10000',
     RATE_LIMIT_SIGNUP: '10000',

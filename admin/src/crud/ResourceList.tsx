@@ -30,8 +30,14 @@ import {
   type Exporter,
   type RaRecord,
 } from 'react-admin';
-import { Navigate, useLocation } from 'react-router-dom';
-import { offers, screenOfType, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import {
+  listsReferencing,
+  offers,
+  screenOfType,
+  typeOfResource,
+  type ResourceName,
+} from '../dataProvider/resourceTypes';
 import { toCsv } from './csv';
 import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
@@ -266,6 +272,7 @@ function RecordActions({
   onDelete,
 }: Omit<TableProps, 'columns'> & { record: RaRecord }) {
   const translate = useTranslate();
+  const navigate = useNavigate();
   const actions = [
     ...(offers(resource, 'update')
       ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
@@ -273,6 +280,11 @@ function RecordActions({
     ...(offers(resource, 'delete')
       ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
       : []),
+    // The record's rows in another list (a client's webhooks), filtered to it.
+    ...listsReferencing(resource).map(({ screen, source }) => ({
+      label: translate(`resources.${screen}.menu`),
+      onClick: () => navigate(`/${screen}?filter=${encodeURIComponent(JSON.stringify({ [source]: record.id }))}`),
+    })),
   ];
   return (
     <RowActions

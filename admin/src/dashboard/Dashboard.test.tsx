@@ -20,7 +20,14 @@ describe('Dashboard', () => {
   it('greets the user and counts clients, items and users in one request, each leading to its list', async () => {
     const fetch = vi.fn().mockResolvedValueOnce(
       answer({
-        data: { clients: { count: 3 }, items: { count: 12 }, users: { count: 5 }, failedMail: { count: 2 } },
+        data: {
+          clients: { count: 3 },
+          disconnected: { count: 1 },
+          suspended: { count: 2 },
+          items: { count: 12 },
+          users: { count: 5 },
+          failedMail: { count: 2 },
+        },
       }),
     );
     vi.stubGlobal('fetch', fetch);
@@ -29,6 +36,15 @@ describe('Dashboard', () => {
     expect(screen.getByText('Bem-vindo de volta, bom ver você de novo!')).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Clientes 3' })).toHaveAttribute('href', '/clientes');
     expect(screen.getByRole('link', { name: 'Itens 12' })).toHaveAttribute('href', '/items');
+    // The clients their store disconnected or suspended, each leading to the clients in that state.
+    expect(screen.getByRole('link', { name: 'Desconectados 1' })).toHaveAttribute(
+      'href',
+      `/clientes?filter=${encodeURIComponent('{"sync_state":"disconnected"}')}`,
+    );
+    expect(screen.getByRole('link', { name: 'Suspensos 2' })).toHaveAttribute(
+      'href',
+      `/clientes?filter=${encodeURIComponent('{"sync_state":"suspended"}')}`,
+    );
     expect(screen.getByRole('link', { name: 'Usuários 5' })).toHaveAttribute('href', '/admin');
     expect(screen.getByText('Emails que falharam: 2')).toBeInTheDocument();
     expect(fetch).toHaveBeenCalledTimes(1);
@@ -36,7 +52,11 @@ describe('Dashboard', () => {
   });
 
   it('asks an ordinary user for clients and items only', async () => {
-    const fetch = vi.fn().mockResolvedValueOnce(answer({ data: { clients: { count: 0 }, items: { count: 1 } } }));
+    const fetch = vi.fn().mockResolvedValueOnce(
+      answer({
+        data: { clients: { count: 0 }, disconnected: { count: 0 }, suspended: { count: 0 }, items: { count: 1 } },
+      }),
+    );
     vi.stubGlobal('fetch', fetch);
     renderWithAdmin(<Dashboard />, { authProvider: { getIdentity: identity(false) } });
     expect(await screen.findByRole('link', { name: 'Itens 1' })).toBeInTheDocument();

@@ -22,6 +22,9 @@ function CountCard({ label, count, to }: { label: string; count: number; to: str
   );
 }
 
+/** The clients screen showing only the clients in one state. */
+const clientsIn = (state: string) => `/clientes?filter=${encodeURIComponent(JSON.stringify({ sync_state: state }))}`;
+
 /** The e-mails screen showing only the mail that failed for good. */
 const FAILED_MAIL = `/emails?filter=${encodeURIComponent(JSON.stringify({ state: 'failed' }))}`;
 
@@ -75,6 +78,8 @@ function Counts({ superuser }: { superuser: boolean }) {
         }}
       >
         <CountCard label="Clientes" count={data.clients.count} to="/clientes" />
+        <CountCard label="Desconectados" count={data.disconnected.count} to={clientsIn('disconnected')} />
+        <CountCard label="Suspensos" count={data.suspended.count} to={clientsIn('suspended')} />
         <CountCard label="Itens" count={data.items.count} to="/items" />
         {data.users && <CountCard label="Usuários" count={data.users.count} to="/admin" />}
       </Box>

@@ -1,5 +1,5 @@
 import { resources } from '../../../schema/generated/description';
-import type { TypeName } from '../crud/description';
+import { fieldsOf, type TypeName } from '../crud/description';
 
 type Declared = typeof resources;
 
@@ -46,3 +46,18 @@ export const offers = (resource: string, operation: Operation): boolean =>
 /** The screen of the resource a type names, if the admin shows it. */
 export const screenOfType = (type: string): ResourceName | undefined =>
   declarations.find((d) => d.type === type)?.screen;
+
+/**
+ * The lists that can show a record's own rows: every resource everyone may read with a filterable reference to the
+ * record's type (a client's webhooks), and the field it filters by.
+ */
+export const listsReferencing = (resource: string): { screen: ResourceName; source: string }[] => {
+  const type = typeOfResource(resource);
+  return declarations.flatMap((d) =>
+    d.read !== 'user'
+      ? []
+      : Object.entries(fieldsOf(d.type))
+          .filter(([, field]) => field.references === type && field.filterable)
+          .map(([source]) => ({ screen: d.screen, source })),
+  );
+};

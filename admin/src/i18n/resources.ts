@@ -37,6 +37,9 @@ export const resourceMessages = {
       nuvemshop_location_id: 'Local de estoque Nuvemshop',
       sync_state: 'Sincronização',
       last_synced_at: 'Última sincronização',
+      name: 'Nome da loja',
+      installed_at: 'Instalado em',
+      redacted_at: 'Dados apagados em',
     },
     values: {
       sync_state: {
@@ -118,6 +121,32 @@ export const resourceMessages = {
     empty: 'Nenhum produto vinculado ainda.',
     type: 'produto vinculado |||| produtos vinculados',
     action: { show: 'Ver produto vinculado' },
+    navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+  },
+  webhooks: {
+    menu: 'Webhooks',
+    language: 'pt',
+    name: 'Webhook |||| Webhooks',
+    fields: {
+      event: 'Evento',
+      store_id: 'ID da loja Nuvemshop',
+      client_id: 'Cliente',
+      received_at: 'Recebido em',
+      outcome: 'Resultado',
+      note: 'Observação',
+      signed: 'Assinado',
+      webhook_id: 'ID do webhook',
+      delivery_key: 'Chave de entrega',
+      created_at: 'Criado em',
+    },
+    values: {
+      outcome: { recorded: 'Registrado', handled: 'Tratado', ignored: 'Ignorado', failed: 'Falhou' },
+    },
+    title: 'Webhooks recebidos',
+    table: 'Webhooks',
+    empty: 'Nenhum webhook recebido.',
+    type: 'webhook |||| webhooks',
+    action: { show: 'Ver webhook' },
     navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
   },
   emails: {

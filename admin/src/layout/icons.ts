@@ -5,6 +5,7 @@ import LinkIcon from '@mui/icons-material/Link';
 import ListIcon from '@mui/icons-material/List';
 import MailIcon from '@mui/icons-material/MailOutline';
 import SyncIcon from '@mui/icons-material/Sync';
+import WebhookIcon from '@mui/icons-material/Webhook';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /** The icons a declaration may name (`icon`), for its sidebar entry; any other name gets a list's. */
@@ -16,6 +17,7 @@ const icons: Record<string, SvgIconComponent> = {
   List: ListIcon,
   Sync: SyncIcon,
   Link: LinkIcon,
+  Webhook: WebhookIcon,
 };
 
 export const iconNamed = (name: string | undefined): SvgIconComponent =>

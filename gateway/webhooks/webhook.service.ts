@@ -1,0 +1,124 @@
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Config } from '../config';
+import type { PlainRows } from '../database/plain-rows';
+import { ApiError, ValidationFailed } from '../errors';
+import type { JobQueue } from '../jobs/queue';
+import { messages } from '../messages';
+import { storeInstalledAt } from '../resources/store-connection';
+import type { WebhookEventName } from '../resources/webhook-event.resource';
+import { validate } from '../validation';
+
+/** The URLs Nuvemshop posts to: one for the events the app registers, one per privacy request (set in its portal). */
+export type WebhookRoute = 'app' | 'store-redact' | 'customers-redact' | 'customers-data-request';
+
+/** The privacy requests carry no `event`: their URL says which one they are. */
+const PRIVACY_EVENTS: Record<Exclude<WebhookRoute, 'app'>, WebhookEventName> = {
+  'store-redact': 'store/redact',
+  'customers-redact': 'customers/redact',
+  'customers-data-request': 'customers/data_request',
+};
+
+/** The events the app registers for each store it is installed on. */
+export const APP_EVENTS = ['app/uninstalled', 'app/suspended', 'app/resumed'] as const;
+
+export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
+
+/** Largest webhook body taken; a larger one is answered 413 and not recorded. */
+export const WEBHOOK_BODY_LIMIT = '1mb';
+
+const StoreId = z.union([
+  z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
+const WebhookId = z.union([z.number(), z.string().max(64)]).optional();
+
+/** `{store_id, event, id}`, as Nuvemshop posts an event the app registered (other fields are ignored). */
+export const AppWebhook = z
+  .object({ store_id: StoreId, event: z.enum(APP_EVENTS), id: WebhookId })
+  .meta({ id: 'NuvemshopWebhook' });
+/** A privacy request: `{store_id, ...}`; the customer's data it may carry is neither kept nor answered. */
+export const PrivacyWebhook = z.looseObject({ store_id: StoreId }).meta({ id: 'NuvemshopPrivacyWebhook' });
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * Receives Nuvemshop's webhooks: checks the signature over the body as sent, records the webhook and queues its job
+ * in one transaction, and answers. Nothing here reads or locks a client's row for writing, so the answer never waits
+ * on a synchronisation holding it; the job does the work.
+ */
+export class WebhookService {
+  private readonly secret: Buffer | undefined;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly rows: PlainRows,
+    private readonly jobs: JobQueue,
+    config: Pick<Config, 'NUVEMSHOP_CLIENT_SECRET'>,
+  ) {
+    // Without the app's secret no signature can be checked, so none is valid.
+    this.secret = config.NUVEMSHOP_CLIENT_SECRET ? Buffer.from(config.NUVEMSHOP_CLIENT_SECRET) : undefined;
+  }
+
+  async receive(route: WebhookRoute, raw: Buffer | undefined, headers: IncomingHttpHeaders): Promise<void> {
+    const body = raw ?? Buffer.alloc(0);
+    const header = headers[SIGNATURE_HEADER];
+    const signature = Array.isArray(header) ? header[0] : header;
+    // An app event must be signed; a privacy request without a signature is recorded but never acted on.
+    if ((route === 'app' || signature !== undefined) && !this.verifies(body, signature ?? '')) {
+      throw new ApiError(401, messages.invalidSignature);
+    }
+    const signed = signature !== undefined;
+    const data = parseJson(body);
+    let event: WebhookEventName;
+    let storeId: number;
+    let webhookId: string | null = null;
+    let key: string;
+    if (route === 'app') {
+      const payload = validate(AppWebhook, data, 'body');
+      event = payload.event;
+      storeId = payload.store_id;
+      webhookId = payload.id === undefined ? null : String(payload.id);
+      // The same webhook delivered twice is the same store, event and id; an id may come back after a new install
+      // (it names the app or the store), which makes it a new delivery.
+      const install = (await storeInstalledAt(this.rows, storeId))?.toISOString() ?? '-';
+      key = `${event} ${storeId} ${webhookId ?? sha256(body)} ${install}`;
+    } else {
+      storeId = validate(PrivacyWebhook, data, 'body').store_id;
+      event = PRIVACY_EVENTS[route];
+      key = `${event} ${storeId} ${signed ? 'signed' : 'unsigned'} ${sha256(body)}`;
+    }
+    await this.orm.em.fork().transactional(async (em) => {
+      const inserted = (await em.execute(
+        `insert into webhook_events
+           (id, event, store_id, client_id, received_at, outcome, signed, webhook_id, delivery_key, created_at, updated_at)
+         values (?, ?, ?, null, now(), 'recorded', ?, ?, ?, now(), now())
+         on conflict (delivery_key) do nothing returning id`,
+        [randomUUID(), event, storeId, signed, webhookId, key],
+      )) as { id: string }[];
+      // A repeated delivery was recorded, and its job queued, the first time.
+      if (inserted.length > 0) await this.jobs.send('webhook', { id: inserted[0].id }, { em });
+    });
+  }
+
+  /** Constant-time comparison of the hex HMAC-SHA256 of the body, keyed with the app's secret. */
+  private verifies(body: Buffer, signature: string): boolean {
+    if (!this.secret) return false;
+    const expected = createHmac('sha256', this.secret).update(body).digest();
+    const given = /^[0-9a-f]{64}$/i.test(signature.trim()) ? Buffer.from(signature.trim(), 'hex') : Buffer.alloc(0);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ValidationFailed([{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {} }]);
+  }
+}
