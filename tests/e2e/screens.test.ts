@@ -408,6 +408,7 @@ describe('icons and alignment', () => {
         'Itens',
         'Configurações',
         'Admin',
+        'Webhooks',
         'E-mails',
         'Logout',
       ]);
