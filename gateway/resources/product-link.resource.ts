@@ -25,7 +25,7 @@ export const productLinkResource = new Resource(
     screen: 'produtos-vinculados',
     title: 'name',
     menu: 16,
-    icon: 'Link',
+    icon: 'Inventory',
     description: 'A Hiper product or variation and the Nuvemshop variant it became',
   },
 );

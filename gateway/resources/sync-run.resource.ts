@@ -47,7 +47,7 @@ export const syncRunResource = new Resource(
     screen: 'sincronizacoes',
     title: 'kind',
     menu: 15,
-    icon: 'Sync',
+    icon: 'List',
     description: 'One synchronisation of a client, Hiper → Nuvemshop, newest first',
   },
 );

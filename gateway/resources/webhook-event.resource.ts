@@ -53,7 +53,7 @@ export const webhookEventResource = new Resource(
     operations: ['list', 'get'],
     title: 'event',
     menu: 40,
-    icon: 'Webhook',
+    icon: 'List',
     description: 'A webhook received from Nuvemshop and what it changed',
   },
 );

@@ -135,7 +135,7 @@ describe('a resource added by its declaration alone', () => {
 
     // What the admin builds its registry from (schema/generated/description.ts): a screen, a menu entry, the columns.
     const described = describeSchema(schema) as string;
-    expect(described).toMatch(/"Note": \{\n\s+"screen": "notes",\n\s+"path": "notes",\n\s+"operations": \[/);
+    expect(described).toMatch(/"Note": \{\n\s+"screen": "notes",\n\s+"operations": \[/);
     expect(described).toMatch(/"menu": 60/);
   });
 });

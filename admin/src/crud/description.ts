@@ -14,7 +14,6 @@ export interface FieldDescription {
   readonly type: string;
   readonly nullable?: boolean;
   readonly list?: boolean;
-  readonly constraint?: Constraint;
   readonly secret?: boolean;
   readonly listed?: boolean;
   readonly sortable?: boolean;

@@ -14,7 +14,6 @@ export interface ScreenDeclaration {
   screen: ResourceName;
   operations: readonly Operation[];
   read: 'user' | 'superuser';
-  write: 'user' | 'superuser';
   /** The field that names a record. */
   title?: string;
   /** Its place in the sidebar (none when absent or 0). */

@@ -1,11 +1,8 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import BusinessIcon from '@mui/icons-material/Business';
 import InventoryIcon from '@mui/icons-material/Inventory2';
-import LinkIcon from '@mui/icons-material/Link';
 import ListIcon from '@mui/icons-material/List';
 import MailIcon from '@mui/icons-material/MailOutline';
-import SyncIcon from '@mui/icons-material/Sync';
-import WebhookIcon from '@mui/icons-material/Webhook';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /** The icons a declaration may name (`icon`), for its sidebar entry; any other name gets a list's. */
@@ -15,9 +12,6 @@ const icons: Record<string, SvgIconComponent> = {
   People: AdminPanelSettingsIcon,
   Mail: MailIcon,
   List: ListIcon,
-  Sync: SyncIcon,
-  Link: LinkIcon,
-  Webhook: WebhookIcon,
 };
 
 export const iconNamed = (name: string | undefined): SvgIconComponent =>
