@@ -14,9 +14,10 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * What the largest operation the limits let through holds once compiled, its document included, measured
- * (tests/gateway/graphql-memory.test.ts).
+ * (tests/gateway/graphql-memory.test.ts) on the widest resource (clients, 15 fields: 404 KB). It grows with a type's
+ * fields, and the test says when a new one outgrows it.
  */
-export const COMPILED_OPERATION_BYTES = 384 * 1024;
+export const COMPILED_OPERATION_BYTES = 512 * 1024;
 
 /**
  * Apollo Server runs its whole request pipeline for every request (parsing or its document store, validation with the
