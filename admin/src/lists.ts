@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { declarations, type ResourceName } from './dataProvider/resourceTypes';
+import { loadLabels } from './labels';
 import { customScreens, type ScreenModule } from './screens';
 
 const declaredList = () => import('./crud/DeclaredList') as Promise<ScreenModule>;
@@ -10,7 +11,11 @@ const declaredList = () => import('./crud/DeclaredList') as Promise<ScreenModule
  * (preload.ts).
  */
 const loaders = Object.fromEntries(
-  declarations.map((d) => [d.screen, customScreens[d.screen] ?? declaredList]),
+  declarations.map((d) => {
+    const code = customScreens[d.screen] ?? declaredList;
+    // The screen's texts come beside its code.
+    return [d.screen, () => Promise.all([code(), loadLabels(d.screen)]).then(([module]) => module)];
+  }),
 ) as Record<ResourceName, () => Promise<ScreenModule>>;
 
 export type ListScreenName = ResourceName;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryProvider, renderWithAdmin } from '../testing';
 import { fieldsOf } from '../crud/description';
-import { resourceMessages } from '../i18n/resources';
+import clientes from '../labels/clientes';
 import DeclaredList from '../crud/DeclaredList';
 
 const ClientList = () => <DeclaredList resource="clientes" />;
@@ -25,7 +25,7 @@ const seed = () =>
 /** The columns the schema lists for a client, as its labels name them: a field added there is expected here. */
 const LISTED = Object.entries(fieldsOf('Client'))
   .filter(([, field]) => field.listed)
-  .map(([name]) => resourceMessages.clientes.fields[name as keyof typeof resourceMessages.clientes.fields]);
+  .map(([name]) => clientes.fields[name as keyof typeof clientes.fields]);
 
 const table = () => screen.getByRole('table', { name: 'Clientes' });
 const row = (text: string) => screen.getByText(text).closest('tr')!;

@@ -1,21 +1,21 @@
 import type { RaRecord } from 'react-admin';
 import { declarationOf, type ResourceName } from '../dataProvider/resourceTypes';
 import { portugueseI18nProvider } from '../i18n';
-import { resourceMessages } from '../i18n/resources';
+import { labelsOf } from '../labels';
 import { ResourceList } from './ResourceList';
 import { ScreenLanguage } from './ScreenLanguage';
 
 /**
  * A resource's list screen as its declaration describes it: the columns the schema lists, in its order; add, edit and
  * delete where the resource offers them, a read-only view where it does not; its texts from its labels
- * (i18n/resources.ts), in the language they say (`language: 'pt'` shows react-admin's own texts in Portuguese too).
+ * (labels/<name>.ts), in the language they say (`language: 'pt'` shows react-admin's own texts in Portuguese too).
  */
 export default function DeclaredList({ resource }: { resource: ResourceName }) {
   const { title } = declarationOf(resource);
   const representation = (record: RaRecord) => String(record[title ?? 'id'] ?? '');
   const list = <ResourceList resource={resource} representation={representation} />;
-  const labels = resourceMessages[resource as keyof typeof resourceMessages] as { language?: string } | undefined;
-  return labels?.language === 'pt' ? (
+  // Its texts are loaded with its code (lists.ts).
+  return labelsOf(resource)?.language === 'pt' ? (
     <ScreenLanguage i18nProvider={portugueseI18nProvider}>{list}</ScreenLanguage>
   ) : (
     list

@@ -1,7 +1,8 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import { portugueseMessages } from './portuguese';
-import { englishAppMessages, portugueseAppMessages, resourceMessages } from './resources';
+import { resourceMessages } from '../labels/store';
+import { englishAppMessages, portugueseAppMessages } from './resources';
 import { LOCALE } from '../store';
 
 /**

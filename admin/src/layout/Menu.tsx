@@ -2,10 +2,11 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import LogoutIcon from '@mui/icons-material/PowerSettingsNew';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, Divider, Typography } from '@mui/material';
-import type { ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { Logout, Menu as RaMenu, useGetIdentity, useSidebarState, useTranslate } from 'react-admin';
 import { declarations } from '../dataProvider/resourceTypes';
 import { iconNamed } from './icons';
+import { loadAllLabels } from '../labels';
 import { AfterFirstPaint } from './firstPaint';
 import { useAccess } from './useAccess';
 
@@ -21,6 +22,19 @@ function ResourceEntry({ resource, icon }: { resource: string; icon: ReactElemen
       leftIcon={icon}
     />
   );
+}
+
+/** Whether every resource's texts have arrived (the sidebar names each resource as its labels do). */
+function useAllLabels(): boolean {
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void loadAllLabels().then(() => live && setLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return loaded;
 }
 
 /** The settings page's place in the sidebar, among the resources' (their declarations' `menu`). */
@@ -55,17 +69,25 @@ const entryLike = {
  * The sidebar (a drawer at phone width): the screens, who is signed in, and Logout. Its entries come once the first
  * screen has been painted (firstPaint.tsx): the sidebar's width is fixed, so nothing beside it moves.
  */
+/** The entries, once every resource's texts have arrived (asked for once the first screen is painted). */
+function Entries() {
+  if (!useAllLabels()) return null;
+  return (
+    <RaMenu>
+      <RaMenu.Item to="/" primaryText="Dashboard" leftIcon={<DashboardIcon />} />
+      {entries(<RaMenu.Item key="config" to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />)}
+      <Logout icon={<LogoutIcon />} sx={entryLike} />
+    </RaMenu>
+  );
+}
+
 export function Menu() {
   const { identity } = useGetIdentity();
   const [open] = useSidebarState();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <AfterFirstPaint>
-        <RaMenu>
-          <RaMenu.Item to="/" primaryText="Dashboard" leftIcon={<DashboardIcon />} />
-          {entries(<RaMenu.Item key="config" to="/config" primaryText="Configurações" leftIcon={<SettingsIcon />} />)}
-          <Logout icon={<LogoutIcon />} sx={entryLike} />
-        </RaMenu>
+        <Entries />
       </AfterFirstPaint>
       {open && identity?.email && (
         <Box sx={{ mt: 'auto', px: 2, py: 1.5, width: 240, boxSizing: 'border-box' }}>

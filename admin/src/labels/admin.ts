@@ -1,0 +1,30 @@
+/** The admin screen's texts (`resources.admin` in react-admin's convention): see ./index.ts for what each key says. */
+export default {
+  menu: 'Admin',
+  name: 'User |||| Users',
+  fields: {
+    full_name: 'Full name',
+    email: 'Email',
+    is_superuser: 'Role',
+    is_active: 'Status',
+    password: 'Password',
+    confirm_password: 'Confirm Password',
+  },
+  inputs: { is_superuser: 'Is superuser?', is_active: 'Is active?', edit: { password: 'Set Password' } },
+  title: 'Users Management',
+  table: 'Users',
+  empty: 'No users.',
+  type: 'usuário |||| usuários',
+  action: { create: 'Add User', edit: 'Edit User', delete: 'Delete User' },
+  notifications: { created: 'User created successfully.', updated: 'User updated successfully.' },
+  navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+  validation: {
+    email: { required: 'Email is required', email: 'Invalid email address' },
+    password: { required: 'Password is required', minLength: 'Password must be at least %{min} characters' },
+    confirm_password: { required: 'Please confirm your password', match: 'The passwords do not match' },
+  },
+  role: { superuser: 'Superuser', user: 'User' },
+  status: { active: 'Active', inactive: 'Inactive' },
+  you: 'You',
+  forbidden: "The user doesn't have enough privileges",
+};

@@ -1,0 +1,35 @@
+/** The emails screen's texts (`resources.emails` in react-admin's convention): see ./index.ts for what each key says. */
+export default {
+  menu: 'E-mails',
+  language: 'pt',
+  name: 'E-mail |||| E-mails',
+  fields: {
+    state: 'Estado',
+    kind: 'Tipo',
+    to: 'Destinatário',
+    attempts: 'Tentativas',
+    retry_limit: 'Novas tentativas permitidas',
+    last_error: 'Último erro',
+    sent: 'Enviado',
+    not_sent_reason: 'Por que não foi enviado',
+    created_at: 'Criado em',
+    next_attempt_at: 'Próxima tentativa',
+    completed_at: 'Concluído em',
+  },
+  values: {
+    state: {
+      created: 'Na fila',
+      retry: 'Nova tentativa',
+      active: 'Enviando',
+      completed: 'Concluído',
+      cancelled: 'Cancelado',
+      failed: 'Falhou',
+    },
+  },
+  title: 'E-mails',
+  table: 'E-mails',
+  empty: 'Nenhum e-mail na fila.',
+  type: 'e-mail |||| e-mails',
+  action: { show: 'Ver e-mail' },
+  navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+};

@@ -1,0 +1,38 @@
+/** The sincronizacoes screen's texts (`resources.sincronizacoes` in react-admin's convention): see ./index.ts for what each key says. */
+export default {
+  menu: 'Sincronizações',
+  language: 'pt',
+  name: 'Sincronização |||| Sincronizações',
+  fields: {
+    client_id: 'Cliente',
+    kind: 'Tipo',
+    trigger: 'Origem',
+    state: 'Estado',
+    queued_at: 'Na fila desde',
+    started_at: 'Iniciada em',
+    finished_at: 'Terminada em',
+    created: 'Criados',
+    updated: 'Atualizados',
+    unchanged: 'Sem mudança',
+    failed: 'Com falha',
+    requests: 'Chamadas à Nuvemshop',
+    errors: 'Erros',
+  },
+  values: {
+    kind: { catalogue: 'Catálogo', stock: 'Estoque e preço', full: 'Leitura completa' },
+    trigger: { schedule: 'Agendada', manual: 'Manual', webhook: 'Webhook' },
+    state: {
+      queued: 'Na fila',
+      running: 'Sincronizando',
+      succeeded: 'Concluída',
+      partial: 'Concluída com falhas',
+      failed: 'Falhou',
+    },
+  },
+  title: 'Sincronizações',
+  table: 'Sincronizações',
+  empty: 'Nenhuma sincronização ainda.',
+  type: 'sincronização |||| sincronizações',
+  action: { show: 'Ver sincronização' },
+  navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+};
