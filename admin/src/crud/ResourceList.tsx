@@ -13,6 +13,7 @@ import {
   TableRow,
   Typography,
   useMediaQuery,
+  useTheme,
   type Theme,
 } from '@mui/material';
 import { Fragment, Suspense, useMemo, useState, type ReactNode } from 'react';
@@ -37,11 +38,14 @@ import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
+import { textColors } from '../themes';
 import { useFailureToast } from '../layout/useToast';
 import type { FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
+import { ScreenLangProvider } from './ScreenLanguage';
 import { SpecPagination } from './SpecPagination';
+import { resourceMessages } from '../i18n/resources';
 
 export { PAGE_SIZE };
 
@@ -115,10 +119,11 @@ function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | '
   return 'default';
 }
 
-/** A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says. */
+/** A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says, in a readable shade. */
 function StateChip({ value, text }: { value: unknown; text: string }) {
   const color = stateColor(String(value));
-  const tone = color === 'default' ? 'text.secondary' : `${color}.main`;
+  const mode = useTheme().palette.mode;
+  const tone = color === 'default' ? 'text.secondary' : textColors[mode][color];
   return (
     <Box
       component="span"
@@ -554,91 +559,98 @@ export function ResourceList({
 
   const corrected = correctedSearch(location.search, PAGE_SIZE);
   if (corrected !== null) return <Navigate replace to={{ pathname: location.pathname, search: corrected }} />;
+  const lang =
+    (resourceMessages[resource as keyof typeof resourceMessages] as { language?: string } | undefined)?.language ===
+    'en'
+      ? 'en'
+      : undefined;
 
   return (
-    // The layout grows with its content: this box takes the width it is given instead (inline-size containment), so
-    // a wide table scrolls inside its own box rather than pushing the page sideways on a phone.
-    <Box sx={{ p: { xs: 1, sm: 3 }, width: '100%', boxSizing: 'border-box', contain: 'inline-size' }}>
-      <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
-        {title}
-      </Typography>
-      <ListBase
-        resource={resource}
-        perPage={PAGE_SIZE}
-        sort={DEFAULT_SORT}
-        storeKey={false}
-        // Who may see the list is settled before it mounts (RequireAccess around every resource screen, the Layout
-        // for the session), so the list asks for its rows at once instead of checking both again first.
-        disableAuthentication
-        exporter={exporter}
-        // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
-        queryOptions={{ onError: failed }}
-      >
-        <Title title={title} preferenceKey={false} />
-        <ListPage
-          search={searchable ? <SearchBox /> : null}
-          actions={
-            <ListActions
-              resource={resource}
-              label={translate(`resources.${resource}.action.create`)}
-              onAdd={offers(resource, 'create') ? () => setAdding(true) : undefined}
-            />
-          }
-          pagination={
-            <AfterFirstPaint>
-              <SpecPagination resource={resource} />
-            </AfterFirstPaint>
-          }
+    <ScreenLangProvider value={lang}>
+      {/* The layout grows with its content: this box takes the width it is given instead (inline-size containment),
+          so a wide table scrolls inside its own box rather than pushing the page sideways on a phone. */}
+      <Box lang={lang} sx={{ p: { xs: 1, sm: 3 }, width: '100%', boxSizing: 'border-box', contain: 'inline-size' }}>
+        <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        <ListBase
+          resource={resource}
+          perPage={PAGE_SIZE}
+          sort={DEFAULT_SORT}
+          storeKey={false}
+          // Who may see the list is settled before it mounts (RequireAccess around every resource screen, the Layout
+          // for the session), so the list asks for its rows at once instead of checking both again first.
+          disableAuthentication
+          exporter={exporter}
+          // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
+          queryOptions={{ onError: failed }}
         >
-          <Rows
-            resource={resource}
-            columns={columns}
-            representation={representation}
-            isLocked={isLocked}
-            onEdit={setEditing}
-            onDelete={setDeleting}
-          />
-          <NextPagePrefetch />
-          <LastPageRedirect />
-        </ListPage>
-      </ListBase>
-      <Suspense fallback={null}>
-        {adding && (
-          <CreateDialog
-            resource={resource}
-            title={translate(`resources.${resource}.action.create`)}
-            onClose={() => setAdding(false)}
-            form={form}
-          />
-        )}
-        {editing && !offers(resource, 'update') && (
-          <ShowDialog
-            resource={resource}
-            title={translate(`resources.${resource}.action.show`)}
-            record={editing}
-            onClose={() => setEditing(null)}
-          />
-        )}
-        {editing && offers(resource, 'update') && (
-          <EditDialog
-            resource={resource}
-            title={translate(`resources.${resource}.action.edit`)}
-            record={editing}
-            onClose={() => setEditing(null)}
-            form={form}
-          />
-        )}
-        {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}
-        <AfterFirstPaint>
-          <DeleteRecordConfirm
-            resource={resource}
-            record={deleting}
-            title={translate(`resources.${resource}.action.delete`)}
-            representation={representation}
-            onClose={() => setDeleting(null)}
-          />
-        </AfterFirstPaint>
-      </Suspense>
-    </Box>
+          <Title title={title} preferenceKey={false} />
+          <ListPage
+            search={searchable ? <SearchBox /> : null}
+            actions={
+              <ListActions
+                resource={resource}
+                label={translate(`resources.${resource}.action.create`)}
+                onAdd={offers(resource, 'create') ? () => setAdding(true) : undefined}
+              />
+            }
+            pagination={
+              <AfterFirstPaint>
+                <SpecPagination resource={resource} />
+              </AfterFirstPaint>
+            }
+          >
+            <Rows
+              resource={resource}
+              columns={columns}
+              representation={representation}
+              isLocked={isLocked}
+              onEdit={setEditing}
+              onDelete={setDeleting}
+            />
+            <NextPagePrefetch />
+            <LastPageRedirect />
+          </ListPage>
+        </ListBase>
+        <Suspense fallback={null}>
+          {adding && (
+            <CreateDialog
+              resource={resource}
+              title={translate(`resources.${resource}.action.create`)}
+              onClose={() => setAdding(false)}
+              form={form}
+            />
+          )}
+          {editing && !offers(resource, 'update') && (
+            <ShowDialog
+              resource={resource}
+              title={translate(`resources.${resource}.action.show`)}
+              record={editing}
+              onClose={() => setEditing(null)}
+            />
+          )}
+          {editing && offers(resource, 'update') && (
+            <EditDialog
+              resource={resource}
+              title={translate(`resources.${resource}.action.edit`)}
+              record={editing}
+              onClose={() => setEditing(null)}
+              form={form}
+            />
+          )}
+          {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}
+          <AfterFirstPaint>
+            <DeleteRecordConfirm
+              resource={resource}
+              record={deleting}
+              title={translate(`resources.${resource}.action.delete`)}
+              representation={representation}
+              onClose={() => setDeleting(null)}
+            />
+          </AfterFirstPaint>
+        </Suspense>
+      </Box>
+    </ScreenLangProvider>
   );
 }

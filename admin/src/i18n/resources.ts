@@ -7,11 +7,13 @@
  * - `validation.<field>.<rule>`: a message replacing react-admin's own for that rule on that field;
  * - `type`: how the delete messages name a record ('O item foi apagado com sucesso.');
  * - `values.<field>.<value>`: how a state's value reads;
- * - `menu`: its sidebar entry; `language: 'pt'`: the screen is in Portuguese, react-admin's own texts included.
+ * - `menu`: its sidebar entry; `language: 'pt'`: the screen is in Portuguese, react-admin's own texts included;
+ *   `language: 'en'`: the screen is in English (react-admin's texts too), marked so for screen readers.
  */
 export const resourceMessages = {
   items: {
     menu: 'Itens',
+    language: 'en',
     name: 'Item |||| Items',
     fields: { id: 'ID', title: 'Title', description: 'Description' },
     title: 'Items Management',
@@ -94,6 +96,7 @@ export const resourceMessages = {
   },
   admin: {
     menu: 'Admin',
+    language: 'en',
     name: 'User |||| Users',
     fields: {
       full_name: 'Full name',
