@@ -1,0 +1,260 @@
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
+import { browserSuite, login } from './support/browser';
+
+/**
+ * Every screen and dialog checked by axe-core against WCAG 2.0 and 2.1, levels A and AA, on a desktop and on a
+ * phone, in the light and the dark appearance: any violation fails, listed by screen, rule and element.
+ */
+let t: TestGateway;
+const USER = { email: 'leitor-de-tela@example.com', password: 'a-good-password' };
+const open = browserSuite(async () => {
+  t = await startTestGateway();
+  const token = await t.superuserToken();
+  for (const url of ['https://loja-um.example.com', 'https://loja-dois.example.com']) {
+    const answer = await t.request('POST', '/api/v1/clients/', { token, json: { url } });
+    if (answer.status !== 200) throw new Error(answer.text);
+  }
+  for (const title of ['Caneta', 'Caderno']) {
+    const answer = await t.request('POST', '/api/v1/items/', { token, json: { title, description: 'Azul' } });
+    if (answer.status !== 200) throw new Error(answer.text);
+  }
+  await t.createUser(USER.email, USER.password);
+  // A mail in the queue, for the E-mails screen and its show dialog.
+  await t.request('POST', `/api/v1/password-recovery/${encodeURIComponent(USER.email)}`);
+  return t;
+});
+
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+interface Finding {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string; summary: string }[];
+}
+
+/** Runs axe on the page as it is now; answers each violation with the elements it names. */
+async function axe(page: Page): Promise<Finding[]> {
+  // Evaluated through the debugging protocol: the app's Content-Security-Policy does not apply.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+      // WCAG 2.5.3 (label in name), A: still marked experimental in axe, so off unless asked for.
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({
+        target: n.target.join(' '),
+        summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
+      })),
+    }));
+  }, TAGS);
+}
+
+/** Waits for MUI's transitions (dialogs, menus, drawers) to settle, so what axe measures is what stays. */
+const settle = (page: Page) => page.waitForTimeout(400);
+
+/** A walk's scans, and what each found. */
+class Walk {
+  readonly found: string[] = [];
+  readonly scanned: string[] = [];
+  constructor(private page: Page) {}
+
+  async scan(name: string) {
+    await settle(this.page);
+    this.scanned.push(name);
+    for (const finding of await axe(this.page)) {
+      this.found.push(
+        `${name}: ${finding.id} (${finding.impact}) ${finding.help}\n` +
+          finding.nodes.map((n) => `    ${n.target}\n      ${n.summary}`).join('\n'),
+      );
+    }
+  }
+}
+
+const LIGHT_AND_DARK = ['light', 'dark'] as const;
+const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
+
+async function openIn(theme: (typeof LIGHT_AND_DARK)[number], size: keyof typeof SIZES) {
+  const page = await open(SIZES[size]);
+  // The appearance the settings' toggle stores (react-admin's store: `RaStore<appKey>.theme`), set before any load.
+  await page.context().addInitScript((chosen) => {
+    if (!localStorage.getItem('RaStoreSistemaIntegracao.theme'))
+      localStorage.setItem('RaStoreSistemaIntegracao.theme', JSON.stringify(chosen));
+  }, theme);
+  return page;
+}
+
+/** Opens a record's row menu (in the table or the phone's list) and chooses `action`. */
+async function fromRowMenu(page: Page, menuName: RegExp, action: string) {
+  await page.getByRole('button', { name: menuName }).first().click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+async function closeDialog(page: Page, dialog: Locator) {
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+}
+
+interface ListScreen {
+  path: string;
+  title: string;
+  actions: string;
+  create?: string;
+  edit: string;
+  remove?: string;
+}
+
+const LISTS: ListScreen[] = [
+  {
+    path: '/clientes',
+    title: 'Gerenciar clientes',
+    actions: 'Ações',
+    create: 'Adicionar Cliente',
+    edit: 'Editar cliente',
+    remove: 'Deletar cliente',
+  },
+  {
+    path: '/items',
+    title: 'Items Management',
+    actions: 'Actions',
+    create: 'Adicionar Item',
+    edit: 'Editar Item',
+    remove: 'Deletar Item',
+  },
+  {
+    path: '/admin',
+    title: 'Users Management',
+    actions: 'Actions',
+    create: 'Add User',
+    edit: 'Edit User',
+    remove: 'Delete User',
+  },
+  { path: '/emails', title: 'E-mails', actions: 'Ações', edit: 'Ver e-mail' },
+];
+
+async function walkLists(page: Page, walk: Walk, desktop: boolean) {
+  for (const list of LISTS) {
+    await page.goto(list.path);
+    await page.getByRole('heading', { name: list.title }).waitFor();
+    const menus = page.getByRole('button', { name: new RegExp(`^${list.actions}: `) });
+    await menus.first().waitFor();
+    await walk.scan(list.path);
+
+    if (list.create) {
+      await page.getByRole('button', { name: list.create }).click();
+      const dialog = page.getByRole('dialog', { name: list.create });
+      await dialog.waitFor();
+      await walk.scan(`${list.path} ${list.create}`);
+      await closeDialog(page, dialog);
+    }
+
+    // Not the signed-in user's own row, whose menu is disabled.
+    const other = new RegExp(`^${list.actions}: (?!${SUPERUSER.email})`);
+    await page.getByRole('button', { name: other }).first().click();
+    await page.getByRole('menuitem', { name: list.edit }).waitFor();
+    await walk.scan(`${list.path} row menu`);
+    await page.getByRole('menuitem', { name: list.edit }).click();
+    const edit = page.getByRole('dialog', { name: list.edit });
+    await edit.waitFor();
+    await walk.scan(`${list.path} ${list.edit}`);
+    await closeDialog(page, edit);
+
+    if (list.remove) {
+      await fromRowMenu(page, other, list.remove);
+      const confirm = page.getByRole('dialog', { name: list.remove });
+      await confirm.waitFor();
+      await walk.scan(`${list.path} ${list.remove}`);
+      await closeDialog(page, confirm);
+    }
+
+    if (desktop && list.remove) {
+      // A selected row: the bulk actions' toolbar.
+      const selectable = page.locator('tbody input[type="checkbox"]:not([disabled])');
+      await selectable.first().check();
+      await walk.scan(`${list.path} with a row selected`);
+      await selectable.first().uncheck();
+    }
+  }
+}
+
+async function walkSettings(page: Page, walk: Walk, tabs: string[]) {
+  await page.goto('/config');
+  for (const tab of tabs) {
+    await page.getByRole('tab', { name: tab }).click();
+    await walk.scan(`/config ${tab}`);
+  }
+}
+
+describe.each(Object.keys(SIZES) as (keyof typeof SIZES)[])('at %s size', (size) => {
+  it.each(LIGHT_AND_DARK)(
+    'every screen and dialog in the %s appearance passes axe (WCAG 2.1 A and AA)',
+    async (theme) => {
+      const page = await openIn(theme, size);
+      const walk = new Walk(page);
+      const desktop = size === 'desktop';
+
+      // The public pages, each with its first field focused (a focused field's label has its own colour).
+      for (const path of [
+        '/login',
+        '/signup',
+        '/recover-password',
+        '/reset-password?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl',
+      ]) {
+        await page.goto(path);
+        const field = page.locator('input').first();
+        await field.waitFor();
+        await field.focus();
+        await walk.scan(path);
+      }
+      await page.goto('/callback');
+      await page.getByRole('heading', { name: 'Autorização bem sucedida!' }).waitFor();
+      await walk.scan('/callback');
+      await page.goto('/nao-existe');
+      await page.getByText('Page not found.').waitFor();
+      await walk.scan('404');
+
+      await login(page, SUPERUSER.email, SUPERUSER.password);
+      await walk.scan('/ (dashboard)');
+      if (desktop) {
+        await page.locator('header').getByRole('button', { name: SUPERUSER.email }).click();
+        await page.getByRole('menuitem', { name: 'Meu perfil' }).waitFor();
+        await walk.scan('user menu');
+        await page.keyboard.press('Escape');
+      } else {
+        await page.getByRole('button', { name: 'Abrir menu' }).click();
+        await page.getByRole('menuitem', { name: 'Configurações' }).waitFor();
+        await walk.scan('navigation drawer');
+        await page.keyboard.press('Escape');
+      }
+      await walkLists(page, walk, desktop);
+      await walkSettings(page, walk, ['Meu perfil', 'Senha', 'Aparência']);
+      await page.getByRole('tab', { name: 'Meu perfil' }).click();
+      await page.getByRole('button', { name: 'Editar' }).click();
+      await walk.scan('/config Meu perfil (editing)');
+
+      // An ordinary user's settings have the Danger zone, and its confirmation.
+      await page.evaluate(() => localStorage.removeItem('access_token'));
+      await login(page, USER.email, USER.password);
+      await walkSettings(page, walk, ['Danger zone']);
+      await page.getByRole('button', { name: 'Excluir conta' }).click();
+      await page.getByRole('dialog').waitFor();
+      await walk.scan('/config Danger zone confirmation');
+
+      expect(walk.scanned.length).toBeGreaterThan(20);
+      // Counted, with the list as the message: the list is long and reads better once than as a diff.
+      const rules = walk.found.length;
+      expect(rules, `axe found, ${size} ${theme}:\n${walk.found.join('\n')}\n`).toBe(0);
+    },
+  );
+});
