@@ -258,3 +258,107 @@ describe.each(Object.keys(SIZES) as (keyof typeof SIZES)[])('at %s size', (size)
     },
   );
 });
+
+/** Whether the focused element shows that it has the focus: an outline, a ring, or MUI's focus-visible styles. */
+function showsFocus(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body || !element.matches(':focus-visible')) return false;
+    const style = getComputedStyle(element);
+    if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) return true;
+    if (style.boxShadow && style.boxShadow !== 'none') return true;
+    // MUI: a button's focus ripple, a field's focused underline and label.
+    return element.classList.contains('Mui-focusVisible') || !!element.closest('.Mui-focused');
+  });
+}
+
+const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+
+/** Presses Tab until `target` has the focus (at most `limit` times), and checks that the focus shows. */
+async function tabTo(page: Page, target: Locator, limit = 60) {
+  for (let i = 0; i < limit; i++) {
+    if ((await target.count()) === 1 && (await isFocused(target))) {
+      expect(await showsFocus(page), `the focus shows on ${await target.textContent()}`).toBe(true);
+      return;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+/** Tabs round a dialog more times than it has controls: the focus stays inside. */
+async function expectFocusTrapped(page: Page, dialog: Locator) {
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+  }
+}
+
+describe('by keyboard alone', () => {
+  it('adds, edits and deletes an item on /items: focus shown, dialogs trap it and give it back, Escape closes', async () => {
+    const page = await open(SIZES.desktop);
+    await login(page, SUPERUSER.email, SUPERUSER.password);
+    await page.goto('/items');
+    await page.getByRole('heading', { name: 'Items Management' }).waitFor();
+    await page
+      .getByRole('button', { name: /^Actions: / })
+      .first()
+      .waitFor();
+
+    // Add.
+    const add = page.getByRole('button', { name: 'Adicionar Item' });
+    await tabTo(page, add);
+    await page.keyboard.press('Enter');
+    const create = page.getByRole('dialog', { name: 'Adicionar Item' });
+    await create.waitFor();
+    await expect.poll(() => isFocused(create.getByLabel(/^Title/))).toBe(true);
+    await page.keyboard.type('Feito no teclado');
+    await expectFocusTrapped(page, create);
+    await tabTo(page, create.getByRole('button', { name: 'Save' }), 12);
+    await page.keyboard.press('Enter');
+    await page.getByText('Item created successfully.').waitFor();
+    await create.waitFor({ state: 'detached' });
+    await expect.poll(() => isFocused(add), 'the focus back on Adicionar Item').toBe(true);
+
+    // Edit, from the row's menu opened with Enter; Escape closes the dialog first, giving the focus back.
+    const menu = page.getByRole('button', { name: 'Actions: Feito no teclado' });
+    await tabTo(page, menu);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(page.getByRole('menuitem', { name: 'Editar Item' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    const edit = page.getByRole('dialog', { name: 'Editar Item' });
+    await edit.waitFor();
+    await page.keyboard.press('Escape');
+    await edit.waitFor({ state: 'detached' });
+    await expect.poll(() => isFocused(menu), 'the focus back on the row menu').toBe(true);
+
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(page.getByRole('menuitem', { name: 'Editar Item' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    await edit.waitFor();
+    await expect.poll(() => isFocused(edit.getByLabel(/^Title/))).toBe(true);
+    await page.keyboard.press('End');
+    await page.keyboard.type(' e editado');
+    await expectFocusTrapped(page, edit);
+    await tabTo(page, edit.getByRole('button', { name: 'Save' }), 12);
+    await page.keyboard.press('Enter');
+    await edit.waitFor({ state: 'detached' });
+    const edited = page.getByRole('button', { name: 'Actions: Feito no teclado e editado' });
+    await edited.waitFor();
+    await expect.poll(() => isFocused(edited), 'the focus back on the row menu').toBe(true);
+
+    // Delete, confirmed in its dialog.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(page.getByRole('menuitem', { name: 'Editar Item' }))).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => isFocused(page.getByRole('menuitem', { name: 'Deletar Item' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog', { name: 'Deletar Item' });
+    await confirm.getByText('Feito no teclado e editado', { exact: true }).waitFor();
+    await expectFocusTrapped(page, confirm);
+    await tabTo(page, confirm.getByRole('button', { name: 'Delete' }), 6);
+    await page.keyboard.press('Enter');
+    await page.getByText('O item foi apagado com sucesso.').waitFor();
+    await edited.waitFor({ state: 'detached' });
+  });
+});
