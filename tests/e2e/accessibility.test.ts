@@ -318,7 +318,7 @@ describe('by keyboard alone', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Item created successfully.').waitFor();
     await create.waitFor({ state: 'detached' });
-    await expect.poll(() => isFocused(add), 'the focus back on Adicionar Item').toBe(true);
+    await expect.poll(() => isFocused(add), { message: 'the focus back on Adicionar Item' }).toBe(true);
 
     // Edit, from the row's menu opened with Enter; Escape closes the dialog first, giving the focus back.
     const menu = page.getByRole('button', { name: 'Actions: Feito no teclado' });
@@ -330,7 +330,7 @@ describe('by keyboard alone', () => {
     await edit.waitFor();
     await page.keyboard.press('Escape');
     await edit.waitFor({ state: 'detached' });
-    await expect.poll(() => isFocused(menu), 'the focus back on the row menu').toBe(true);
+    await expect.poll(() => isFocused(menu), { message: 'the focus back on the row menu' }).toBe(true);
 
     await page.keyboard.press('Enter');
     await expect.poll(() => isFocused(page.getByRole('menuitem', { name: 'Editar Item' }))).toBe(true);
@@ -345,7 +345,7 @@ describe('by keyboard alone', () => {
     await edit.waitFor({ state: 'detached' });
     const edited = page.getByRole('button', { name: 'Actions: Feito no teclado e editado' });
     await edited.waitFor();
-    await expect.poll(() => isFocused(edited), 'the focus back on the row menu').toBe(true);
+    await expect.poll(() => isFocused(edited), { message: 'the focus back on the row menu' }).toBe(true);
 
     // Delete, confirmed in its dialog.
     await page.keyboard.press('Enter');

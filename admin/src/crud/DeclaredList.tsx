@@ -13,8 +13,14 @@ import { ScreenLanguage } from './ScreenLanguage';
 export default function DeclaredList({ resource }: { resource: ResourceName }) {
   const { title } = declarationOf(resource);
   const representation = (record: RaRecord) => String(record[title ?? 'id'] ?? '');
-  const list = <ResourceList resource={resource} representation={representation} />;
   const labels = resourceMessages[resource as keyof typeof resourceMessages] as { language?: string } | undefined;
+  const list = (
+    <ResourceList
+      resource={resource}
+      representation={representation}
+      lang={labels?.language === 'en' ? 'en' : undefined}
+    />
+  );
   return labels?.language === 'pt' ? (
     <ScreenLanguage i18nProvider={portugueseI18nProvider}>{list}</ScreenLanguage>
   ) : (

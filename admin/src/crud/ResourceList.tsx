@@ -13,7 +13,6 @@ import {
   TableRow,
   Typography,
   useMediaQuery,
-  useTheme,
   type Theme,
 } from '@mui/material';
 import { Fragment, Suspense, useMemo, useState, type ReactNode } from 'react';
@@ -38,14 +37,12 @@ import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
-import { textColors } from '../themes';
 import { useFailureToast } from '../layout/useToast';
 import type { FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
 import { ScreenLangProvider } from './ScreenLanguage';
 import { SpecPagination } from './SpecPagination';
-import { resourceMessages } from '../i18n/resources';
 
 export { PAGE_SIZE };
 
@@ -122,8 +119,7 @@ function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | '
 /** A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says, in a readable shade. */
 function StateChip({ value, text }: { value: unknown; text: string }) {
   const color = stateColor(String(value));
-  const mode = useTheme().palette.mode;
-  const tone = color === 'default' ? 'text.secondary' : textColors[mode][color];
+  const tone = color === 'default' ? 'text.secondary' : `textShade.${color}`;
   return (
     <Box
       component="span"
@@ -525,6 +521,8 @@ export interface ResourceListProps {
   /** A record the user may not edit or delete (their own). */
   isLocked?: (record: RaRecord) => boolean;
   form?: FormCustomization;
+  /** The screen's language where it is not the document's (pt-BR): 'en' for a screen in English. */
+  lang?: string;
 }
 
 const unlocked = () => false;
@@ -540,6 +538,7 @@ export function ResourceList({
   representation,
   isLocked = unlocked,
   form,
+  lang,
 }: ResourceListProps) {
   const translate = useTranslate();
   const location = useLocation();
@@ -559,11 +558,6 @@ export function ResourceList({
 
   const corrected = correctedSearch(location.search, PAGE_SIZE);
   if (corrected !== null) return <Navigate replace to={{ pathname: location.pathname, search: corrected }} />;
-  const lang =
-    (resourceMessages[resource as keyof typeof resourceMessages] as { language?: string } | undefined)?.language ===
-    'en'
-      ? 'en'
-      : undefined;
 
   return (
     <ScreenLangProvider value={lang}>

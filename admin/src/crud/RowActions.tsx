@@ -1,8 +1,7 @@
 import MoreVertIcon from '@mui/icons-material/MoreVert';
-import { Box, IconButton, Menu, MenuItem, useTheme } from '@mui/material';
+import { Box, IconButton, Menu, MenuItem } from '@mui/material';
 import { useRef, useState } from 'react';
 import { usePainted } from '../layout/firstPaint';
-import { textColors } from '../themes';
 import { useScreenLang } from './ScreenLanguage';
 
 interface Action {
@@ -18,8 +17,6 @@ export function RowActions({ label, actions, disabled }: { label: string; action
   const [opened, setOpened] = useState(false);
   // The chosen action runs once the menu has closed and given the focus back, so that a dialog it opens keeps it.
   const chosen = useRef<(() => void) | null>(null);
-  // A dangerous action's words in red, in the shade readable on the menu (#E53E3E itself is 4.13:1 on white).
-  const danger = textColors[useTheme().palette.mode].error;
   const lang = useScreenLang();
   // The button comes a moment after its row (firstPaint.tsx), in a place of its size and alignment (a small
   // IconButton: 34 px, inline-flex, aligned to the middle), so the row's height does not change.
@@ -65,7 +62,8 @@ export function RowActions({ label, actions, disabled }: { label: string; action
                 chosen.current = action.onClick;
                 setAnchor(null);
               }}
-              sx={action.danger ? { color: danger } : undefined}
+              // A dangerous action's words in red, in the shade readable on the menu (#E53E3E itself is 4.13:1 on white).
+              sx={action.danger ? { color: 'textShade.error' } : undefined}
             >
               {action.label}
             </MenuItem>

@@ -8,7 +8,8 @@
  * - `type`: how the delete messages name a record ('O item foi apagado com sucesso.');
  * - `values.<field>.<value>`: how a state's value reads;
  * - `menu`: its sidebar entry; `language: 'pt'`: the screen is in Portuguese, react-admin's own texts included;
- *   `language: 'en'`: the screen is in English (react-admin's texts too), marked so for screen readers.
+ *   `language: 'en'`: the screen is in English (react-admin's texts too), marked so for screen readers (the users
+ *   screen, written by hand, says so itself).
  */
 export const resourceMessages = {
   items: {
@@ -96,7 +97,6 @@ export const resourceMessages = {
   },
   admin: {
     menu: 'Admin',
-    language: 'en',
     name: 'User |||| Users',
     fields: {
       full_name: 'Full name',
