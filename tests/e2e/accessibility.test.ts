@@ -156,6 +156,16 @@ async function walkLists(page: Page, walk: Walk, desktop: boolean) {
       const dialog = page.getByRole('dialog', { name: list.create });
       await dialog.waitFor();
       await walk.scan(`${list.path} ${list.create}`);
+      // Saved empty: the required fields' errors, in red, one of them focused.
+      const save = dialog.getByRole('button', { name: /^(Save|Salvar)$/ });
+      if (await save.isEnabled()) {
+        await save.click();
+        await dialog
+          .getByText(/obrigatóri|required|confirm your password/i)
+          .first()
+          .waitFor();
+        await walk.scan(`${list.path} ${list.create} with errors`);
+      }
       await closeDialog(page, dialog);
     }
 
@@ -183,6 +193,14 @@ async function walkLists(page: Page, walk: Walk, desktop: boolean) {
       const selectable = page.locator('tbody input[type="checkbox"]:not([disabled])');
       await selectable.first().check();
       await walk.scan(`${list.path} with a row selected`);
+      await page
+        .locator('[class*="RaBulkActionsToolbar"] button')
+        .filter({ hasText: /^(Delete|Deletar|Excluir)$/ })
+        .click();
+      const bulk = page.getByRole('dialog', { name: list.remove });
+      await bulk.waitFor();
+      await walk.scan(`${list.path} bulk delete confirmation`);
+      await closeDialog(page, bulk);
       await selectable.first().uncheck();
     }
   }
@@ -216,6 +234,10 @@ describe.each(Object.keys(SIZES) as (keyof typeof SIZES)[])('at %s size', (size)
         await field.waitFor();
         await field.focus();
         await walk.scan(path);
+        // Sent empty: every field's error, in red (the first field focused again on the login page).
+        await page.locator('button[type="submit"]').first().click();
+        await page.locator('.Mui-error').first().waitFor();
+        await walk.scan(`${path} with errors`);
       }
       await page.goto('/callback');
       await page.getByRole('heading', { name: 'Autorização bem sucedida!' }).waitFor();
