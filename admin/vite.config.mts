@@ -115,11 +115,11 @@ export default defineConfig({
     react(),
     deferTooltips(),
     preloadFirstScreen(),
-    // Brotli and gzip copies of the hashed files, made once here at the highest levels, so the gateway answers
-    // `Accept-Encoding` without compressing anything per request. index.html stays as it is: it is tiny and
-    // is never cached.
+    // Brotli and gzip copies of the hashed files and of the admin's page (over 1 KiB, with its preload links),
+    // made once here at the highest levels, so the gateway answers `Accept-Encoding` without compressing anything
+    // per request.
     compression({
-      include: /^assets\/.+\.(js|css|svg|json)$/,
+      include: /^(assets\/.+\.(js|css|svg|json)|index\.html)$/,
       threshold: 1024,
       algorithms: ['brotliCompress', 'gzip'],
       logLevel: 'silent',

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { acceptedEncodings } from './http/encoding';
 import { projectRoot } from './paths';
 import { messages } from './messages';
 
@@ -9,6 +10,29 @@ export const adminDist = path.join(projectRoot, 'dist', 'admin');
 
 /** Pages that name the current hashed files: a browser must ask again each time, or it runs yesterday's admin. */
 const NOT_CACHED = { 'Cache-Control': 'no-cache' };
+
+/** The copies of index.html the build writes (admin/vite.config.mts), by encoding, best first. */
+const PAGE_COPIES: Record<string, string> = { br: '.br', gzip: '.gz' };
+
+/**
+ * The admin's page, in the best encoding the browser accepts that the build made (a page under 1 KiB has no copies):
+ * it is asked for again on every visit, ahead of everything else the first screen loads.
+ */
+function sendAdminPage(req: Request, res: Response) {
+  const index = path.join(adminDist, 'index.html');
+  if (!existsSync(index)) {
+    res.type('text').send('The admin is not built yet: run `npm run build`.');
+    return;
+  }
+  res.vary('Accept-Encoding');
+  for (const encoding of acceptedEncodings(req, Object.keys(PAGE_COPIES))) {
+    const copy = index + (PAGE_COPIES[encoding] ?? '');
+    if (encoding !== 'identity' && !existsSync(copy)) continue;
+    const headers: Record<string, string> = { ...NOT_CACHED, 'Content-Type': 'text/html; charset=utf-8' };
+    if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    return res.sendFile(copy, { headers });
+  }
+}
 
 /**
  * The admin's page and screens. Its hashed files (assets/) are answered before (http/admin-assets.ts): Vite names
@@ -22,6 +46,7 @@ export function adminFiles(): Router {
   router.use('/assets', (_req, res) => {
     res.status(404).json({ detail: messages.notFound });
   });
+  router.get('/index.html', sendAdminPage);
   // Whatever else Vite wrote (the explorer's page, files from a public folder) keeps no fixed name per content.
   router.use(
     express.static(adminDist, {
@@ -31,11 +56,7 @@ export function adminFiles(): Router {
     }),
   );
   // History fallback: every screen's address answers with the admin app, which routes it.
-  router.get(/.*/, (_req, res) => {
-    const index = path.join(adminDist, 'index.html');
-    if (existsSync(index)) return res.sendFile(index, { headers: NOT_CACHED });
-    res.type('text').send('The admin is not built yet: run `npm run build`.');
-  });
+  router.get(/.*/, sendAdminPage);
   return router;
 }
 

@@ -55,7 +55,7 @@ describe('own account', () => {
     const user = await t.createUser('perfil@example.com', 'perfil-password');
     const page = await open();
     await login(page, user.email, user.password);
-    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Test User' }).click();
     await page.getByRole('menuitem', { name: 'Meu perfil' }).click();
     await page.waitForURL('**/config');
     await page.getByRole('heading', { name: 'Configurações do usuário' }).waitFor();

@@ -197,7 +197,7 @@ describe.each(['light', 'dark'] as const)('contrast in %s mode', (theme) => {
       'Logout',
       'Logado como:',
     ]);
-    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Test User' }).click();
     await page.getByRole('menuitem', { name: 'Meu perfil' }).waitFor();
     await expectReadable(page, 'user menu', ['Meu perfil']);
     await page.getByRole('menuitem', { name: 'Meu perfil' }).click();

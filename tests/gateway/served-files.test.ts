@@ -154,6 +154,24 @@ describe('pages that name the hashed files', () => {
     },
   );
 
+  it.each([
+    ['/', 'br', zlib.brotliDecompressSync],
+    ['/clientes', 'gzip', zlib.gunzipSync],
+    ['/index.html', 'br', zlib.brotliDecompressSync],
+  ])('%s, over 1 KiB, is sent %s-compressed to a browser that accepts it', async (address, encoding, decompress) => {
+    const page = readFileSync('dist/admin/index.html');
+    expect(page.length).toBeGreaterThan(1024);
+    const accept = encoding === 'br' ? 'gzip, deflate, br, zstd' : 'gzip, deflate';
+    const answer = await rawGet(t.url + address, { Accept: 'text/html', 'Accept-Encoding': accept });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(encoding);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.headers['cache-control']).toMatch(/no-cache|no-store/);
+    expect(varies(answer)).toContain('accept-encoding');
+    expect(answer.body.length).toBeLessThan(page.length / 2);
+    expect(decompress(answer.body).equals(page)).toBe(true);
+  });
+
   it('the GraphQL explorer opened in a browser is not cached either', async () => {
     const answer = await rawGet(`${t.url}/graphql`, { Accept: 'text/html' });
     expect(answer.status).toBe(200);

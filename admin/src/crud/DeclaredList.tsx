@@ -13,9 +13,16 @@ import { ScreenLanguage } from './ScreenLanguage';
 export default function DeclaredList({ resource }: { resource: ResourceName }) {
   const { title } = declarationOf(resource);
   const representation = (record: RaRecord) => String(record[title ?? 'id'] ?? '');
-  const list = <ResourceList resource={resource} representation={representation} />;
   // Its texts are loaded with its code (lists.ts).
-  return labelsOf(resource)?.language === 'pt' ? (
+  const labels = labelsOf(resource) as { language?: string } | undefined;
+  const list = (
+    <ResourceList
+      resource={resource}
+      representation={representation}
+      lang={labels?.language === 'en' ? 'en' : undefined}
+    />
+  );
+  return labels?.language === 'pt' ? (
     <ScreenLanguage i18nProvider={portugueseI18nProvider}>{list}</ScreenLanguage>
   ) : (
     list

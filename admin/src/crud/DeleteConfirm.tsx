@@ -13,6 +13,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { useToast } from '../layout/useToast';
+import { useScreenLang } from './ScreenLanguage';
 
 /** The toasts of a delete, in the specification's words ('O item foi apagado com sucesso.'). */
 function useDeleteToasts(resource: string) {
@@ -73,8 +74,10 @@ interface DeleteRecordProps {
 export function DeleteRecordConfirm({ resource, record, title, representation, onClose }: DeleteRecordProps) {
   const [remove, { isPending }] = useDelete();
   const toasts = useDeleteToasts(resource);
+  const lang = useScreenLang();
   return (
     <Confirm
+      lang={lang}
       isOpen={!!record}
       loading={isPending}
       title={title}
@@ -114,6 +117,7 @@ export function SpecBulkDeleteButton({
   const [open, setOpen] = useState(false);
   const [removeMany, { isPending }] = useDeleteMany();
   const toasts = useDeleteToasts(resource);
+  const lang = useScreenLang();
   const names = (data ?? []).filter((record) => selectedIds.includes(record.id)).map(representation);
   return (
     <>
@@ -121,6 +125,7 @@ export function SpecBulkDeleteButton({
         <DeleteIcon />
       </Button>
       <Confirm
+        lang={lang}
         isOpen={open}
         loading={isPending}
         title={title}

@@ -8,6 +8,7 @@ import { defaultText } from './ResourceList';
 import { useFailureToast, useToast } from '../layout/useToast';
 import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
+import { useScreenLang } from './ScreenLanguage';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -98,6 +99,7 @@ function FormDialogFrame({ title, onClose, children }: Omit<DialogProps, 'resour
   return (
     <Dialog
       open
+      lang={useScreenLang()}
       onClose={onClose}
       fullWidth
       maxWidth="sm"
@@ -230,7 +232,7 @@ export function ShowDialog({
   const titleId = useId();
   const fields = fieldsOf(typeOfResource(resource));
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" lang={useScreenLang()}>
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <Box

@@ -47,6 +47,7 @@ import { useFailureToast } from '../layout/useToast';
 import type { FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
+import { ScreenLangProvider } from './ScreenLanguage';
 import { SpecPagination } from './SpecPagination';
 
 export { PAGE_SIZE };
@@ -123,10 +124,10 @@ function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | '
   return 'default';
 }
 
-/** A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says. */
+/** A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says, in a readable shade. */
 function StateChip({ value, text }: { value: unknown; text: string }) {
   const color = stateColor(String(value));
-  const tone = color === 'default' ? 'text.secondary' : `${color}.main`;
+  const tone = color === 'default' ? 'text.secondary' : `textShade.${color}`;
   return (
     <Box
       component="span"
@@ -543,6 +544,8 @@ export interface ResourceListProps {
   /** A record the user may not edit or delete (their own). */
   isLocked?: (record: RaRecord) => boolean;
   form?: FormCustomization;
+  /** The screen's language where it is not the document's (pt-BR): 'en' for a screen in English. */
+  lang?: string;
 }
 
 const unlocked = () => false;
@@ -558,6 +561,7 @@ export function ResourceList({
   representation,
   isLocked = unlocked,
   form,
+  lang,
 }: ResourceListProps) {
   const translate = useTranslate();
   const location = useLocation();
@@ -579,89 +583,91 @@ export function ResourceList({
   if (corrected !== null) return <Navigate replace to={{ pathname: location.pathname, search: corrected }} />;
 
   return (
-    // The layout grows with its content: this box takes the width it is given instead (inline-size containment), so
-    // a wide table scrolls inside its own box rather than pushing the page sideways on a phone.
-    <Box sx={{ p: { xs: 1, sm: 3 }, width: '100%', boxSizing: 'border-box', contain: 'inline-size' }}>
-      <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
-        {title}
-      </Typography>
-      <ListBase
-        resource={resource}
-        perPage={PAGE_SIZE}
-        sort={DEFAULT_SORT}
-        storeKey={false}
-        // Who may see the list is settled before it mounts (RequireAccess around every resource screen, the Layout
-        // for the session), so the list asks for its rows at once instead of checking both again first.
-        disableAuthentication
-        exporter={exporter}
-        // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
-        queryOptions={{ onError: failed }}
-      >
-        <Title title={title} preferenceKey={false} />
-        <ListPage
-          search={searchable ? <SearchBox /> : null}
-          actions={
-            <ListActions
-              resource={resource}
-              label={translate(`resources.${resource}.action.create`)}
-              onAdd={offers(resource, 'create') ? () => setAdding(true) : undefined}
-            />
-          }
-          pagination={
-            <AfterFirstPaint>
-              <SpecPagination resource={resource} />
-            </AfterFirstPaint>
-          }
+    <ScreenLangProvider value={lang}>
+      {/* The layout grows with its content: this box takes the width it is given instead (inline-size containment),
+          so a wide table scrolls inside its own box rather than pushing the page sideways on a phone. */}
+      <Box lang={lang} sx={{ p: { xs: 1, sm: 3 }, width: '100%', boxSizing: 'border-box', contain: 'inline-size' }}>
+        <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        <ListBase
+          resource={resource}
+          perPage={PAGE_SIZE}
+          sort={DEFAULT_SORT}
+          storeKey={false}
+          // Who may see the list is settled before it mounts (RequireAccess around every resource screen, the Layout
+          // for the session), so the list asks for its rows at once instead of checking both again first.
+          disableAuthentication
+          exporter={exporter}
+          // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
+          queryOptions={{ onError: failed }}
         >
-          <Rows
-            resource={resource}
-            columns={columns}
-            representation={representation}
-            isLocked={isLocked}
-            onEdit={setEditing}
-            onDelete={setDeleting}
-          />
-          <NextPagePrefetch />
-          <LastPageRedirect />
-        </ListPage>
-      </ListBase>
-      <Suspense fallback={null}>
-        {adding && (
-          <CreateDialog
-            resource={resource}
-            title={translate(`resources.${resource}.action.create`)}
-            onClose={() => setAdding(false)}
-            form={form}
-          />
-        )}
-        {editing && !offers(resource, 'update') && (
-          <ShowDialog
-            resource={resource}
-            title={translate(`resources.${resource}.action.show`)}
-            record={editing}
-            onClose={() => setEditing(null)}
-          />
-        )}
-        {editing && offers(resource, 'update') && (
-          <EditDialog
-            resource={resource}
-            title={translate(`resources.${resource}.action.edit`)}
-            record={editing}
-            onClose={() => setEditing(null)}
-            form={form}
-          />
-        )}
-        {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}
-        <AfterFirstPaint>
-          <DeleteRecordConfirm
-            resource={resource}
-            record={deleting}
-            title={translate(`resources.${resource}.action.delete`)}
-            representation={representation}
-            onClose={() => setDeleting(null)}
-          />
-        </AfterFirstPaint>
-      </Suspense>
-    </Box>
+          <Title title={title} preferenceKey={false} />
+          <ListPage
+            search={searchable ? <SearchBox /> : null}
+            actions={
+              <ListActions
+                resource={resource}
+                label={translate(`resources.${resource}.action.create`)}
+                onAdd={offers(resource, 'create') ? () => setAdding(true) : undefined}
+              />
+            }
+            pagination={
+              <AfterFirstPaint>
+                <SpecPagination resource={resource} />
+              </AfterFirstPaint>
+            }
+          >
+            <Rows
+              resource={resource}
+              columns={columns}
+              representation={representation}
+              isLocked={isLocked}
+              onEdit={setEditing}
+              onDelete={setDeleting}
+            />
+            <NextPagePrefetch />
+            <LastPageRedirect />
+          </ListPage>
+        </ListBase>
+        <Suspense fallback={null}>
+          {adding && (
+            <CreateDialog
+              resource={resource}
+              title={translate(`resources.${resource}.action.create`)}
+              onClose={() => setAdding(false)}
+              form={form}
+            />
+          )}
+          {editing && !offers(resource, 'update') && (
+            <ShowDialog
+              resource={resource}
+              title={translate(`resources.${resource}.action.show`)}
+              record={editing}
+              onClose={() => setEditing(null)}
+            />
+          )}
+          {editing && offers(resource, 'update') && (
+            <EditDialog
+              resource={resource}
+              title={translate(`resources.${resource}.action.edit`)}
+              record={editing}
+              onClose={() => setEditing(null)}
+              form={form}
+            />
+          )}
+          {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}
+          <AfterFirstPaint>
+            <DeleteRecordConfirm
+              resource={resource}
+              record={deleting}
+              title={translate(`resources.${resource}.action.delete`)}
+              representation={representation}
+              onClose={() => setDeleting(null)}
+            />
+          </AfterFirstPaint>
+        </Suspense>
+      </Box>
+    </ScreenLangProvider>
   );
 }

@@ -15,6 +15,8 @@ const messages = {
     ...englishMessages.ra,
     page: { ...englishMessages.ra.page, not_found: 'Not Found', error: 'Something went wrong!' },
     action: { ...englishMessages.ra.action, open_menu: 'Abrir menu', close_menu: 'Fechar menu' },
+    // A sort control reads its column's label as written ('Sort by Full name ascending'), not lower-cased.
+    sort: { ...englishMessages.ra.sort, sort_by: 'Sort by %{field} %{order}' },
     navigation: {
       ...englishMessages.ra.navigation,
       page_range_info: '%{offsetBegin}–%{offsetEnd} of %{total}',

@@ -124,7 +124,7 @@ export const portugueseMessages: TranslationMessages = {
       page_rows_per_page: 'Linhas por página:',
       skip_nav: 'Pular para o conteúdo',
     },
-    sort: { sort_by: 'Ordenar por %{field_lower_first} %{order}', ASC: 'crescente', DESC: 'decrescente' },
+    sort: { sort_by: 'Ordenar por %{field} %{order}', ASC: 'crescente', DESC: 'decrescente' },
     auth: {
       auth_check_error: 'Faça login para continuar',
       user_menu: 'Perfil',

@@ -116,8 +116,8 @@ describe('ItemList', () => {
     const provider = memoryProvider(seed());
     renderWithAdmin(<ItemList />, { path: '/items', dataProvider: provider });
     await screen.findByText('Item 1');
-    expect(within(table()).queryByRole('button', { name: /Sort by id/ })).not.toBeInTheDocument();
-    fireEvent.click(within(table()).getByRole('button', { name: /Sort by title/ }));
+    expect(within(table()).queryByRole('button', { name: /Sort by ID/ })).not.toBeInTheDocument();
+    fireEvent.click(within(table()).getByRole('button', { name: /Sort by Title/ }));
     await waitFor(() =>
       expect(provider.getList).toHaveBeenLastCalledWith(
         'items',
@@ -126,7 +126,7 @@ describe('ItemList', () => {
     );
     // 'Item 1', 'Item 10', 'Item 11', 'Item 12', 'Item 2' as text sorts them.
     await waitFor(() => expect(within(rows()[1]).getByText('Item 10')).toBeInTheDocument());
-    fireEvent.click(within(table()).getByRole('button', { name: /Sort by title/ }));
+    fireEvent.click(within(table()).getByRole('button', { name: /Sort by Title/ }));
     await waitFor(() => expect(within(rows()[0]).getByText('Item 9')).toBeInTheDocument());
   });
 

@@ -8,6 +8,7 @@ import { resourceMessages } from './store';
  * messages under react-admin's `resources.<name>` convention:
  *
  * - `menu`: its sidebar entry; `language: 'pt'`: the screen is in Portuguese, react-admin's own texts included;
+ *   `language: 'en'`: in English, marked so for screen readers;
  * - `title`, `table` (the table's accessible name), `empty`, `name`;
  * - `fields.<field>`: a column's heading and, unless `inputs` says otherwise, its input's label;
  *   `inputs.<field>` / `inputs.edit.<field>`: an input's label (in the edit dialog);

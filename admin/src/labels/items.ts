@@ -1,6 +1,7 @@
 /** The items screen's texts (`resources.items` in react-admin's convention): see ./index.ts for what each key says. */
 export default {
   menu: 'Itens',
+  language: 'en',
   name: 'Item |||| Items',
   fields: { id: 'ID', title: 'Title', description: 'Description' },
   title: 'Items Management',

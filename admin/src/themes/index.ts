@@ -1,19 +1,20 @@
 import type { Theme } from '@mui/material';
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
 
-/** The product's colours (specification §9). They fill buttons, bars, dots and indicators. */
-export const colors = { main: '#009688', danger: '#E53E3E', success: '#48BB78' };
+import { colors, textColors } from './colors';
 
-/**
- * Text in those colours, where the brand colour itself is too light or too dark to read (WCAG AA: 4.5:1 for
- * text). Teal #009688 on white is 3.67:1 and on the dark paper 3.26:1; #E53E3E on white is 4.13:1 and on the
- * dark paper 2.91:1. Text on a teal fill is black (5.72:1; white is 3.67:1); text on a red fill is white on a
- * deeper red (5.47:1).
- */
-export const textColors = {
-  light: { primary: '#00796B', error: '#C53030' }, // 5.32:1 and 5.47:1 on white
-  dark: { primary: '#4DB6AC', error: '#FC8181' }, // 4.91:1 and 4.91:1 on the paper #2d3748, more on #1a202c
-};
+export { colors, textColors };
+
+declare module '@mui/material/styles' {
+  interface Palette {
+    /** The text shades of the product's colours (./colors.ts), for `sx` colours such as 'textShade.error'. */
+    textShade: (typeof textColors)[keyof typeof textColors];
+  }
+  interface PaletteOptions {
+    textShade?: (typeof textColors)[keyof typeof textColors];
+  }
+}
+
 const onTeal = '#000000';
 const dangerFill = { main: '#C53030', hover: '#9B2C2C' };
 
@@ -28,6 +29,7 @@ function palette(mode: Mode) {
     secondary: { main: colors.main, dark: '#00897B', contrastText: onTeal },
     error: { main: colors.danger, dark: dangerFill.main, light: '#FC8181', contrastText: '#ffffff' },
     success: { main: colors.success, contrastText: '#000000' },
+    textShade: textColors[mode],
   };
 }
 
@@ -51,6 +53,20 @@ function components(mode: Mode) {
           }),
         }),
       },
+    },
+    // An aria-label given to a checkbox names its <input>, the element a screen reader announces: MUI would put it
+    // on the wrapping <span>, which has no role to be named (react-admin's row checkboxes are given one this way).
+    MuiCheckbox: {
+      defaultProps: {
+        slotProps: {
+          root: { 'aria-label': undefined },
+          input: (ownerState: { 'aria-label'?: string }) => ({ 'aria-label': ownerState['aria-label'] }),
+        },
+      },
+    },
+    // The delete confirmation's button (react-admin's Confirm): red words on the dialog, in the readable shade.
+    RaConfirm: {
+      styleOverrides: { root: { '& .RaConfirm-confirmWarning': { color: text.error } } },
     },
     MuiTab: {
       styleOverrides: { root: { textTransform: 'none' as const, '&.Mui-selected': { color: text.primary } } },

@@ -90,6 +90,13 @@ export default function UserList() {
     );
   }
   return (
-    <ResourceList resource="admin" columns={columns} representation={(user) => user.email} isLocked={own} form={form} />
+    <ResourceList
+      resource="admin"
+      columns={columns}
+      representation={(user) => user.email}
+      isLocked={own}
+      form={form}
+      lang="en"
+    />
   );
 }
