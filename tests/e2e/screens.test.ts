@@ -312,6 +312,7 @@ describe('client dialogs', () => {
       'Token Hiper',
       'Token Nuvemshop',
       'Local de estoque Nuvemshop',
+      'Nome da loja',
       'ID da loja Nuvemshop',
       'Sincronizar imagens',
       'Sincronizar dimensões',
