@@ -58,7 +58,7 @@ afterAll(async () => {
 
 describe('the prune-tables schedule', () => {
   it('is registered with pg-boss with the configured cron', async () => {
-    const schedules = await t.sql('select name, cron, timezone from pgboss.schedule');
+    const schedules = await t.sql("select name, cron, timezone from pgboss.schedule where name = 'prune-tables'");
     expect(schedules).toEqual([{ name: 'prune-tables', cron: '* * * * *', timezone: 'UTC' }]);
   });
 

@@ -106,7 +106,7 @@ describe(`searching ${CLIENTS.toLocaleString('en')} clients`, () => {
 
   it(`answers one searched list and one searched count within ${SEARCH_BOUND_MS} ms`, async () => {
     const list = await t.graphql(
-      `query ($filter: ListFilter) {
+      `query ($filter: ClientFilter) {
         data: allClients(perPage: 25, filter: $filter) { id url nuvemshop_store_id }
         total: _allClientsMeta(filter: $filter) { count }
       }`,
