@@ -50,6 +50,8 @@ function serverEnv(databaseUrl) {
     // Production wants its public addresses set; the benchmark sends no mail and opens no checkout.
     FRONTEND_HOST: 'http://localhost',
     CHECKOUT_URL: 'http://localhost/',
+    // Where Nuvemshop would call webhooks: production wants https, and the benchmark receives none.
+    PUBLIC_URL: 'https://bench.invalid',
     BCRYPT_COST: String(bcryptCost),
     LOG_LEVEL: 'info',
     // All load comes from one address: the login budgets are raised as if it came from many.
