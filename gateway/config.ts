@@ -134,6 +134,13 @@ const schema = z.object({
   SYNC_STOCK_INTERVAL_SECONDS: int(10, 86_400).default(600),
   SYNC_FULL_READ_CRON: cron.default('30 3 * * *'),
   SYNC_CONCURRENCY: int(1, 200).default(20),
+  /**
+   * How long one job of a run writes before handing the rest to a continuation. A crashed process's job is failed
+   * after three times this and retried elsewhere; its client's lease runs out ten seconds later.
+   */
+  SYNC_STEP_SECONDS: int(1, 120).default(20),
+  /** A failed step (Hiper or Nuvemshop unreachable) waits this long, doubling at each of its eight retries. */
+  SYNC_RETRY_DELAY_SECONDS: int(1, 600).default(10),
 
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),
@@ -167,6 +174,8 @@ const schema = z.object({
   JOBS_POOL_MAX: int(1, 50).default(3),
   JOBS_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(300).default(2),
   JOBS_CRON_CHECK_SECONDS: int(1, 45).default(30),
+  /** How often pg-boss fails the jobs of a process that died (their expiry passed), so that they are retried. */
+  JOBS_MAINTENANCE_SECONDS: int(1, 600).default(30),
   MAIL_CONCURRENCY: int(1, 50).default(2),
   MAIL_RETRY_LIMIT: int(0, 50).default(10),
   MAIL_RETRY_DELAY_SECONDS: int(1, 86_400).default(30),

@@ -32,6 +32,8 @@ export interface JobQueueOptions {
   pollingIntervalSeconds: number;
   /** How often a process checks the schedules. */
   cronCheckSeconds: number;
+  /** How often expired jobs (their process died) are failed, and so retried. */
+  maintenanceSeconds: number;
 }
 
 // Finished jobs stay in the job table for half a day, failed ones a week, then move to pg-boss's archive, which
@@ -39,7 +41,6 @@ export interface JobQueueOptions {
 const ARCHIVE_COMPLETED_AFTER_SECONDS = 12 * 3600;
 const ARCHIVE_FAILED_AFTER_SECONDS = 7 * 24 * 3600;
 const DELETE_ARCHIVED_AFTER_DAYS = 30;
-const MAINTENANCE_SECONDS = 30;
 
 /**
  * The product's durable job queue: pg-boss on the gateway's own PostgreSQL. Jobs survive restarts, are retried with
@@ -76,7 +77,7 @@ export class JobQueue {
       deleteAfterDays: DELETE_ARCHIVED_AFTER_DAYS,
       // Expired jobs (their process died) are failed, and so retried, at this pace: a sync run is taken up again
       // within its step's expiry and this.
-      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+      maintenanceIntervalSeconds: options.maintenanceSeconds,
     });
     // Without a listener an 'error' event would end the process: a lost connection (the database restarting)
     // is worth a warning, and pg-boss retries on its next poll.
@@ -255,5 +256,6 @@ export function jobQueueOptions(config: Config, databaseUrl: string): JobQueueOp
     poolMax: config.JOBS_POOL_MAX,
     pollingIntervalSeconds: config.JOBS_POLL_INTERVAL_SECONDS,
     cronCheckSeconds: config.JOBS_CRON_CHECK_SECONDS,
+    maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS,
   };
 }

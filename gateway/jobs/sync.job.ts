@@ -15,13 +15,11 @@ export interface SyncJobDeps {
   jobs: JobQueue;
 }
 
-/** A step's expiry: a crashed process's step is failed by pg-boss's maintenance, then retried by another process. */
-const STEP_EXPIRY_SECONDS = 60;
 /** Hiper or Nuvemshop down: retried with backoff (10 s, 20 s, 40 s...) for about an hour before the run fails. */
 const RETRIES = 8;
 
 /**
- * The `sync` queue: each job is one bounded step of a run (one Hiper page, at most 20 s of writes) and queues the
+ * The `sync` queue: each job is one bounded step of a run (Hiper's pages for at most SYNC_STEP_SECONDS) and queues the
  * next step itself, so a crash loses at most a step, which the retry repeats without writing anything twice. A lease
  * per client keeps two processes from syncing one client at once; a step that finds its client held waits a few
  * seconds and tries again.
@@ -30,7 +28,13 @@ export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinit
   const runner = new SyncRunner(orm, config);
   return {
     name: 'sync',
-    options: { retryLimit: RETRIES, retryDelay: 10, retryBackoff: true, expireInSeconds: STEP_EXPIRY_SECONDS },
+    // A crashed process's step expires, is failed by pg-boss's maintenance, then retried by another process.
+    options: {
+      retryLimit: RETRIES,
+      retryDelay: config.SYNC_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+      expireInSeconds: runner.stepExpirySeconds,
+    },
     concurrency: config.SYNC_CONCURRENCY,
     handle: async (job) => {
       const { runId, from, skip } = job.data;

@@ -26,6 +26,8 @@ export class NuvemshopBucket {
   drainPerMs = DOCUMENTED_LIMIT / SECONDS_TO_DRAIN / 1000;
   private level = 0;
   private at: number;
+  /** Calls counted and not yet answered: while there are none, an answer's headers say exactly how full it is. */
+  private inFlight = 0;
   private blockedUntil = 0;
   private queue: Promise<void> = Promise.resolve();
 
@@ -64,12 +66,19 @@ export class NuvemshopBucket {
     const reset = count(headers, 'x-rate-limit-reset');
     if (remaining === undefined) return;
     const used = Math.max(0, limit - remaining);
-    // 10% under the measure, so that rounding in the headers never makes us drain faster than the platform does.
-    if (used >= MEASURABLE && reset) this.drainPerMs = (0.9 * used) / reset;
+    // `remaining` is rounded down, so `used` may read up to one request high: the drain measured from it is lowered
+    // by that share, and never drains us faster than the platform does.
+    if (used >= MEASURABLE && reset) this.drainPerMs = (used - 1) / reset;
     // Our estimate runs from `at`, which a 429 puts in the future: compare the two there.
     const now = this.now();
     const learnt = used - Math.max(0, this.at - now) * this.drainPerMs;
-    this.level = Math.max(this.level, learnt);
+    // With no other call on its way the answer is the whole truth, lower than our estimate or not.
+    this.level = this.inFlight === 0 ? Math.max(0, learnt) : Math.max(this.level, learnt);
+  }
+
+  /** An answer came (its headers learnt or not), or the call failed without one. */
+  settle(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
   }
 
   /** A 429: nobody calls until the bucket is empty (`x-rate-limit-reset` ms, else our estimate); returns that wait. */
@@ -101,6 +110,7 @@ export class NuvemshopBucket {
       const room = this.limit - this.margin - this.level;
       if (room >= cost) {
         this.level += cost;
+        this.inFlight++;
         return;
       }
       // Looks again at least every 100 ms: an answer may meanwhile have taught a larger bucket.

@@ -437,8 +437,10 @@ export class NuvemshopStoreClient {
         });
         answer = await readBody(response);
       } catch (error) {
+        this.bucket.settle();
         throw new NuvemshopUnavailable(timedOut(error) ? messages.nuvemshopTimedOut : 'Could not reach Nuvemshop');
       }
+      this.bucket.settle();
       if (response.status === 429) {
         // The bucket holds back this call's next attempt, and every other call to the store, for x-rate-limit-reset.
         this.bucket.full(response.headers);

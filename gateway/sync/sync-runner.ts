@@ -11,6 +11,7 @@ import {
   type NewVariant,
   type NuvemshopProduct,
   type NuvemshopStoreClient,
+  STOCK_PRICE_BATCH,
   type StockPriceProduct,
   type VariantChanges,
 } from './nuvemshop.client';
@@ -32,10 +33,18 @@ export const isConnected = (client: Row) => {
 /** What one job of a run does next: nothing (the run is over), or the continuation to queue. */
 export type StepOutcome = { done: true } | { next: { from: number; skip: number }; delaySeconds?: number };
 
-/** How long one job writes before it hands the rest of its page to a continuation (well below its expiry). */
-const STEP_SECONDS = 20;
-/** A lease outlives a job's expiry, so a crashed job's client is free again when pg-boss retries it. */
-const LEASE_SECONDS = 70;
+/** Runs whose store catalogue this process has read, kept for the run's later steps (at most this many). */
+const CACHED_RUNS = 64;
+
+/**
+ * What one run learns of its store once and reuses in every later step in this process: which SKUs the store holds
+ * (to adopt rather than duplicate) and its categories. Another process taking the run over reads them afresh.
+ */
+interface RunCache {
+  /** SKU → the ids of the store's products with a variant of that SKU. */
+  skus?: Map<string, number[]>;
+  categories?: Map<string, number>;
+}
 
 /** A product as the store should show it, from the mapping table of SYNC-CONTRACT.md. */
 interface Desired {
@@ -137,11 +146,32 @@ interface PendingStock {
  * uploaded images) is saved as it goes, so a step cut short by a crash is repeated without writing anything twice.
  */
 export class SyncRunner {
+  private readonly caches = new Map<string, RunCache>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly config: Config,
     private readonly nuvemshop: NuvemshopClient = NuvemshopClient.fromConfig(config),
   ) {}
+
+  /** A step's job expires after this (its process died), and is retried by another. */
+  get stepExpirySeconds(): number {
+    return this.config.SYNC_STEP_SECONDS * 3;
+  }
+
+  /** A lease outlives a step's expiry, so a crashed step's client is free again when pg-boss retries it. */
+  private get leaseSeconds(): number {
+    return this.stepExpirySeconds + 10;
+  }
+
+  private cacheOf(runId: string): RunCache {
+    let cache = this.caches.get(runId);
+    if (!cache) {
+      if (this.caches.size >= CACHED_RUNS) this.caches.delete(this.caches.keys().next().value!);
+      this.caches.set(runId, (cache = {}));
+    }
+    return cache;
+  }
 
   /** The client a run is of, or null when the run is gone. */
   async clientOf(runId: string): Promise<string | null> {
@@ -158,7 +188,7 @@ export class SyncRunner {
     const taken = await connection.execute<{ affectedRows: number }>(
       `update sync_clients set lease_owner = ?, lease_until = now() + make_interval(secs => ?)
         where client_id = ? and (lease_owner is null or lease_owner = ? or lease_until < now())`,
-      [holder, LEASE_SECONDS, clientId, holder],
+      [holder, this.leaseSeconds, clientId, holder],
       'run',
     );
     return taken.affectedRows === 1;
@@ -173,17 +203,21 @@ export class SyncRunner {
       );
   }
 
-  /** Runs one step of `runId` from Hiper's position `from` (the stored cursor when undefined), skipping `skip` products. */
+  /**
+   * Runs one step of `runId`: reads Hiper's pages from `from` (the stored cursor when undefined; `skip` products of
+   * the first already written) for up to SYNC_STEP_SECONDS, writes what differs, and moves the cursor past the pages
+   * it wrote completely. Price and stock batches fill across pages, so only a step's last batch may be short.
+   */
   async step(runId: string, position: { from?: number; skip?: number }): Promise<StepOutcome> {
     const em = this.orm.em.fork();
     const run = await em.findOne<Row>('SyncRun', { id: runId }, { populate: ['client'] as never });
-    if (!run || !['queued', 'running'].includes(run.state)) return { done: true };
+    if (!run || !['queued', 'running'].includes(run.state)) return this.over(runId);
     const client = run.client as Row;
     if (!isConnected(client)) {
       await this.finish(em, run, 'failed', [
         { hiper_id: '', sku: null, message: 'Client is not connected to both platforms' },
       ]);
-      return { done: true };
+      return this.over(runId);
     }
     if (run.state === 'queued') {
       run.state = 'running';
@@ -193,51 +227,73 @@ export class SyncRunner {
     }
     const cursors = await em.findOneOrFail(SyncClient, { client: client.id });
     const kind = run.kind as SyncKind;
-    const from =
+    let from =
       position.from ?? (kind === 'full' ? 0 : Number(kind === 'stock' ? cursors.stockCursor : cursors.catalogueCursor));
+    let skip = position.skip ?? 0;
     const connection = storeConnectionOf(client);
     const hiper = HiperClient.fromConfig(this.config, connection.hiperKey!);
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
     const tally: Tally = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+    const work = new PageWork(em, store, client, kind, tally, this.cacheOf(runId));
+    const deadline = Date.now() + this.config.SYNC_STEP_SECONDS * 1000;
+    /** The cursor after the last page read completely in this step: stored once its batches are sent. */
+    let written: number | null = null;
+    let over = false;
     try {
-      const page = await hiper.page(from);
-      if (page.cursor === null) {
-        await this.finish(em, run, undefined, []);
-        return { done: true };
-      }
-      const deadline = Date.now() + STEP_SECONDS * 1000;
-      const work = new PageWork(em, store, client, kind, tally);
-      const products = page.products;
-      let index = position.skip ?? 0;
-      for (; index < products.length; index++) {
+      for (;;) {
+        const page = await hiper.page(from);
+        if (page.cursor === null) {
+          over = true;
+          break;
+        }
+        await work.load(page.products);
+        let index = skip;
+        for (; index < page.products.length && Date.now() <= deadline; index++) {
+          const product = page.products[index];
+          if (isGradeChild(product)) continue;
+          await work.product(product);
+          await work.flushStock(false);
+        }
+        if (index < page.products.length) {
+          skip = index;
+          break;
+        }
+        written = from = page.cursor;
+        skip = 0;
         if (Date.now() > deadline) break;
-        const product = products[index];
-        if (isGradeChild(product)) continue;
-        await work.product(product);
-        if (work.pending.length >= 50) await work.flushStock();
       }
-      await work.flushStock();
+      await work.flushStock(true);
       await this.record(em, run, tally, store.requests);
-      if (index < products.length) return { next: { from, skip: index } };
-      // The page is written: only now does its cursor move (forward only; a full run never moves one back).
-      const column = kind === 'stock' ? 'stock_cursor' : 'catalogue_cursor';
-      await em
-        .getConnection()
-        .execute(`update sync_clients set ${column} = greatest(${column}, ?) where client_id = ?`, [
-          page.cursor,
-          client.id,
-        ]);
-      return { next: { from: page.cursor, skip: 0 } };
+      if (written !== null) {
+        // Forward only: a full run never moves a cursor back.
+        const column = kind === 'stock' ? 'stock_cursor' : 'catalogue_cursor';
+        await em
+          .getConnection()
+          .execute(`update sync_clients set ${column} = greatest(${column}, ?) where client_id = ?`, [
+            written,
+            client.id,
+          ]);
+      }
+      if (over) {
+        await this.finish(em, run, undefined, []);
+        return this.over(runId);
+      }
+      return { next: { from, skip } };
     } catch (error) {
       await this.record(em, run, tally, store.requests);
       if (error instanceof TokenRevoked || error instanceof StoreSuspended || error instanceof HiperKeyRefused) {
         const state =
           error instanceof TokenRevoked ? 'token_revoked' : error instanceof StoreSuspended ? 'suspended' : 'failed';
         await this.finish(em, run, 'failed', [{ hiper_id: '', sku: null, message: error.message }], state);
-        return { done: true };
+        return this.over(runId);
       }
       throw error;
     }
+  }
+
+  private over(runId: string): StepOutcome {
+    this.caches.delete(runId);
+    return { done: true };
   }
 
   /** Adds a step's tallies to the run, so a running run's counts grow as batches are written. */
@@ -276,6 +332,7 @@ export class SyncRunner {
     const run = await em.findOne<Row>('SyncRun', { id: runId }, { populate: ['client'] as never });
     if (run && ['queued', 'running'].includes(run.state))
       await this.finish(em, run, 'failed', [{ hiper_id: '', sku: null, message }]);
+    this.caches.delete(runId);
   }
 }
 
@@ -283,9 +340,10 @@ export class SyncRunner {
 class PageWork {
   pending: PendingStock[] = [];
   /** Products waiting for their stock-price batch before they can be counted. */
-  private waiting = new Map<string, { row: SyncProduct; changed: boolean }>();
-  private categories?: Map<string, number>;
-  private skuIndex?: Map<string, NuvemshopProduct[]>;
+  private waiting = new Map<string, { changed: boolean }>();
+  /** The page's products' mappings and uploaded images, read in one query each. */
+  private rows = new Map<string, SyncProduct>();
+  private uploaded = new Map<string, SyncImage[]>();
   private readonly location: string | null;
 
   constructor(
@@ -294,8 +352,23 @@ class PageWork {
     private readonly client: Row,
     private readonly kind: SyncKind,
     private readonly tally: Tally,
+    private readonly cache: RunCache,
   ) {
     this.location = storeConnectionOf(client).locationId;
+  }
+
+  /** Reads the mappings (and, when images follow, the uploaded images) of a page's products at once. */
+  async load(products: HiperProduct[]): Promise<void> {
+    const ids = products.filter((p) => !isGradeChild(p)).map((p) => p.id);
+    this.rows.clear();
+    this.uploaded.clear();
+    if (!ids.length) return;
+    for (const row of await this.em.find(SyncProduct, { client: this.client.id, hiperId: { $in: ids } }))
+      this.rows.set(row.hiperId, row);
+    if (this.kind !== 'stock' && storeConnectionOf(this.client).updateImage) {
+      for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
+        this.uploaded.set(image.hiperId, [...(this.uploaded.get(image.hiperId) ?? []), image]);
+    }
   }
 
   private stockFields(stock: number) {
@@ -317,7 +390,7 @@ class PageWork {
 
   async product(p: HiperProduct): Promise<void> {
     const desired = desiredOf(p);
-    let row = await this.em.findOne(SyncProduct, { client: this.client.id, hiperId: p.id });
+    let row = this.rows.get(p.id) ?? null;
     const linked = !!row?.nuvemshopProductId && !!row.written;
     if (this.kind === 'stock') {
       if (!linked) return void this.tally.unchanged++;
@@ -325,16 +398,24 @@ class PageWork {
     }
     if (linked) return this.update(p, row!, desired, false);
     if (!desired.published && !row) return void this.tally.unchanged++;
-    row ??= this.em.create(SyncProduct, {
-      client: this.client.id as never,
-      hiperId: p.id,
-      sku: desired.variants[0].sku,
-    });
     const sku = desired.variants[0].sku;
+    if (!row) {
+      row = this.em.create(SyncProduct, { client: this.client.id as never, hiperId: p.id, sku });
+      this.rows.set(p.id, row);
+    }
     try {
+      if (row.creatingSince) {
+        // A creation was sent and its answer lost (a crash, a timeout): the store is asked afresh, never the cache.
+        const found = await this.store.findProductBySku(sku);
+        if (found) return await this.adopt(p, row, desired, found);
+        return await this.create(p, row, desired);
+      }
       const matches = (await this.index()).get(sku) ?? [];
       if (matches.length > 1) throw new Refusal(`SKU ${sku} matches ${matches.length} products in the store`);
-      if (matches.length === 1) return await this.adopt(p, row, desired, matches[0]);
+      if (matches.length === 1) {
+        const found = await this.store.findProductBySku(sku);
+        if (found) return await this.adopt(p, row, desired, found);
+      }
       await this.create(p, row, desired);
     } catch (error) {
       const message = this.fail(p, sku, error);
@@ -343,32 +424,36 @@ class PageWork {
     }
   }
 
-  /** Every product of the store by SKU, read once per step when something may need creating. */
-  private async index(): Promise<Map<string, NuvemshopProduct[]>> {
-    if (this.skuIndex) return this.skuIndex;
-    const index = new Map<string, NuvemshopProduct[]>();
+  /**
+   * The store's products by SKU, read once per run (in this process) when something may need creating: a store
+   * that already sells the ERP's products has them adopted, not duplicated.
+   */
+  private async index(): Promise<Map<string, number[]>> {
+    if (this.cache.skus) return this.cache.skus;
+    const index = new Map<string, number[]>();
     for await (const page of this.store.products()) {
       for (const product of page) {
         for (const sku of new Set(product.variants.map((v) => v.sku).filter((s): s is string => !!s))) {
-          index.set(sku, [...(index.get(sku) ?? []), product]);
+          index.set(sku, [...(index.get(sku) ?? []), product.id]);
         }
       }
     }
-    return (this.skuIndex = index);
+    return (this.cache.skus = index);
   }
 
   private async categoryId(name: string): Promise<number> {
-    if (!this.categories) {
-      this.categories = new Map();
+    if (!this.cache.categories) {
+      const categories = new Map<string, number>();
       for (const c of await this.store.listCategories()) {
-        for (const text of Object.values(c.name)) this.categories.set(text.trim().toLowerCase(), c.id);
+        for (const text of Object.values(c.name)) categories.set(text.trim().toLowerCase(), c.id);
       }
+      this.cache.categories = categories;
     }
     const key = name.trim().toLowerCase();
-    let id = this.categories.get(key);
+    let id = this.cache.categories.get(key);
     if (id === undefined) {
       id = (await this.store.createCategory({ name })).id;
-      this.categories.set(key, id);
+      this.cache.categories.set(key, id);
     }
     return id;
   }
@@ -388,7 +473,7 @@ class PageWork {
       ...(desired.images.length ? { images: desired.images.map((src, i) => ({ src, position: i + 1 })) } : {}),
       ...(categories ? { categories } : {}),
     });
-    this.skuIndex?.set(desired.variants[0].sku, [created]);
+    this.cache.skus?.set(desired.variants[0].sku, [created.id]);
     const images = [...created.images].sort((a, b) => a.position - b.position);
     desired.images.forEach((source, i) => {
       if (images[i])
@@ -550,7 +635,7 @@ class PageWork {
           this.pending.push({ row, written, variant: old, price: v.price, stock: v.stock, hiperProductId: p.id });
       }
       const waiting = this.pending.some((x) => x.row === row);
-      if (waiting) this.waiting.set(p.id, { row, changed: true });
+      if (waiting) this.waiting.set(p.id, { changed: true });
       else if (changed) this.tally.updated++;
       else this.tally.unchanged++;
       if (changed) await this.links(row, desired, desired.published ? 'linked' : 'unpublished', null);
@@ -564,18 +649,25 @@ class PageWork {
   /** Uploads images not uploaded before and removes those Hiper no longer lists; an unchanged image costs nothing. */
   private async images(p: HiperProduct, row: SyncProduct, desired: Desired): Promise<boolean> {
     const productId = Number(row.nuvemshopProductId);
-    const known = await this.em.find(SyncImage, { client: this.client.id, hiperId: p.id });
+    const known = this.uploaded.get(p.id) ?? [];
+    const kept: SyncImage[] = [];
     let changed = false;
     for (const source of desired.images) {
-      if (known.some((k) => k.source === source)) continue;
+      const already = known.find((k) => k.source === source);
+      if (already) {
+        kept.push(already);
+        continue;
+      }
       const image = await this.store.addImage(productId, { src: source });
-      this.em.create(SyncImage, {
-        client: this.client.id as never,
-        hiperId: p.id,
-        source,
-        nuvemshopProductId: String(productId),
-        nuvemshopImageId: String(image.id),
-      });
+      kept.push(
+        this.em.create(SyncImage, {
+          client: this.client.id as never,
+          hiperId: p.id,
+          source,
+          nuvemshopProductId: String(productId),
+          nuvemshopImageId: String(image.id),
+        }),
+      );
       await this.em.flush();
       changed = true;
     }
@@ -586,53 +678,66 @@ class PageWork {
       await this.em.flush();
       changed = true;
     }
+    this.uploaded.set(p.id, kept);
     return changed;
   }
 
   /** Saves what was last written at once, after each call that changed the store. */
-  private async save(row: SyncProduct) {
+  private async save(_row: SyncProduct) {
+    // The unit of work compares `written` by value: a change inside it is saved with the flush.
     await this.em.flush();
-    await this.em.nativeUpdate(SyncProduct, { id: row.id }, { written: row.written });
   }
 
-  /** Sends the gathered prices and stock in batches of 50 variants, and counts the products they belong to. */
-  async flushStock(): Promise<void> {
-    const pending = this.pending;
-    this.pending = [];
-    if (pending.length) {
-      const byProduct = new Map<number, StockPriceProduct>();
-      for (const x of pending) {
-        const id = Number(x.row.nuvemshopProductId);
-        const entry = byProduct.get(id) ?? { id, variants: [] };
-        entry.variants.push({ id: x.variant.variantId, price: x.price, ...this.stockFields(x.stock) });
-        byProduct.set(id, entry);
-      }
-      const results = await this.store.updateStockPrice([...byProduct.values()]);
-      const rows = new Set<SyncProduct>();
-      for (const x of pending) {
-        const result = results.find((r) => r.variantId === x.variant.variantId);
-        if (result?.success) {
-          x.variant.price = x.price;
-          x.variant.stock = x.stock;
-        } else {
-          const waiting = this.waiting.get(x.hiperProductId);
-          if (waiting) this.waiting.delete(x.hiperProductId);
-          this.tally.failed++;
-          this.tally.errors.push({
-            hiper_id: x.hiperProductId,
-            sku: x.variant.sku,
-            message: result?.error ?? 'Nuvemshop did not report this variant',
-          });
-        }
-        rows.add(x.row);
-      }
-      for (const row of rows) await this.save(row);
+  /**
+   * Sends the gathered prices and stock in full batches of 50 variants (a product's variants may be split between
+   * two), and with `all` the short rest too; a product is counted once all its variants are sent.
+   */
+  async flushStock(all: boolean): Promise<void> {
+    while (this.pending.length >= STOCK_PRICE_BATCH || (all && this.pending.length > 0)) {
+      await this.sendStock(this.pending.splice(0, STOCK_PRICE_BATCH));
     }
-    for (const { changed } of this.waiting.values()) {
-      if (changed) this.tally.updated++;
+  }
+
+  private async sendStock(batch: PendingStock[]): Promise<void> {
+    const byProduct = new Map<number, StockPriceProduct>();
+    for (const x of batch) {
+      const id = Number(x.row.nuvemshopProductId);
+      const entry = byProduct.get(id) ?? { id, variants: [] };
+      entry.variants.push({ id: x.variant.variantId, price: x.price, ...this.stockFields(x.stock) });
+      byProduct.set(id, entry);
+    }
+    const results = new Map((await this.store.updateStockPrice([...byProduct.values()])).map((r) => [r.variantId, r]));
+    const rows = new Set<SyncProduct>();
+    for (const x of batch) {
+      const result = results.get(x.variant.variantId);
+      if (result?.success) {
+        x.variant.price = x.price;
+        x.variant.stock = x.stock;
+      } else {
+        // A product with a variant refused is counted failed, not updated.
+        this.waiting.delete(x.hiperProductId);
+        this.tally.failed++;
+        this.tally.errors.push({
+          hiper_id: x.hiperProductId,
+          sku: x.variant.sku,
+          message: result?.error ?? 'Nuvemshop did not report this variant',
+        });
+      }
+      rows.add(x.row);
+    }
+    await this.saveWritten([...rows]);
+    for (const x of batch) {
+      const waiting = this.waiting.get(x.hiperProductId);
+      if (!waiting || this.pending.some((y) => y.hiperProductId === x.hiperProductId)) continue;
+      this.waiting.delete(x.hiperProductId);
+      if (waiting.changed) this.tally.updated++;
       else this.tally.unchanged++;
     }
-    this.waiting.clear();
+  }
+
+  /** Saves what was last written for several products (one batched statement). */
+  private async saveWritten(rows: SyncProduct[]): Promise<void> {
+    if (rows.length) await this.em.flush();
   }
 }
 
