@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -40,10 +41,17 @@ export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinit
       const { runId, from, skip } = job.data;
       const clientId = await runner.clientOf(runId);
       if (!clientId) return { done: true };
-      if (!(await runner.lease(clientId, job.id))) {
+      // The lease is this attempt's: a retry of an expired job (its process slow, not dead) waits for it too.
+      const holder = randomUUID();
+      if (!(await runner.lease(clientId, holder))) {
         await jobs.send('sync', job.data, { startAfterSeconds: 5 });
         return { busy: true };
       }
+      // Held while the step lasts, however long a platform keeps it waiting (a 429's reset).
+      const renew = setInterval(
+        () => void runner.lease(clientId, holder).catch(() => undefined),
+        (runner.leaseSeconds * 1000) / 3,
+      );
       try {
         const outcome = await runner.step(runId, { from, skip });
         if ('next' in outcome) await jobs.send('sync', { runId, ...outcome.next });
@@ -53,7 +61,8 @@ export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinit
         log.warn({ run: runId, err: { message: errorMessage(error) } }, 'sync step failed');
         throw error;
       } finally {
-        await runner.release(clientId, job.id);
+        clearInterval(renew);
+        await runner.release(clientId, holder);
       }
     },
   };

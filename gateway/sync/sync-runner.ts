@@ -119,7 +119,20 @@ export function desiredOf(p: HiperProduct): Desired {
   };
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** A value with its objects' keys in order: what PostgreSQL's jsonb gives back need not keep the order written. */
+const canonical = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(canonical)
+    : value && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([k, v]) => [k, canonical(v)]),
+        )
+      : value;
+
+const sameJson = (a: unknown, b: unknown) =>
+  JSON.stringify(canonical(a ?? null)) === JSON.stringify(canonical(b ?? null));
 
 /** Per-job tallies, added to the run's counts as products are written. */
 interface Tally {
@@ -160,7 +173,7 @@ export class SyncRunner {
   }
 
   /** A lease outlives a step's expiry, so a crashed step's client is free again when pg-boss retries it. */
-  private get leaseSeconds(): number {
+  get leaseSeconds(): number {
     return this.stepExpirySeconds + 10;
   }
 
@@ -344,10 +357,14 @@ class PageWork {
   /** The page's products' mappings and uploaded images, read in one query each. */
   private rows = new Map<string, SyncProduct>();
   private uploaded = new Map<string, SyncImage[]>();
+  /** The page's variants' ProductLinks, by Hiper id. */
+  private productLinks = new Map<string, Row>();
   private readonly location: string | null;
+  /** A unit of work per page: each flush compares only the page's rows, however long the run. */
+  private em: Em;
 
   constructor(
-    private readonly em: Em,
+    private readonly root: Em,
     private readonly store: NuvemshopStoreClient,
     private readonly client: Row,
     private readonly kind: SyncKind,
@@ -355,17 +372,25 @@ class PageWork {
     private readonly cache: RunCache,
   ) {
     this.location = storeConnectionOf(client).locationId;
+    this.em = root.fork();
   }
 
-  /** Reads the mappings (and, when images follow, the uploaded images) of a page's products at once. */
+  /** Reads the mappings, links (and, but for stock runs, uploaded images) of a page's products at once. */
   async load(products: HiperProduct[]): Promise<void> {
-    const ids = products.filter((p) => !isGradeChild(p)).map((p) => p.id);
+    const tops = products.filter((p) => !isGradeChild(p));
+    const ids = tops.map((p) => p.id);
+    await this.em.flush();
+    this.em = this.root.fork();
     this.rows.clear();
     this.uploaded.clear();
+    this.productLinks.clear();
     if (!ids.length) return;
     for (const row of await this.em.find(SyncProduct, { client: this.client.id, hiperId: { $in: ids } }))
       this.rows.set(row.hiperId, row);
-    if (this.kind !== 'stock' && storeConnectionOf(this.client).updateImage) {
+    const variantIds = tops.flatMap((p) => (p.variacao?.length ? p.variacao.map((v) => v.id) : [p.id]));
+    for (const link of await this.em.find<Row>('ProductLink', { client: this.client.id, hiperId: { $in: variantIds } }))
+      this.productLinks.set(link.hiperId, link);
+    if (this.kind !== 'stock') {
       for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
         this.uploaded.set(image.hiperId, [...(this.uploaded.get(image.hiperId) ?? []), image]);
     }
@@ -525,6 +550,23 @@ class PageWork {
     row.nuvemshopProductId = String(found.id);
     row.creatingSince = null;
     row.written = written;
+    // The product's images stand for Hiper's in order (ours when the product is one whose creation's answer was
+    // lost): only images beyond those it has are uploaded, never a second copy.
+    const images = [...found.images].sort((a, b) => a.position - b.position);
+    const known = this.uploaded.get(p.id) ?? [];
+    desired.images.forEach((source, i) => {
+      if (images[i] && !known.some((k) => k.source === source))
+        known.push(
+          this.em.create(SyncImage, {
+            client: this.client.id as never,
+            hiperId: p.id,
+            source,
+            nuvemshopProductId: String(found.id),
+            nuvemshopImageId: String(images[i].id),
+          }),
+        );
+    });
+    this.uploaded.set(p.id, known);
     await this.em.flush();
     await this.update(p, row, desired, false, true);
   }
@@ -544,16 +586,12 @@ class PageWork {
         variantId: product.variants.find((x) => x.sku === v.sku)?.id ?? 0,
       })),
     };
-    await this.em.flush();
+    // Saved with the links, in one flush.
     await this.links(row, desired, desired.published ? 'linked' : 'unpublished', null);
   }
 
   /** One ProductLink per variant, as the product now stands. */
   private async links(row: SyncProduct, desired: Desired, state: ProductLinkState, error: string | null) {
-    const existing = await this.em.find<Row>('ProductLink', {
-      client: this.client.id,
-      hiperId: { $in: desired.variants.map((v) => v.hiperId) },
-    });
     const now = new Date();
     for (const v of desired.variants) {
       const variant = row.written?.variants.find((w) => w.hiperId === v.hiperId);
@@ -566,9 +604,13 @@ class PageWork {
         lastSyncedAt: now,
         lastError: error,
       };
-      const link = existing.find((l) => l.hiperId === v.hiperId);
+      const link = this.productLinks.get(v.hiperId);
       if (link) Object.assign(link, values);
-      else this.em.create<Row>('ProductLink', { client: this.client.id, hiperId: v.hiperId, ...values });
+      else
+        this.productLinks.set(
+          v.hiperId,
+          this.em.create<Row>('ProductLink', { client: this.client.id, hiperId: v.hiperId, ...values }),
+        );
     }
     await this.em.flush();
   }
@@ -735,9 +777,18 @@ class PageWork {
     }
   }
 
-  /** Saves what was last written for several products (one batched statement). */
+  /**
+   * Saves what was last written for several products in one statement: their rows may belong to an earlier page's
+   * unit of work.
+   */
   private async saveWritten(rows: SyncProduct[]): Promise<void> {
-    if (rows.length) await this.em.flush();
+    if (!rows.length) return;
+    await this.em.flush();
+    await this.em.getConnection().execute(
+      `update sync_products s set written = v.written
+         from jsonb_to_recordset(?::jsonb) as v(id uuid, written jsonb) where s.id = v.id`,
+      [JSON.stringify(rows.map((row) => ({ id: row.id, written: row.written })))],
+    );
   }
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHiper, type HiperAccount, type HiperStandIn } from '../support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { syncEnv, syncTools } from '../support/sync';
 
 /**
  * The store synchronisation end to end: a real gateway with its pg-boss workers on a real PostgreSQL, against the
@@ -11,72 +12,26 @@ let hiper: HiperStandIn;
 let nuvemshop: NuvemshopApiStandIn;
 let t: TestGateway;
 let su: string;
-let nextStore = 7000;
-
-const syncEnv = () => ({
-  HIPER_API_URL: hiper.url,
-  NUVEMSHOP_API_URL: nuvemshop.url,
-  // Nothing runs on its own during the tests: every run is asked for.
-  SYNC_CATALOGUE_CRON: '0 0 1 1 *',
-  SYNC_FULL_READ_CRON: '0 0 1 1 *',
-  SYNC_STOCK_INTERVAL_SECONDS: '86400',
-});
+let tools: ReturnType<typeof syncTools>;
 
 beforeAll(async () => {
   [hiper, nuvemshop] = await Promise.all([
     startHiper({ pageSize: 4 }),
     startNuvemshopApi({ bucket: { size: 40, drainPerSecond: 40 } }),
   ]);
-  t = await startTestGateway(syncEnv());
+  t = await startTestGateway(syncEnv(hiper, nuvemshop));
   su = await t.superuserToken();
+  tools = syncTools(t, su, hiper, nuvemshop);
 }, 60_000);
 afterAll(async () => {
   await t?.close();
   await Promise.all([hiper?.close(), nuvemshop?.close()]);
 });
 
-/** A client connected to a fresh Hiper account and a fresh store. */
-async function connectedClient(flags: Record<string, unknown> = {}) {
-  const storeId = nextStore++;
-  const store = nuvemshop.addStore(storeId);
-  const account = hiper.addAccount();
-  const created = await t.request('POST', '/api/v1/clients/', {
-    token: su,
-    json: {
-      url: `https://loja${storeId}.example.com`,
-      hiper_token: account.key,
-      nuvemshop_token: store.token,
-      nuvemshop_store_id: storeId,
-      ...flags,
-    },
-  });
-  expect(created.status).toBe(200);
-  return { id: created.body.id as string, storeId, store, account };
-}
-
-/** Starts a run and waits until it has ended; answers the run as the API shows it. */
-async function syncNow(clientId: string, kind = 'catalogue', timeoutMs = 60_000) {
-  const started = await t.request('POST', `/api/v1/clients/${clientId}/sync`, { token: su, json: { kind } });
-  expect(started.status).toBe(202);
-  return waitForRun(started.body.id, timeoutMs);
-}
-
-async function waitForRun(runId: string, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await t.request('GET', `/api/v1/sync-runs/${runId}`, { token: su });
-    if (!['queued', 'running'].includes(run.body.state)) return run.body;
-    if (Date.now() > until) throw new Error(`run still ${run.body.state}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-const writes = (storeId: number, since = 0) =>
-  nuvemshop
-    .requestsOf(storeId)
-    .slice(since)
-    .filter((r) => r.method !== 'GET')
-    .map((r) => r.route);
+const connectedClient = (flags?: Record<string, unknown>) => tools.connectedClient(flags);
+const syncNow = (clientId: string, kind?: string, timeoutMs?: number) => tools.syncNow(clientId, kind, timeoutMs);
+const waitForRun = (runId: string, timeoutMs?: number) => tools.waitForRun(runId, timeoutMs);
+const writes = (storeId: number, since?: number) => tools.writes(storeId, since);
 
 function seedCatalogue(account: HiperAccount) {
   const simple = account.add({
@@ -326,7 +281,7 @@ describe('runs', () => {
   });
 
   it('of one client are never worked on by two processes at once', async () => {
-    const second = await startTestGateway({ ...syncEnv(), DATABASE_URL: t.databaseUrl });
+    const second = await startTestGateway({ ...syncEnv(hiper, nuvemshop), DATABASE_URL: t.databaseUrl });
     try {
       const c = await connectedClient();
       for (let i = 0; i < 16; i++) c.account.add({ nome: `Item ${i}`, preco: 1 + i });

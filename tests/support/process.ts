@@ -14,22 +14,45 @@ export interface GatewayProcess {
 
 /** Runs the built gateway (`node dist/gateway/main.js`) as users do, and waits until it listens. */
 export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
-  if (!existsSync(MAIN)) throw new Error('dist/gateway/main.js is missing: run `npm run build:gateway` first');
-  const child = spawn(process.execPath, [MAIN], {
+  const listening = /"msg":"gateway listening"/;
+  const started = await spawnBuilt(MAIN, env, listening, timeoutMs);
+  const match = /"url":"([^"]+)"/.exec(started.lines.find((line) => listening.test(line))!)!;
+  return { ...started, url: match[1].replace('localhost', '127.0.0.1') };
+}
+
+export const WORKER = path.resolve('dist/gateway/worker.js');
+
+/** Runs a built worker (`npm run worker`'s `node dist/gateway/worker.js`), and waits until it works. */
+export async function spawnWorker(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<Omit<GatewayProcess, 'url'>> {
+  return spawnBuilt(WORKER, env, /"msg":"worker started"/, timeoutMs);
+}
+
+async function spawnBuilt(
+  file: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<Omit<GatewayProcess, 'url'>> {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build:gateway\` first`);
+  const child = spawn(process.execPath, [file], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${lines.join('\n')}`)), timeoutMs);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file} did not start:\n${lines.join('\n')}`)), timeoutMs);
+    let started = false;
     const onData = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
         lines.push(line);
-        const match = /"msg":"gateway listening"/.test(line) && /"url":"([^"]+)"/.exec(line);
-        if (match) {
+        if (!started && ready.test(line)) {
+          started = true;
           clearTimeout(timer);
-          resolve(match[1].replace('localhost', '127.0.0.1'));
+          resolve();
         }
       }
     };
@@ -37,8 +60,8 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_0
     child.stderr!.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`gateway exited with ${code} before listening:\n${lines.join('\n')}`));
+      reject(new Error(`${file} exited with ${code} before starting:\n${lines.join('\n')}`));
     });
   });
-  return { child, url, lines, exited };
+  return { child, lines, exited };
 }

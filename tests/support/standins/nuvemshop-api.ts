@@ -146,6 +146,9 @@ export interface Fault {
   drop?: boolean;
 }
 
+/** Watches requests as they are served: see `NuvemshopApiStandIn.intercept`. */
+export type Interceptor = (request: ReceivedRequest, phase: 'received' | 'served') => void | Promise<void>;
+
 export interface NuvemshopApiOptions {
   /** The version segment the API is served under (`/v1` unless told). */
   basePath?: string;
@@ -937,6 +940,11 @@ export interface NuvemshopApiStandIn {
   reinstall(storeId: number): string;
   /** Answers the next matching requests with a failure, a delay or a dropped connection. */
   inject(fault: Fault): void;
+  /**
+   * Calls `hook` with every request as it arrives (`received`, nothing done yet) and once the store has applied it
+   * (`served`, its answer not yet sent); the request waits for a hook's promise. Null removes it.
+   */
+  intercept(hook: Interceptor | null): void;
   clearFaults(): void;
   close(): Promise<void>;
 }
@@ -981,6 +989,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
   const stores = new Map<number, StandInStore>();
   const requests: ReceivedRequest[] = [];
   let faults: (Fault & { left: number })[] = [];
+  let interceptor: Interceptor | null = null;
 
   const productOf = (store: StandInStore, id: string) => {
     const product = store.product(Number(id));
@@ -1280,18 +1289,21 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           (!f.path || (typeof f.path === 'string' ? f.path === record.path : f.path.test(record.path))),
       );
       if (fault) fault.left--;
-      const respond = () => {
+      const respond = async () => {
         if (fault?.drop) {
           record.status = -1;
           req.socket.destroy();
           return;
         }
+        await interceptor?.(record, 'received');
         const { status, body, headers } = serve(req, raw, record, fault);
         record.status = status;
+        await interceptor?.(record, 'served');
+        if (res.destroyed) return;
         res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
         res.end(JSON.stringify(body));
       };
-      const timer = setTimeout(respond, fault?.delayMs ?? 0);
+      const timer = setTimeout(() => void respond(), fault?.delayMs ?? 0);
       res.on('close', () => clearTimeout(timer));
     });
   });
@@ -1339,6 +1351,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       return store.token;
     },
     inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    intercept: (hook) => void (interceptor = hook),
     clearFaults: () => void (faults = []),
     close: () =>
       new Promise<void>((resolve) => {
