@@ -157,6 +157,18 @@ export const ALL_OPERATIONS: readonly Operation[] = ['list', 'get', 'create', 'u
 /** Who may: anyone signed in and active, or superusers only. */
 export type Audience = 'user' | 'superuser';
 
+/**
+ * An action on one record beyond editing and deleting it (a client's "sync now"): a GraphQL mutation taking the
+ * record's `id`. The admin offers it in the record's row menu and edit dialog, worded by `actions.<name>` in the
+ * screen's labels.
+ */
+export interface RecordAction {
+  /** The action's key in the screen's labels (`actions.sync.label`). */
+  name: string;
+  /** The mutation it calls with `{ id }` (the gateway checks at start that it exists and takes an `id`). */
+  mutation: string;
+}
+
 /** Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. */
 export interface ResourceOptions {
   /** The table (default: the name in snake_case, plural: `SyncRun` → `sync_runs`). */
@@ -191,6 +203,8 @@ export interface ResourceOptions {
   menu?: number;
   /** A Material icon's name for its sidebar entry (see admin/src/layout/icons.ts). */
   icon?: string;
+  /** Actions on one record beyond edit and delete, each a mutation taking its `id` (see RecordAction). */
+  actions?: readonly RecordAction[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
   description?: string;

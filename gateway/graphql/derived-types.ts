@@ -3,6 +3,7 @@ import {
   GraphQLBoolean,
   GraphQLDirective,
   GraphQLFloat,
+  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -14,6 +15,16 @@ import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnu
 import { isAnswered, type Field as FieldDeclaration, type Fields } from '../fields/field';
 import type { InputShape, Resource } from '../fields/resource';
 import { validate } from '../validation';
+
+/** What `@resource(actions: ...)` says of one record action: its name (its labels' key) and the mutation it calls. */
+const RecordActionInput = new GraphQLInputObjectType({
+  name: 'RecordAction',
+  description: "An action on one record: `mutation` is called with the record's `id`; `name` keys its labels.",
+  fields: {
+    name: { type: new GraphQLNonNull(GraphQLString) },
+    mutation: { type: new GraphQLNonNull(GraphQLString) },
+  },
+});
 
 /**
  * The directives schema/schema.graphql describes fields with, so that any client can build forms and lists from it
@@ -70,8 +81,8 @@ export const fieldDirectives = [
     description:
       'A resource the admin shows as a screen: its path in the admin (`screen`) and under /api/v1 (`path`), the ' +
       'operations it offers (list, get, create, update, delete), who may read and write it (`user`: anyone signed ' +
-      'in; `superuser`), the field that names a record (`title`), its place in the sidebar (`menu`, 0 for none) ' +
-      'and its icon.',
+      'in; `superuser`), the field that names a record (`title`), its place in the sidebar (`menu`, 0 for none), ' +
+      'its icon, and the actions on one record beyond edit and delete (`actions`: each a mutation taking its `id`).',
     locations: [DirectiveLocation.OBJECT],
     args: {
       screen: { type: new GraphQLNonNull(GraphQLString) },
@@ -82,6 +93,7 @@ export const fieldDirectives = [
       title: { type: GraphQLString },
       menu: { type: GraphQLInt },
       icon: { type: GraphQLString },
+      actions: { type: new GraphQLList(new GraphQLNonNull(RecordActionInput)) },
     },
   }),
   new GraphQLDirective({
@@ -179,6 +191,8 @@ function resourceDirective(resource: Resource): string {
     options.title && `title: ${quoted(options.title)}`,
     options.menu !== undefined && `menu: ${options.menu}`,
     options.icon && `icon: ${quoted(options.icon)}`,
+    options.actions?.length &&
+      `actions: [${options.actions.map((a) => `{name: ${quoted(a.name)}, mutation: ${quoted(a.mutation)}}`).join(', ')}]`,
   ];
   return `@resource(${args.filter(Boolean).join(', ')})`;
 }

@@ -73,7 +73,14 @@ export const clientResource = new Resource(
       description: 'When the store’s data was erased at its request (store/redact); the record stays for staff',
     }),
   },
-  { screen: 'clientes', title: 'url', menu: 10, icon: 'Business' },
+  {
+    screen: 'clientes',
+    title: 'url',
+    menu: 10,
+    icon: 'Business',
+    // "Sincronizar agora": a run queued at once (or the one already queued or running).
+    actions: [{ name: 'sync', mutation: 'syncClient' }],
+  },
 );
 
 type ClientFields = typeof clientResource.fields;

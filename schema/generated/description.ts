@@ -394,7 +394,13 @@ export const resources = {
     "read": "user",
     "title": "url",
     "menu": 10,
-    "icon": "Business"
+    "icon": "Business",
+    "actions": [
+      {
+        "mutation": "syncClient",
+        "name": "sync"
+      }
+    ]
   },
   "SyncRun": {
     "screen": "sincronizacoes",

@@ -9,7 +9,8 @@ export const mutations = {
         "sdl": "String!",
         "required": true
       }
-    }
+    },
+    "returns": "CallbackAnswer"
   },
   "createClient": {
     "args": {
@@ -87,7 +88,8 @@ export const mutations = {
           "maxLength": 255
         }
       }
-    }
+    },
+    "returns": "Client"
   },
   "createItem": {
     "args": {
@@ -110,7 +112,8 @@ export const mutations = {
           "maxLength": 255
         }
       }
-    }
+    },
+    "returns": "Item"
   },
   "createUser": {
     "args": {
@@ -158,7 +161,8 @@ export const mutations = {
           "format": "password"
         }
       }
-    }
+    },
+    "returns": "User"
   },
   "deleteClient": {
     "args": {
@@ -168,7 +172,8 @@ export const mutations = {
         "sdl": "ID!",
         "required": true
       }
-    }
+    },
+    "returns": "Client"
   },
   "deleteItem": {
     "args": {
@@ -178,10 +183,12 @@ export const mutations = {
         "sdl": "ID!",
         "required": true
       }
-    }
+    },
+    "returns": "Item"
   },
   "deleteMe": {
-    "args": {}
+    "args": {},
+    "returns": "Message"
   },
   "deleteUser": {
     "args": {
@@ -191,7 +198,8 @@ export const mutations = {
         "sdl": "ID!",
         "required": true
       }
-    }
+    },
+    "returns": "User"
   },
   "login": {
     "args": {
@@ -207,7 +215,8 @@ export const mutations = {
         "sdl": "String!",
         "required": true
       }
-    }
+    },
+    "returns": "Token"
   },
   "recoverPassword": {
     "args": {
@@ -217,7 +226,8 @@ export const mutations = {
         "sdl": "String!",
         "required": true
       }
-    }
+    },
+    "returns": "Message"
   },
   "resetPassword": {
     "args": {
@@ -242,7 +252,8 @@ export const mutations = {
           "format": "password"
         }
       }
-    }
+    },
+    "returns": "Message"
   },
   "signup": {
     "args": {
@@ -276,7 +287,8 @@ export const mutations = {
           "maxLength": 255
         }
       }
-    }
+    },
+    "returns": "User"
   },
   "syncClient": {
     "args": {
@@ -297,7 +309,8 @@ export const mutations = {
           "stock"
         ]
       }
-    }
+    },
+    "returns": "SyncRun"
   },
   "updateClient": {
     "args": {
@@ -378,7 +391,8 @@ export const mutations = {
           "maxLength": 255
         }
       }
-    }
+    },
+    "returns": "Client"
   },
   "updateItem": {
     "args": {
@@ -407,7 +421,8 @@ export const mutations = {
           "maxLength": 255
         }
       }
-    }
+    },
+    "returns": "Item"
   },
   "updateMe": {
     "args": {
@@ -430,7 +445,8 @@ export const mutations = {
           "format": "email"
         }
       }
-    }
+    },
+    "returns": "User"
   },
   "updatePassword": {
     "args": {
@@ -456,7 +472,8 @@ export const mutations = {
           "format": "password"
         }
       }
-    }
+    },
+    "returns": "Message"
   },
   "updateUser": {
     "args": {
@@ -508,6 +525,7 @@ export const mutations = {
           "format": "password"
         }
       }
-    }
+    },
+    "returns": "User"
   }
 } as const;

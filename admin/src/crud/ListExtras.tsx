@@ -41,9 +41,8 @@ export function ReferenceLink({ source, screen }: { source: string; screen: stri
     <ReferenceField
       source={source}
       reference={screen}
+      // Its words are in the theme's readable shade of the brand colour (themes/index.ts: RaReferenceField).
       link={(record) => `/${screen}?filter=${encodeURIComponent(JSON.stringify({ ids: [record.id] }))}`}
-      // The link's words in the theme's readable shade of the brand colour (the brand teal is 3.67:1 on white).
-      sx={{ '& .RaReferenceField-link, & .RaReferenceField-link > *': { color: 'textShade.primary' } }}
     />
   );
 }

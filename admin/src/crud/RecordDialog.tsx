@@ -1,14 +1,25 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Fragment, useId, useMemo, type ReactNode } from 'react';
-import { CreateBase, EditBase, SaveButton, SimpleForm, useRefresh, useTranslate, type RaRecord } from 'react-admin';
+import { Fragment, useId, useMemo, useState, type ReactNode } from 'react';
+import {
+  CreateBase,
+  EditBase,
+  SaveButton,
+  SimpleForm,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
 import { isNetworkFailure } from '../api';
-import { typeOfResource } from '../dataProvider/resourceTypes';
+import { declarationOf, typeOfResource } from '../dataProvider/resourceTypes';
 import { fieldsOf } from './description';
 import { defaultText } from './ResourceList';
 import { useFailureToast, useToast } from '../layout/useToast';
 import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
 import { useScreenLang } from './ScreenLanguage';
+import { runRecordAction } from './recordAction';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -68,10 +79,48 @@ function FormInputs({
   return <>{groups}</>;
 }
 
-function DialogToolbar({ onCancel }: { onCancel: () => void }) {
+/**
+ * The record's declared actions (a client's sync now), at the start of the edit dialog's buttons: each runs at once,
+ * tells how it went in a toast, and the list behind reads its rows again; the dialog stays open.
+ */
+function RecordActionButtons({
+  resource,
+  representation,
+}: {
+  resource: string;
+  representation: (r: RaRecord) => string;
+}) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const record = useRecordContext();
+  const [running, setRunning] = useState(false);
+  if (!record) return null;
+  return (declarationOf(resource).actions ?? []).map((action) => (
+    <Button
+      key={action.name}
+      disabled={running}
+      onClick={() => {
+        setRunning(true);
+        void runRecordAction({ resource, action, record, name: representation(record), translate, toast }).finally(
+          () => {
+            setRunning(false);
+            // The list's rows (a client's sync state), not the form's record: what is being typed stays.
+            void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
+          },
+        );
+      }}
+    >
+      {translate(`resources.${resource}.actions.${action.name}.label`)}
+    </Button>
+  ));
+}
+
+function DialogToolbar({ onCancel, start }: { onCancel: () => void; start?: ReactNode }) {
   const translate = useTranslate();
   return (
-    <DialogActions sx={{ px: 3, pb: 2 }}>
+    <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', rowGap: 1 }}>
+      {start && <Box sx={{ mr: 'auto', display: 'flex', gap: 1 }}>{start}</Box>}
       <Button onClick={onCancel}>{translate('ra.action.cancel')}</Button>
       <SaveButton icon={<></>} />
     </DialogActions>
@@ -174,7 +223,13 @@ export function EditDialog({
   record,
   onClose,
   form = {},
-}: Omit<DialogProps, 'children'> & { record: RaRecord; form?: FormCustomization }) {
+  representation = (shown: RaRecord) => String(shown[declarationOf(resource).title ?? 'id'] ?? ''),
+}: Omit<DialogProps, 'children'> & {
+  record: RaRecord;
+  form?: FormCustomization;
+  /** How the record is named in its actions' toasts. */
+  representation?: (record: RaRecord) => string;
+}) {
   const inputs = useMemo(() => ordered(formInputs(resource, 'edit'), form.order), [resource, form.order]);
   const mutationOptions = useSaved(resource, onClose, `resources.${resource}.notifications.updated`);
   const failed = useFailureToast();
@@ -203,7 +258,16 @@ export function EditDialog({
         <SimpleForm
           {...formProps}
           component={DialogContent}
-          toolbar={<DialogToolbar onCancel={onClose} />}
+          toolbar={
+            <DialogToolbar
+              onCancel={onClose}
+              start={
+                declarationOf(resource).actions?.length ? (
+                  <RecordActionButtons resource={resource} representation={representation} />
+                ) : undefined
+              }
+            />
+          }
           sx={{ pt: 1 }}
         >
           <FormInputs resource={resource} mode="edit" inputs={inputs} additional={form.additionalInputs} />

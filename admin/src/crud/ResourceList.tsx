@@ -25,6 +25,7 @@ import {
   Title,
   TopToolbar,
   useListContext,
+  useRefresh,
   useResourceDefinition,
   useTranslate,
   type Exporter,
@@ -32,6 +33,7 @@ import {
 } from 'react-admin';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import {
+  declarationOf,
   listsReferencing,
   offers,
   screenOfType,
@@ -43,7 +45,7 @@ import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
-import { useFailureToast } from '../layout/useToast';
+import { useFailureToast, useToast } from '../layout/useToast';
 import type { FormCustomization } from './RecordDialog';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
@@ -274,10 +276,23 @@ function RecordActions({
 }: Omit<TableProps, 'columns'> & { record: RaRecord }) {
   const translate = useTranslate();
   const navigate = useNavigate();
+  const toast = useToast();
+  const failed = useFailureToast();
+  const refresh = useRefresh();
   const actions = [
     ...(offers(resource, 'update')
       ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
       : [{ label: translate(`resources.${resource}.action.show`), onClick: () => onEdit(record) }]),
+    // What the declaration adds (a client's sync now): its code comes when one is chosen; the row then reads again.
+    ...(declarationOf(resource).actions ?? []).map((action) => ({
+      label: translate(`resources.${resource}.actions.${action.name}.label`),
+      onClick: () =>
+        void import('./recordAction')
+          .then(({ runRecordAction }) =>
+            runRecordAction({ resource, action, record, name: representation(record), translate, toast }),
+          )
+          .then(refresh, failed),
+    })),
     ...(offers(resource, 'delete')
       ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
       : []),
@@ -654,6 +669,7 @@ export function ResourceList({
               record={editing}
               onClose={() => setEditing(null)}
               form={form}
+              representation={representation}
             />
           )}
           {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}

@@ -8,6 +8,12 @@ export type ResourceName = Declared[keyof Declared]['screen'];
 
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
+/** An action on one record beyond edit and delete: the mutation it calls with the record's id, and its labels' key. */
+export interface RecordActionDeclaration {
+  name: string;
+  mutation: string;
+}
+
 /** What the schema says of a resource the admin shows (its `@resource` directive), and its GraphQL type. */
 export interface ScreenDeclaration {
   type: TypeName;
@@ -19,6 +25,8 @@ export interface ScreenDeclaration {
   /** Its place in the sidebar (none when absent or 0). */
   menu?: number;
   icon?: string;
+  /** Its record actions (`actions.<name>` in its labels), in the row menu and the edit dialog. */
+  actions?: readonly RecordActionDeclaration[];
 }
 
 /** Every resource's screen, in sidebar order: the one registry the menu, the routes and the data provider read. */

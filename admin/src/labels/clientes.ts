@@ -33,6 +33,34 @@ export default {
   empty: 'Nenhum cliente cadastrado.',
   type: 'cliente |||| clientes',
   action: { create: 'Adicionar Cliente', edit: 'Editar cliente', delete: 'Deletar cliente' },
+  actions: {
+    sync: {
+      label: 'Sincronizar agora',
+      // A new run is answered queued; one found queued or running, as `already` says.
+      done: {
+        queued: {
+          title: 'Sincronização agendada',
+          description: '%{name} entrou na fila e será sincronizado em instantes.',
+        },
+      },
+      already: {
+        queued: {
+          title: 'Sincronização já agendada',
+          description: '%{name} já estava na fila de sincronização; nenhuma outra foi criada.',
+        },
+        running: {
+          title: 'Sincronização em andamento',
+          description: '%{name} já está sendo sincronizado; nenhuma outra foi criada.',
+        },
+      },
+      failed: 'Não foi possível sincronizar',
+      errors: {
+        'Client is not connected to both platforms':
+          'O cliente não está conectado às duas plataformas (Hiper e Nuvemshop). Confira os tokens e a loja.',
+        'Client not found': 'Este cliente não existe mais.',
+      },
+    },
+  },
   notifications: { created: 'Cliente criado com sucesso.', updated: 'Cliente atualizado com sucesso.' },
   navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
   validation: { url: { required: 'URL é obrigatória.' } },

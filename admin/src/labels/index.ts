@@ -16,7 +16,9 @@ import { resourceMessages } from './store';
  * - `validation.<field>.<rule>`: a message replacing react-admin's own for that rule on that field;
  * - `type`: how the delete messages name a record ('O item foi apagado com sucesso.');
  * - `action.create|edit|delete` (or `action.show` for a read-only resource), `notifications.created|updated`,
- *   `navigation`.
+ *   `navigation`;
+ * - `actions.<name>`: a record action the resource declares (`actions` in its declaration, a client's sync): its
+ *   `label`, and what its toasts say (`done.<state>`, `already.<state>`, `failed`, `errors.<detail>`: crud/recordAction.ts).
  *
  * Each file is loaded with its screen (lists.ts), beside the screen's code, and the sidebar loads them all once the
  * first screen has been painted: a list's first screen carries no other resource's texts.

@@ -79,6 +79,13 @@ function components(mode: Mode) {
       ],
     },
     MuiLink: { styleOverrides: { root: { color: text.primary } } },
+    // A reference in a list (a run's client) links to its record: its words, the field drawn inside the link
+    // included, in the readable shade (the brand teal is 3.67:1 on white and 3.26:1 on the dark paper).
+    RaReferenceField: {
+      styleOverrides: {
+        root: { '& .RaReferenceField-link, & .RaReferenceField-link > *': { color: text.primary } },
+      },
+    },
     MuiFormLabel: {
       styleOverrides: {
         root: { '&.Mui-focused': { color: text.primary }, '&.Mui-error': { color: text.error } },

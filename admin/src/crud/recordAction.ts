@@ -1,0 +1,113 @@
+import type { RaRecord, useTranslate } from 'react-admin';
+import { ApiError, graphql, isNetworkFailure, errorText } from '../api';
+import { typeOfResource, type RecordActionDeclaration } from '../dataProvider/resourceTypes';
+import { fieldsOf, type TypeName } from './description';
+import { mutationOf } from './mutations';
+import { types } from '../../../schema/generated/description';
+import type { Severity } from '../layout/useToast';
+
+type Translate = ReturnType<typeof useTranslate>;
+type Toast = (title: string, description?: string, severity?: Severity) => void;
+
+const SCALARS = new Set(['ID', 'String', 'Int', 'Float', 'Boolean', 'JSON', 'DateTime', 'SafeInt']);
+
+/** The type the mutation answers with, when it is a record the admin knows (a sync run). */
+function answerType(mutation: string): TypeName | undefined {
+  const returns = (mutationOf(mutation) as { returns?: string } | undefined)?.returns ?? '';
+  return returns in types ? (returns as TypeName) : undefined;
+}
+
+/**
+ * The state an answer is told by: the field its lists filter by (a run's `state`, not its `kind`), else its first
+ * state field.
+ */
+function stateField(type: TypeName): string | undefined {
+  const fields = fieldsOf(type);
+  const states = Object.keys(fields).filter((name) => fields[name].values);
+  return states.find((name) => fields[name].filterable) ?? states[0];
+}
+
+/**
+ * The action's mutation as text: called with the record's id, asking for what the answer is told by. An answer that
+ * is a record the admin knows gives its id and its state; another object, its type name.
+ */
+function documentOf(mutation: string): string {
+  const type = answerType(mutation);
+  const returns = (mutationOf(mutation) as { returns?: string } | undefined)?.returns ?? '';
+  const state = type && stateField(type);
+  const selection = type ? ` { id${state ? ` ${state}` : ''} }` : SCALARS.has(returns) ? '' : ' { __typename }';
+  return `mutation RecordAction($id: ID!) { answer: ${mutation}(id: $id)${selection} }`;
+}
+
+/** The answer's state (a run's `state`). */
+function stateOf(mutation: string, answer: unknown): string | undefined {
+  const type = answerType(mutation);
+  const name = type && stateField(type);
+  if (!name || !answer || typeof answer !== 'object') return undefined;
+  const value = (answer as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Whether the screen's labels have a text under this key. */
+const has = (translate: Translate, key: string) => translate(key, { _: '\u0000' }) !== '\u0000';
+
+/**
+ * Runs a record's declared action (`@resource(actions: ...)`) and tells how it went, in the screen's words
+ * (`resources.<screen>.actions.<name>`):
+ *
+ * - `done.<state>.title|description`: the action did new work, answered in that state (a run `queued`); `done.title`
+ *   when its answer has no state;
+ * - `already.<state>.title|description`: the answer is work already under way: the record showed that state before
+ *   the click (a client already `queued`), or the state has no `done` text (a run already `running`);
+ * - `failed`: the title of a failure; `errors.<detail>`: the server's detail in the screen's words (an unknown one
+ *   is shown as the server gave it; no answer at all, as the app says it).
+ *
+ * `%{name}` in a description is the record as its screen names it.
+ */
+export async function runRecordAction({
+  resource,
+  action,
+  record,
+  name,
+  translate,
+  toast,
+}: {
+  resource: string;
+  action: RecordActionDeclaration;
+  record: RaRecord;
+  name: string;
+  translate: Translate;
+  toast: Toast;
+}): Promise<void> {
+  const key = `resources.${resource}.actions.${action.name}`;
+  let answer: unknown;
+  try {
+    ({ answer } = await graphql<{ answer: unknown }, { id: string }>(documentOf(action.mutation), {
+      id: String(record.id),
+    }));
+  } catch (error) {
+    const detail = error instanceof ApiError && typeof error.detail === 'string' ? error.detail : errorText(error);
+    const description = isNetworkFailure(error)
+      ? translate('app.notification.network')
+      : translate(`${key}.errors.${detail}`, { _: detail });
+    toast(translate(`${key}.failed`), description, 'error');
+    return;
+  }
+  const state = stateOf(action.mutation, answer);
+  const fields = fieldsOf(typeOfResource(resource));
+  const showed = (value: string) =>
+    Object.keys(fields).some((field) => fields[field].values && record[field] === value);
+  // The first of these the labels have: work the record already showed under way, new work in the state it is
+  // answered in, work found under way, or plain done.
+  const candidates = state
+    ? [
+        ...(showed(state) ? [`${key}.already.${state}`] : []),
+        `${key}.done.${state}`,
+        `${key}.already.${state}`,
+        `${key}.done`,
+      ]
+    : [`${key}.done`];
+  const message = candidates.find((candidate) => has(translate, `${candidate}.title`)) ?? `${key}.done`;
+  const description = translate(`${message}.description`, { name, _: '' });
+  toast(translate(`${message}.title`), description || undefined, message.includes('.already.') ? 'info' : 'success');
+}
