@@ -58,6 +58,12 @@ export default defineConfig({
         testTimeout: 120_000,
         hookTimeout: 180_000,
       }),
+      // `npm run bench:sync`: figures, not tests; never part of `npm test`.
+      gatewaySuite('bench-sync', {
+        include: ['bench/**/*.bench-run.ts'],
+        testTimeout: 1_800_000,
+        hookTimeout: 120_000,
+      }),
       gatewaySuite('reliability', {
         include: ['tests/reliability/**/*.test.ts'],
         globalSetup: ['tests/e2e/support/build-admin.ts', 'tests/reliability/support/run-setup.ts'],

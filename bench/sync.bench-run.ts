@@ -1,0 +1,263 @@
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase, sql } from '../tests/support/database';
+import { call, SUPERUSER } from '../tests/support/gateway';
+import { spawnGateway, type GatewayProcess } from '../tests/support/process';
+import { startHiper, type HiperAccount, type HiperStandIn } from '../tests/support/standins/hiper';
+import { startNuvemshopApi, type NuvemshopApiStandIn } from '../tests/support/standins/nuvemshop-api';
+
+/**
+ * `npm run bench:sync`: the synchronisation's figures against the stand-ins, the store enforcing its bucket, with the
+ * built gateway as its own process (its CPU read from /proc). BENCH_SYNC_SCALE (default 1) scales every size down
+ * for a quick look; the issue's sizes are scale 1. Results go to bench/results/sync.md and sync.json.
+ */
+const SCALE = Number(process.env.BENCH_SYNC_SCALE ?? 1);
+const n = (size: number) => Math.max(1, Math.round(size * SCALE));
+const STOCK_INTERVAL = 15;
+
+let hiper: HiperStandIn;
+let nuvemshop: NuvemshopApiStandIn;
+let gateway: GatewayProcess;
+let database: { url: string; drop(): Promise<void> };
+let token: string;
+let nextStore = 1000;
+const results: Record<string, unknown> = { scale: SCALE, at: new Date().toISOString() };
+const lines: string[] = [];
+
+const api = (method: string, path: string, json?: unknown) =>
+  call(gateway.url, method, path, { token, ...(json === undefined ? {} : { json }) });
+
+/** The gateway process's CPU seconds so far (user + system), from /proc/<pid>/stat. */
+function cpuSeconds(): number {
+  const fields = readFileSync(`/proc/${gateway.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The gateway's resident memory now, in MB. */
+function residentMb(): number {
+  const status = readFileSync(`/proc/${gateway.child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function connected(bucket: { size: number; drainPerSecond: number }) {
+  const storeId = nextStore++;
+  const store = nuvemshop.addStore(storeId, { bucket });
+  const account = hiper.addAccount();
+  const created = await api('POST', '/api/v1/clients/', {
+    url: `https://loja${storeId}.example.com`,
+    hiper_token: account.key,
+    nuvemshop_token: store.token,
+    nuvemshop_store_id: storeId,
+  });
+  expect(created.status).toBe(200);
+  return { id: created.body.id as string, storeId, store, account };
+}
+
+async function run(clientId: string, kind: string) {
+  const started = await api('POST', `/api/v1/clients/${clientId}/sync`, { kind });
+  expect(started.status).toBe(202);
+  return waitFor(started.body.id);
+}
+
+async function waitFor(runId: string, timeoutMs = 1_800_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await api('GET', `/api/v1/sync-runs/${runId}`);
+    if (!['queued', 'running'].includes(answer.body.state)) return answer.body;
+    if (Date.now() > until) throw new Error(`run ${runId} still ${answer.body.state}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** `products` simple products and `grades` grades of `sizes` variations each, in five categories. */
+function seed(account: HiperAccount, products: number, grades: number, sizes: number) {
+  for (let i = 0; i < products; i++)
+    account.add({ nome: `Produto ${i}`, preco: 10 + (i % 50), quantidadeEmEstoque: i % 7, categoria: `C${i % 5}` });
+  for (let i = 0; i < grades; i++)
+    account.add({
+      nome: `Grade ${i}`,
+      preco: 50,
+      categoria: `C${i % 5}`,
+      variacao: Array.from({ length: sizes }, (_, k) => ({
+        nomeVariacaoA: `T${k}`,
+        tipoVariacaoA: 'Tamanho',
+        quantidadeEmEstoque: k,
+      })),
+    });
+}
+
+const fast = { size: 1_000_000, drainPerSecond: 1_000_000 };
+beforeAll(async () => {
+  [hiper, nuvemshop] = await Promise.all([startHiper({ pageSize: 50 }), startNuvemshopApi({ bucket: fast })]);
+  database = await createTestDatabase(inject('postgresUrl'));
+  gateway = await spawnGateway({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    FIRST_SUPERUSER: SUPERUSER.email,
+    FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
+    PUBLIC_URL: 'https://integracao.test',
+    HIPER_API_URL: hiper.url,
+    NUVEMSHOP_API_URL: nuvemshop.url,
+    SYNC_CATALOGUE_CRON: '0 0 1 1 *',
+    SYNC_FULL_READ_CRON: '0 0 1 1 *',
+    SYNC_STOCK_INTERVAL_SECONDS: String(STOCK_INTERVAL),
+    SYNC_CONCURRENCY: '20',
+    JOBS_POLL_INTERVAL_SECONDS: '0.5',
+  });
+  const login = await call(gateway.url, 'POST', '/api/v1/login/access-token', {
+    form: { username: SUPERUSER.email, password: SUPERUSER.password },
+  });
+  token = login.body.access_token;
+}, 120_000);
+
+afterAll(async () => {
+  gateway?.child.kill('SIGTERM');
+  await gateway?.exited;
+  await database?.drop();
+  await Promise.all([hiper?.close(), nuvemshop?.close()]);
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/sync.json', JSON.stringify(results, null, 2));
+  const md = [`# Synchronisation benchmark (scale ${SCALE}, ${results.at})`, '', ...lines, ''].join('\n');
+  writeFileSync('bench/results/sync.md', md);
+  console.log(md);
+}, 60_000);
+
+describe('the synchronisation at size', () => {
+  it('a first sync on the 400/20 plan, against the bound (requests needed − bucket) ÷ drain rate', async () => {
+    const products = n(2000);
+    const grades = n(200);
+    const c = await connected({ size: 400, drainPerSecond: 20 });
+    seed(c.account, products - grades, grades, 3);
+    const started = performance.now();
+    const result = await run(c.id, 'full');
+    const seconds = (performance.now() - started) / 1000;
+    expect(result).toMatchObject({ state: 'succeeded', created: products });
+    const requests = nuvemshop.requestsOf(c.storeId);
+    const categories = requests.filter((r) => r.route === 'POST /categories').length;
+    const needed = products + categories;
+    const bound = Math.max(0, needed - 400) / 20;
+    const figure = {
+      products,
+      grades,
+      seconds: +seconds.toFixed(1),
+      bound_seconds: bound,
+      // Below the bucket there is no bound to compare with (a scaled-down run).
+      ratio: bound > 0 ? +(seconds / bound).toFixed(3) : null,
+      requests: requests.length,
+      requests_per_product: +(requests.length / products).toFixed(3),
+      status_429: requests.filter((r) => r.status === 429).length,
+    };
+    results.firstSync = figure;
+
+    lines.push(
+      `- First sync, ${products} products (${grades} grades of 3), bucket 400 draining 20/s: ${figure.seconds} s ` +
+        `against a bound of ${bound} s = **${figure.ratio}×** (target ≤ 1.10); ${figure.requests} requests = ` +
+        `**${figure.requests_per_product} per product** (target ≤ 1.05); ${figure.status_429} answers 429.`,
+    );
+  }, 1_800_000);
+
+  it('a stock-and-price pass over 10,000 changed variants: requests against ⌈variants ÷ 50⌉ + 5', async () => {
+    const grades = n(2000);
+    const c = await connected(fast);
+    seed(c.account, 0, grades, 5);
+    expect(await run(c.id, 'catalogue')).toMatchObject({ state: 'succeeded', created: grades });
+    const variants = c.account.products.filter((p) => p.variacao?.length).flatMap((p) => p.variacao!);
+    for (const v of variants) c.account.setStock(v.id, v.quantidadeEmEstoque + 3);
+    const mark = nuvemshop.requestsOf(c.storeId).length;
+    const started = performance.now();
+    const result = await run(c.id, 'stock');
+    const seconds = (performance.now() - started) / 1000;
+    expect(result).toMatchObject({ state: 'succeeded', failed: 0 });
+    const requests = nuvemshop.requestsOf(c.storeId).slice(mark);
+    const limit = Math.ceil(variants.length / 50) + 5;
+    results.stockPass = { variants: variants.length, requests: requests.length, limit, seconds: +seconds.toFixed(1) };
+    lines.push(
+      `- Stock-and-price pass over ${variants.length} changed variants: **${requests.length} requests** ` +
+        `(limit ⌈${variants.length} ÷ 50⌉ + 5 = ${limit}), in ${seconds.toFixed(1)} s.`,
+    );
+    expect(requests.length).toBeLessThanOrEqual(limit);
+  }, 1_800_000);
+
+  it('the delay from a stock change in the ERP to the store showing it, stock runs every 15 s', async () => {
+    const c = await connected({ size: 40, drainPerSecond: 2 });
+    seed(c.account, 5, 0, 0);
+    await run(c.id, 'catalogue');
+    const product = c.account.products[0];
+    const delays: number[] = [];
+    for (let sample = 0; sample < 4; sample++) {
+      // A change at a random moment of the interval.
+      await new Promise((r) => setTimeout(r, Math.random() * STOCK_INTERVAL * 1000));
+      const stock = 100 + sample;
+      c.account.setStock(product.id, stock);
+      const changed = performance.now();
+      for (;;) {
+        const shown = c.store.products.find((p) => p.variants[0].sku === String(product.codigo))!.variants[0];
+        if (shown.stock === stock) break;
+        if (performance.now() - changed > 120_000) throw new Error('the change never reached the store');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      delays.push((performance.now() - changed) / 1000);
+    }
+    const worst = Math.max(...delays);
+    results.stockDelay = { interval: STOCK_INTERVAL, delays: delays.map((d) => +d.toFixed(1)), worst };
+    lines.push(
+      `- Stock change to store, SYNC_STOCK_INTERVAL_SECONDS=${STOCK_INTERVAL}: ` +
+        `${delays.map((d) => d.toFixed(1)).join(', ')} s; worst **${worst.toFixed(1)} s** (target ≤ ${STOCK_INTERVAL + 30} s).`,
+    );
+  }, 600_000);
+
+  it('200 connected clients of 50 products on one process: CPU per written product and memory', async () => {
+    const clients = [];
+    for (let i = 0; i < n(200); i++) {
+      const c = await connected(fast);
+      seed(c.account, 50, 0, 0);
+      clients.push(c);
+    }
+    // Their first syncs, as the schedule would queue them.
+    const first = await Promise.all(clients.map((c) => api('POST', `/api/v1/clients/${c.id}/sync`, {})));
+    await Promise.all(first.map((s) => waitFor(s.body.id)));
+    // A price change on every product, then every client's incremental run at once.
+    for (const c of clients) for (const p of c.account.products) c.account.change(p.id, { preco: p.preco + 1 });
+    const cpuBefore = cpuSeconds();
+    let peak = residentMb();
+    const sampler = setInterval(() => (peak = Math.max(peak, residentMb())), 250);
+    const started = performance.now();
+    const runs = await Promise.all(clients.map((c) => api('POST', `/api/v1/clients/${c.id}/sync`, {})));
+    const ids = runs.map((r) => r.body.id as string);
+    // Watched from the database, so that the watching costs the gateway nothing.
+    type Tally = { open: number; updated: number; succeeded: number };
+    let tally: Tally;
+    for (;;) {
+      [tally] = await sql<Tally>(
+        database.url,
+        `select count(*) filter (where state in ('queued', 'running'))::int as open,
+                coalesce(sum(updated), 0)::int as updated,
+                count(*) filter (where state = 'succeeded')::int as succeeded
+           from sync_runs where id = any($1::uuid[])`,
+        [ids],
+      );
+      if (tally.open === 0) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    clearInterval(sampler);
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuSeconds() - cpuBefore;
+    const written = tally.updated;
+    expect(tally.succeeded).toBe(clients.length);
+    results.manyClients = {
+      clients: clients.length,
+      written,
+      seconds: +seconds.toFixed(1),
+      cpu_seconds: +cpu.toFixed(2),
+      cpu_ms_per_product: +((cpu * 1000) / written).toFixed(2),
+      peak_rss_mb: Math.round(peak),
+    };
+    lines.push(
+      `- ${clients.length} clients × 50 products, every price changed, their incremental runs at once: ` +
+        `${written} products written in ${seconds.toFixed(1)} s; gateway CPU **${((cpu * 1000) / written).toFixed(2)} ms per ` +
+        `written product**; peak resident memory **${Math.round(peak)} MB**.`,
+    );
+  }, 1_800_000);
+});
