@@ -501,14 +501,7 @@ class PageWork {
     this.cache.skus?.set(desired.variants[0].sku, [created.id]);
     const images = [...created.images].sort((a, b) => a.position - b.position);
     desired.images.forEach((source, i) => {
-      if (images[i])
-        this.em.create(SyncImage, {
-          client: this.client.id as never,
-          hiperId: p.id,
-          source,
-          nuvemshopProductId: String(created.id),
-          nuvemshopImageId: String(images[i].id),
-        });
+      if (images[i]) this.imageRow(p.id, source, created.id, images[i].id);
     });
     await this.linked(row, created, desired, true);
     this.tally.created++;
@@ -556,15 +549,7 @@ class PageWork {
     const known = this.uploaded.get(p.id) ?? [];
     desired.images.forEach((source, i) => {
       if (images[i] && !known.some((k) => k.source === source))
-        known.push(
-          this.em.create(SyncImage, {
-            client: this.client.id as never,
-            hiperId: p.id,
-            source,
-            nuvemshopProductId: String(found.id),
-            nuvemshopImageId: String(images[i].id),
-          }),
-        );
+        known.push(this.imageRow(p.id, source, found.id, images[i].id));
     });
     this.uploaded.set(p.id, known);
     await this.em.flush();
@@ -688,6 +673,17 @@ class PageWork {
     }
   }
 
+  /** Records that Hiper's image `source` is the store's image `imageId` of `productId`: never uploaded again. */
+  private imageRow(hiperId: string, source: string, productId: number | string, imageId: number): SyncImage {
+    return this.em.create(SyncImage, {
+      client: this.client.id as never,
+      hiperId,
+      source,
+      nuvemshopProductId: String(productId),
+      nuvemshopImageId: String(imageId),
+    });
+  }
+
   /** Uploads images not uploaded before and removes those Hiper no longer lists; an unchanged image costs nothing. */
   private async images(p: HiperProduct, row: SyncProduct, desired: Desired): Promise<boolean> {
     const productId = Number(row.nuvemshopProductId);
@@ -701,15 +697,7 @@ class PageWork {
         continue;
       }
       const image = await this.store.addImage(productId, { src: source });
-      kept.push(
-        this.em.create(SyncImage, {
-          client: this.client.id as never,
-          hiperId: p.id,
-          source,
-          nuvemshopProductId: String(productId),
-          nuvemshopImageId: String(image.id),
-        }),
-      );
+      kept.push(this.imageRow(p.id, source, productId, image.id));
       await this.em.flush();
       changed = true;
     }
