@@ -53,7 +53,8 @@ describe('new account mail', () => {
     expect(mail.text).toContain('http://frontend.test/login');
     expect(mail.text).toContain(email);
     expect(`${mail.html}${mail.text}`).not.toContain('the-secret-password');
-    const [job] = await jobsTo(email);
+    // The mail arrives before its worker records the job completed: wait for that record.
+    const job = await waitForMailJob(t, su, (j) => j.to === email && j.state === 'completed');
     expect(job).toMatchObject({ kind: 'new-account', state: 'completed', sent: true });
   });
 
