@@ -15,7 +15,7 @@ export interface GatewayProcess {
 /** Runs the built gateway (`node dist/gateway/main.js`) as users do, and waits until it listens. */
 export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
   const listening = /"msg":"gateway listening"/;
-  const started = await spawnBuilt(MAIN, env, listening, timeoutMs);
+  const started = await spawnBuilt(MAIN, 'gateway', 'listening', env, listening, timeoutMs);
   const match = /"url":"([^"]+)"/.exec(started.lines.find((line) => listening.test(line))!)!;
   return { ...started, url: match[1].replace('localhost', '127.0.0.1') };
 }
@@ -27,11 +27,14 @@ export async function spawnWorker(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<Omit<GatewayProcess, 'url'>> {
-  return spawnBuilt(WORKER, env, /"msg":"worker started"/, timeoutMs);
+  return spawnBuilt(WORKER, 'worker', 'working', env, /"msg":"worker started"/, timeoutMs);
 }
 
+/** Runs a built entry point; `name` and `readyAs` say in a failure what did not start and what it never did. */
 async function spawnBuilt(
   file: string,
+  name: string,
+  readyAs: string,
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs: number,
@@ -44,7 +47,7 @@ async function spawnBuilt(
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} did not start:\n${lines.join('\n')}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`${name} (${file}) did not start:\n${lines.join('\n')}`)), timeoutMs);
     let started = false;
     const onData = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
@@ -60,7 +63,7 @@ async function spawnBuilt(
     child.stderr!.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`${file} exited with ${code} before starting:\n${lines.join('\n')}`));
+      reject(new Error(`${name} exited with ${code} before ${readyAs}:\n${lines.join('\n')}`));
     });
   });
   return { child, lines, exited };
