@@ -276,6 +276,7 @@ export class SyncRunner {
         if (Date.now() > deadline) break;
       }
       await work.flushStock(true);
+      await work.close();
       await this.record(em, run, tally, store.requests);
       if (written !== null) {
         // Forward only: a full run never moves a cursor back.
@@ -293,6 +294,8 @@ export class SyncRunner {
       }
       return { next: { from, skip } };
     } catch (error) {
+      // What was created before the failure is saved (a failing database leaves marks, looked up next time).
+      await work.close().catch(() => undefined);
       await this.record(em, run, tally, store.requests);
       if (error instanceof TokenRevoked || error instanceof StoreSuspended || error instanceof HiperKeyRefused) {
         const state =
@@ -359,6 +362,12 @@ class PageWork {
   private uploaded = new Map<string, SyncImage[]>();
   /** The page's variants' ProductLinks, by Hiper id. */
   private productLinks = new Map<string, Row>();
+  /**
+   * The page's products marked "creating" in one commit before any of their `POST /products`, whose call has not
+   * been sent yet: their mappings and links are saved together at the page's end. A crash in between leaves marks,
+   * and a marked product is looked up by its SKU before anything is created again.
+   */
+  private unsent = new Set<SyncProduct>();
   private readonly location: string | null;
   /** A unit of work per page: each flush compares only the page's rows, however long the run. */
   private em: Em;
@@ -379,7 +388,7 @@ class PageWork {
   async load(products: HiperProduct[]): Promise<void> {
     const tops = products.filter((p) => !isGradeChild(p));
     const ids = tops.map((p) => p.id);
-    await this.em.flush();
+    await this.close();
     this.em = this.root.fork();
     this.rows.clear();
     this.uploaded.clear();
@@ -393,7 +402,37 @@ class PageWork {
     if (this.kind !== 'stock') {
       for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
         this.uploaded.set(image.hiperId, [...(this.uploaded.get(image.hiperId) ?? []), image]);
+      await this.markCreations(tops);
     }
+  }
+
+  /** Marks, in one commit, every product of the page the store does not hold yet: each will be created once. */
+  private async markCreations(tops: HiperProduct[]): Promise<void> {
+    const now = new Date();
+    for (const p of tops) {
+      const row = this.rows.get(p.id);
+      // Linked already, or a creation whose answer was lost (looked up afresh when its turn comes).
+      if ((row?.nuvemshopProductId && row.written) || row?.creatingSince) continue;
+      const desired = desiredOf(p);
+      if (!desired.published && !row) continue;
+      const sku = desired.variants[0].sku;
+      if ((await this.index()).get(sku)?.length) continue;
+      const marked = row ?? this.em.create(SyncProduct, { client: this.client.id as never, hiperId: p.id, sku });
+      marked.creatingSince = now;
+      this.rows.set(p.id, marked);
+      this.unsent.add(marked);
+    }
+    if (this.unsent.size) await this.em.flush();
+  }
+
+  /**
+   * Saves the page's unit of work. Marks whose creation was never sent (the step ran out of time first) are taken
+   * back, so that the next step creates those products without looking them up.
+   */
+  async close(): Promise<void> {
+    for (const row of this.unsent) row.creatingSince = null;
+    this.unsent.clear();
+    await this.em.flush();
   }
 
   private stockFields(stock: number) {
@@ -429,6 +468,7 @@ class PageWork {
       this.rows.set(p.id, row);
     }
     try {
+      if (this.unsent.has(row)) return await this.create(p, row, desired);
       if (row.creatingSince) {
         // A creation was sent and its answer lost (a crash, a timeout): the store is asked afresh, never the cache.
         const found = await this.store.findProductBySku(sku);
@@ -444,7 +484,8 @@ class PageWork {
       await this.create(p, row, desired);
     } catch (error) {
       const message = this.fail(p, sku, error);
-      await this.em.flush();
+      // Refused, so not created: nothing is left to look up.
+      if (!row.nuvemshopProductId) row.creatingSince = null;
       await this.links(row, desired, 'failed', message);
     }
   }
@@ -484,9 +525,12 @@ class PageWork {
   }
 
   private async create(p: HiperProduct, row: SyncProduct, desired: Desired) {
-    // The mark is saved before the call: a creation whose answer is lost is found by its SKU next time.
-    row.creatingSince = new Date();
-    await this.em.flush();
+    // The mark is saved before the call (with the page's others, or alone here): a creation whose answer is lost is
+    // found by its SKU next time.
+    if (!this.unsent.delete(row)) {
+      row.creatingSince = new Date();
+      await this.em.flush();
+    }
     const categories = desired.category ? [await this.categoryId(desired.category)] : undefined;
     const created = await this.store.createProduct({
       name: desired.name,
@@ -571,12 +615,12 @@ class PageWork {
         variantId: product.variants.find((x) => x.sku === v.sku)?.id ?? 0,
       })),
     };
-    // Saved with the links, in one flush.
-    await this.links(row, desired, desired.published ? 'linked' : 'unpublished', null);
+    // Saved with the page's other creations, when the page closes.
+    await this.links(row, desired, desired.published ? 'linked' : 'unpublished', null, false);
   }
 
   /** One ProductLink per variant, as the product now stands. */
-  private async links(row: SyncProduct, desired: Desired, state: ProductLinkState, error: string | null) {
+  private async links(row: SyncProduct, desired: Desired, state: ProductLinkState, error: string | null, save = true) {
     const now = new Date();
     for (const v of desired.variants) {
       const variant = row.written?.variants.find((w) => w.hiperId === v.hiperId);
@@ -597,7 +641,7 @@ class PageWork {
           this.em.create<Row>('ProductLink', { client: this.client.id, hiperId: v.hiperId, ...values }),
         );
     }
-    await this.em.flush();
+    if (save) await this.em.flush();
   }
 
   /** Writes what differs between what the store was last given and what Hiper says now. */
