@@ -47,7 +47,10 @@ async function spawnBuilt(
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} (${file}) did not start:\n${lines.join('\n')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} (${file}) did not start:\n${lines.join('\n')}`)),
+      timeoutMs,
+    );
     let started = false;
     const onData = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
