@@ -261,9 +261,8 @@ describe('links between the lists', () => {
 
 describe.each(['light', 'dark'] as const)('on a phone, in the %s appearance', (theme) => {
   it('no screen scrolls sideways', async () => {
-    const client = await halfClient(
-      `https://um-endereco-muito-comprido-de-loja-${theme}.exemplo-de-loja-virtual.com.br`,
-    );
+    const url = `https://um-endereco-muito-comprido-de-loja-${theme}.exemplo-de-loja-virtual.com.br`;
+    const client = await halfClient(url);
     // A row on every list: a run, a linked product and a webhook of the client, stored as their workers would.
     await t.sql(
       `insert into sync_runs (id, client_id, kind, trigger, state, queued_at, errors)
@@ -318,6 +317,17 @@ describe.each(['light', 'dark'] as const)('on a phone, in the %s appearance', (t
         innerWidth: window.innerWidth,
       }));
       expect(scrollWidth, `${path} (${theme})`).toBeLessThanOrEqual(innerWidth);
+      // A run's, a linked product's or a webhook's client is a link to it on a phone too, as on a desk.
+      if (['/sincronizacoes', '/produtos-vinculados', '/webhooks'].includes(path))
+        await page.getByRole('link', { name: url }).first().waitFor();
+      if (path === '/sincronizacoes') {
+        // A run is titled by its kind in words, and its moments are written as in Brazil, whatever the browser's.
+        await page.getByText('Leitura completa', { exact: true }).first().waitFor();
+        await page
+          .getByText(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}:\d{2}$/)
+          .first()
+          .waitFor();
+      }
     }
     // The client's row menu, open, fits too.
     await page.goto('/clientes');
@@ -327,5 +337,20 @@ describe.each(['light', 'dark'] as const)('on a phone, in the %s appearance', (t
       .click();
     await page.getByRole('menuitem', { name: 'Sincronizar agora' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.keyboard.press('Escape');
+
+    // A toast told while the edit dialog is open leaves its buttons in sight and within reach.
+    await fromRowMenu(page, url, 'Editar cliente');
+    const dialog = page.getByRole('dialog', { name: 'Editar cliente' });
+    await dialog.getByRole('button', { name: 'Sincronizar agora' }).click();
+    const toast = page.getByRole('alert', { includeHidden: true }).filter({ hasText: 'Não foi possível sincronizar' });
+    await toast.waitFor();
+    await page.waitForTimeout(400); // its entrance
+    const shown = (await toast.boundingBox())!;
+    for (const name of ['Cancelar', 'Salvar']) {
+      const button = (await dialog.getByRole('button', { name }).boundingBox())!;
+      expect(shown.y + shown.height, `${name} (${theme})`).toBeLessThanOrEqual(button.y);
+    }
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
   });
 });

@@ -294,9 +294,10 @@ export function ShowDialog({
 }) {
   const translate = useTranslate();
   const titleId = useId();
+  const lang = useScreenLang();
   const fields = fieldsOf(typeOfResource(resource));
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" lang={useScreenLang()}>
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm" lang={lang}>
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <Box
@@ -311,7 +312,7 @@ export function ShowDialog({
                   {translate(`resources.${resource}.fields.${name}`, { _: name })}
                 </Box>
                 <Box component="dd" sx={{ overflowWrap: 'anywhere' }}>
-                  {defaultText(resource, name, field, record[name], translate)}
+                  {defaultText(resource, name, field, record[name], translate, lang)}
                 </Box>
               </Fragment>
             ))}

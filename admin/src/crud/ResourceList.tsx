@@ -22,6 +22,7 @@ import {
   downloadCSV,
   ExportButton,
   ListBase,
+  RecordContextProvider,
   Title,
   TopToolbar,
   useListContext,
@@ -94,7 +95,15 @@ export function Truncated({ text, width = 150 }: { text: string; width?: number 
   );
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Moments as the screen's language writes them: 27/11/2026, 10:16:33 on a Portuguese screen, whatever the browser's. */
+function dateFormatOf(lang: string) {
+  let format = dateFormats.get(lang);
+  if (!format)
+    dateFormats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' })));
+  return format;
+}
 
 /**
  * How a field reads by default: a secret says whether it is set, a boolean yes or no, a moment in the viewer's locale,
@@ -107,11 +116,13 @@ export function defaultText(
   field: FieldDescription | undefined,
   value: unknown,
   translate: Translate,
+  /** The screen's language where it is not the document's (pt-BR). */
+  lang = 'pt-BR',
 ): string {
   if (field?.secret) return translate(value ? 'app.secret.set' : 'app.secret.unset');
   if (value == null || value === '') return field?.nullable ? translate('app.list.empty_value') : '';
   if (field?.type === 'Boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
-  if (field?.type === 'DateTime') return dateFormat.format(new Date(String(value)));
+  if (field?.type === 'DateTime') return dateFormatOf(lang).format(new Date(String(value)));
   if (field?.type === 'JSON') return Array.isArray(value) ? String(value.length) : JSON.stringify(value);
   if (field?.values) return translate(`resources.${resource}.values.${source}.${String(value)}`, { _: String(value) });
   return String(value);
@@ -149,7 +160,11 @@ interface Column {
   detail: (record: RaRecord) => ReactNode;
 }
 
-function useColumns(resource: ResourceName, customized: (string | ColumnCustomization)[] | undefined): Column[] {
+function useColumns(
+  resource: ResourceName,
+  customized: (string | ColumnCustomization)[] | undefined,
+  lang: string | undefined,
+): Column[] {
   const translate = useTranslate();
   return useMemo(() => {
     const fields = fieldsOf(typeOfResource(resource));
@@ -162,7 +177,7 @@ function useColumns(resource: ResourceName, customized: (string | ColumnCustomiz
       const text = (record: RaRecord) =>
         custom.text
           ? custom.text(record, translate)
-          : defaultText(resource, custom.source, field, record[custom.source], translate);
+          : defaultText(resource, custom.source, field, record[custom.source], translate, lang);
       const target = field?.references ? screenOfType(field.references) : undefined;
       const render =
         custom.render ??
@@ -182,9 +197,10 @@ function useColumns(resource: ResourceName, customized: (string | ColumnCustomiz
                       </Suspense>
                     )
                 : (record: RaRecord) => <Truncated text={text(record)} />);
-      return { source: custom.source, field, text, render, detail: custom.render ?? text };
+      // A reference is a link on a phone too, not the id it holds.
+      return { source: custom.source, field, text, render, detail: custom.render ?? (target ? render : text) };
     });
-  }, [resource, customized, translate]);
+  }, [resource, customized, translate, lang]);
 }
 
 /** The exporter: what the columns show, every filtered row (not just the page), as CSV. */
@@ -430,6 +446,8 @@ function PhoneList(props: TableProps) {
     );
   }
   const details = columns.filter((column) => column.source !== recordRepresentation);
+  // Its title reads as its column would (a state in words, not its code).
+  const title = columns.find((column) => column.source === recordRepresentation);
   return (
     <Box
       component="ul"
@@ -438,24 +456,27 @@ function PhoneList(props: TableProps) {
       sx={{ listStyle: 'none', m: 0, p: 0, opacity: isPlaceholderData ? 0.5 : 1, transition: 'opacity 0.2s' }}
     >
       {data.map((record) => (
-        <PhoneRow
-          key={record.id}
-          onClick={isLocked(record) ? undefined : () => onEdit(record)}
-          style={{ cursor: isLocked(record) ? undefined : 'pointer' }}
-        >
-          <Box sx={{ flex: 1, minWidth: 0 }}>
-            <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{representation(record)}</Typography>
-            <Details>
-              {details.map((column) => (
-                <Fragment key={column.source}>
-                  <dt>{translate(`resources.${resource}.fields.${column.source}`)}</dt>
-                  <dd>{column.detail(record)}</dd>
-                </Fragment>
-              ))}
-            </Details>
-          </Box>
-          <RecordActions {...props} record={record} />
-        </PhoneRow>
+        <RecordContextProvider key={record.id} value={record}>
+          <PhoneRow
+            onClick={isLocked(record) ? undefined : () => onEdit(record)}
+            style={{ cursor: isLocked(record) ? undefined : 'pointer' }}
+          >
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
+                {title ? title.text(record) : representation(record)}
+              </Typography>
+              <Details>
+                {details.map((column) => (
+                  <Fragment key={column.source}>
+                    <dt>{translate(`resources.${resource}.fields.${column.source}`)}</dt>
+                    <dd>{column.detail(record)}</dd>
+                  </Fragment>
+                ))}
+              </Details>
+            </Box>
+            <RecordActions {...props} record={record} />
+          </PhoneRow>
+        </RecordContextProvider>
       ))}
     </Box>
   );
@@ -585,7 +606,7 @@ export function ResourceList({
   const Rows = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true })
     ? PhoneList
     : ResourceTable;
-  const columns = useColumns(resource, customized);
+  const columns = useColumns(resource, customized, lang);
   const exporter = useCsvExporter(resource, columns);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<RaRecord | null>(null);

@@ -31,9 +31,15 @@ function contentOf({ message, type, notificationOptions: options = {} }: Notific
 export function Toasts() {
   const { notifications, resetNotifications } = useNotificationContext();
   const translate = useTranslate();
-  const [current, setCurrent] = useState<{ key: number; payload: NotificationPayload; open: boolean } | null>(null);
+  const [current, setCurrent] = useState<{
+    key: number;
+    payload: NotificationPayload;
+    open: boolean;
+    lift: number | null;
+  } | null>(null);
   const newest = notifications[notifications.length - 1];
-  if (newest && newest !== current?.payload) setCurrent({ key: (current?.key ?? 0) + 1, payload: newest, open: true });
+  if (newest && newest !== current?.payload)
+    setCurrent({ key: (current?.key ?? 0) + 1, payload: newest, open: true, lift: liftNow() });
   // Shown, or replaced: none waits its turn.
   useEffect(() => {
     if (notifications.length) resetNotifications();
@@ -48,6 +54,7 @@ export function Toasts() {
       key={current.key}
       open={current.open}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      sx={current.lift ? { bottom: { xs: current.lift } } : undefined}
       autoHideDuration={notificationOptions?.autoHideDuration ?? 5000}
       // A click elsewhere leaves it: it goes with its time, its close button, or the next toast.
       onClose={(_event, reason) => reason !== 'clickaway' && close()}
@@ -66,4 +73,14 @@ export function Toasts() {
       </Alert>
     </Snackbar>
   );
+}
+
+/**
+ * How far above the bottom a toast goes on a phone, where it spans the screen's width: over an open dialog's buttons
+ * (Cancelar, Salvar) it would hide them until it goes, so it sits just above them instead. Read when the toast comes.
+ */
+function liftNow(): number | null {
+  const actions = document.querySelector('[role="dialog"] .MuiDialogActions-root');
+  if (!actions || !window.matchMedia('(max-width: 599.95px)').matches) return null;
+  return Math.round(window.innerHeight - actions.getBoundingClientRect().top + 8);
 }
