@@ -55,7 +55,7 @@ export const clientResource = new Resource(
       filterable: true,
       description: 'Where the store synchronisation stands for this client',
     }),
-    last_synced_at: datetime({ nullable: true, readOnly: true, description: 'When a run last ended' }),
+    last_synced_at: datetime({ nullable: true, readOnly: true, listed: true, description: 'When a run last ended' }),
     name: text({
       nullable: true,
       max: 255,

@@ -57,7 +57,8 @@ export const types = {
       },
       "last_synced_at": {
         "type": "DateTime",
-        "nullable": true
+        "nullable": true,
+        "listed": true
       },
       "name": {
         "type": "String",

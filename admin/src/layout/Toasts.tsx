@@ -81,6 +81,6 @@ export function Toasts() {
  */
 function liftNow(): number | null {
   const actions = document.querySelector('[role="dialog"] .MuiDialogActions-root');
-  if (!actions || !window.matchMedia('(max-width: 599.95px)').matches) return null;
+  if (!actions || !window.matchMedia?.('(max-width: 599.95px)').matches) return null;
   return Math.round(window.innerHeight - actions.getBoundingClientRect().top + 8);
 }
