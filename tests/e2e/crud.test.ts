@@ -420,8 +420,8 @@ describe('clients', () => {
 
     await search(page, 'Pesquisar', 'loja1', '1–1 de 1');
     expect((await exported(page, 'Exportar')).split('\r\n')).toEqual([
-      'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões,Sincronização,Nome da loja',
-      'https://loja1.example.com,0,Definido,Não definido,Sim,Sim,Em dia,N/A',
+      'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões,Sincronização,Última sincronização,Nome da loja',
+      'https://loja1.example.com,0,Definido,Não definido,Sim,Sim,Em dia,N/A,N/A',
     ]);
     await page.goto('/clientes');
 
