@@ -196,9 +196,13 @@ function useColumns(
                         <ReferenceLink source={custom.source} screen={target} />
                       </Suspense>
                     )
-                : (record: RaRecord) => <Truncated text={text(record)} />);
-      // A reference is a link on a phone too, not the id it holds.
-      return { source: custom.source, field, text, render, detail: custom.render ?? (target ? render : text) };
+                : field?.type === 'DateTime'
+                  ? // A moment is short and whole: it may break between its date and its time where room is short.
+                    text
+                  : (record: RaRecord) => <Truncated text={text(record)} />);
+      // A reference is a link on a phone too, not the id it holds, and a state its coloured chip.
+      const detail = custom.render ?? (target || field?.values ? render : text);
+      return { source: custom.source, field, text, render, detail };
     });
   }, [resource, customized, translate, lang]);
 }
@@ -380,7 +384,20 @@ function ResourceTable(props: TableProps) {
           </TableRow>
         </HeadedTable>
       }
-      sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
+      sx={{
+        '& .RaDataTable-tableWrapper': { overflowX: 'auto' },
+        // Where the columns are wider than the screen, the row menu stays in sight at the right edge while the rest
+        // scrolls under it.
+        '& .actions-column': {
+          position: 'sticky',
+          right: 0,
+          zIndex: 1,
+          bgcolor: 'background.paper',
+          boxShadow: (theme: Theme) => `inset 1px 0 0 ${(theme.vars || theme).palette.divider}`,
+        },
+        // Above the other headings, which stay at the top as the rows scroll.
+        '& .RaDataTable-headerCell.actions-column': { zIndex: 3 },
+      }}
     >
       {columns.map((column) => (
         <DataTable.Col
@@ -393,6 +410,8 @@ function ResourceTable(props: TableProps) {
       ))}
       <DataTable.Col
         label={headings[headings.length - 1]}
+        headerClassName="actions-column"
+        cellClassName="actions-column"
         render={(record: RaRecord) => <RecordActions {...props} record={record} />}
       />
     </DataTable>

@@ -35,11 +35,9 @@ export function Toasts() {
     key: number;
     payload: NotificationPayload;
     open: boolean;
-    lift: number | null;
   } | null>(null);
   const newest = notifications[notifications.length - 1];
-  if (newest && newest !== current?.payload)
-    setCurrent({ key: (current?.key ?? 0) + 1, payload: newest, open: true, lift: liftNow() });
+  if (newest && newest !== current?.payload) setCurrent({ key: (current?.key ?? 0) + 1, payload: newest, open: true });
   // Shown, or replaced: none waits its turn.
   useEffect(() => {
     if (notifications.length) resetNotifications();
@@ -54,7 +52,7 @@ export function Toasts() {
       key={current.key}
       open={current.open}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      sx={current.lift ? { bottom: { xs: current.lift } } : undefined}
+      sx={ABOVE_DIALOG_BUTTONS}
       autoHideDuration={notificationOptions?.autoHideDuration ?? 5000}
       // A click elsewhere leaves it: it goes with its time, its close button, or the next toast.
       onClose={(_event, reason) => reason !== 'clickaway' && close()}
@@ -76,11 +74,9 @@ export function Toasts() {
 }
 
 /**
- * How far above the bottom a toast goes on a phone, where it spans the screen's width: over an open dialog's buttons
- * (Cancelar, Salvar) it would hide them until it goes, so it sits just above them instead. Read when the toast comes.
+ * On a phone a toast spans the screen's width: over an open dialog's buttons (Cancelar, Salvar) it would hide them
+ * until it goes, so while a dialog with buttons is open it sits above where they can be, and back down once it closes.
  */
-function liftNow(): number | null {
-  const actions = document.querySelector('[role="dialog"] .MuiDialogActions-root');
-  if (!actions || !window.matchMedia?.('(max-width: 599.95px)').matches) return null;
-  return Math.round(window.innerHeight - actions.getBoundingClientRect().top + 8);
-}
+const ABOVE_DIALOG_BUTTONS = {
+  '@media (max-width: 599.95px)': { 'body:has(.MuiDialog-root .MuiDialogActions-root) &': { bottom: 116 } },
+};
