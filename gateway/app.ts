@@ -1,4 +1,5 @@
 import type { ApolloServer } from '@apollo/server';
+import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -41,6 +42,9 @@ export function createApp({ config, log, services, apollo, rest, assets }: AppPa
   app.set('etag', false);
 
   app.use(protections(config, log));
+  // Every text answer over 1 KiB goes compressed to a browser that accepts it (REST, GraphQL, the OpenAPI document);
+  // the admin's page, its files and /docs carry copies compressed at build or first use, and are left as they are.
+  app.use(compression({ threshold: 1024 }));
   app.use('/api/v1', restRouter(rest, config, log));
   app.use('/graphql', graphqlRoute(apollo, services, config));
   app.use('/docs', docsPage());
