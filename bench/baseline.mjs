@@ -13,6 +13,7 @@ import bcrypt from 'bcrypt';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
+import { CLIENT_FIELDS } from './lib/scenarios.mjs';
 
 const env = process.env;
 const key = Buffer.from(env.TOKEN_ENCRYPTION_KEY ?? '', 'base64');
@@ -43,6 +44,13 @@ const clientJson = (row) => ({
   nuvemshop_token: decrypt(row.nuvemshop_token),
   hiper_sync_update_image: row.hiper_sync_update_image,
   hiper_sync_update_dimensions: row.hiper_sync_update_dimensions,
+  // The rest of a client as the gateway answers it: the store connection's state, as stored.
+  nuvemshop_location_id: row.nuvemshop_location_id,
+  sync_state: row.sync_state,
+  last_synced_at: row.last_synced_at?.toISOString() ?? null,
+  name: row.name,
+  installed_at: row.installed_at?.toISOString() ?? null,
+  redacted_at: row.redacted_at?.toISOString() ?? null,
 });
 
 class HttpError extends Error {
@@ -151,15 +159,18 @@ async function login(form, ip) {
 }
 
 /** GraphQL requests are told apart by operation name only: the baseline parses no GraphQL. */
+/** A client as the scenarios' GraphQL documents select it: those fields only, in their order. */
+const selected = (client) => Object.fromEntries(CLIENT_FIELDS.split(' ').map((field) => [field, client[field]]));
+
 async function graphql(req, body) {
   await authenticate(req);
   const { operationName, variables = {} } = JSON.parse(body);
   if (operationName === 'ClientList') {
     const perPage = variables.perPage ?? 100;
     const page = await listClients((variables.page ?? 0) * perPage, perPage);
-    return { data: { items: page.data, total: { count: page.count } } };
+    return { data: { items: page.data.map(selected), total: { count: page.count } } };
   }
-  if (operationName === 'ClientById') return { data: { data: await getClient(variables.id) } };
+  if (operationName === 'ClientById') return { data: { data: selected(await getClient(variables.id)) } };
   throw new HttpError(400, 'Unknown operation');
 }
 

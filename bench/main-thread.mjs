@@ -12,14 +12,11 @@
  * bytes of each script it fetched that never ran (Chromium's precise coverage), as built and scaled to gzip.
  * No assertion: figures to compare before and after a change, on the same machine.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CHROMIUM_ARGS } from './lib/admin.mjs';
-import { ensureDatabase, migrate } from './lib/database.mjs';
-import { startServer } from './lib/servers.mjs';
+import { MARKER, seedClients, signIn, startOwnGateway } from './lib/signed-in.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
@@ -30,66 +27,6 @@ const PATH = args.path ?? '/clientes';
 const CPU_SLOWDOWN = Number(args['cpu-slowdown'] ?? 1);
 const AFTER_ROWS_MS = 5000;
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
-const EMAIL = 'bench-main-thread@example.com';
-const PASSWORD = 'bench-main-thread-password';
-const MARKER = '.main-thread.example';
-
-async function startOwnGateway() {
-  if (!existsSync(path.join(root, 'dist/gateway/main.js'))) throw new Error('build first: npm run build');
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  base.pathname = '/bench_main_thread';
-  const databaseUrl = base.toString();
-  await ensureDatabase(databaseUrl);
-  await migrate(root, databaseUrl);
-  return startServer({
-    name: 'main-thread-gateway',
-    command: process.execPath,
-    args: ['bench/gateway-entry.mjs'],
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATABASE_URL: databaseUrl,
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      FIRST_SUPERUSER: EMAIL,
-      FIRST_SUPERUSER_PASSWORD: PASSWORD,
-      FRONTEND_HOST: 'http://localhost',
-      CHECKOUT_URL: 'http://localhost/',
-      PUBLIC_URL: 'https://localhost',
-      BCRYPT_COST: '4',
-      LOG_LEVEL: 'info', // the ready line is at info
-    },
-    readyMessage: 'gateway listening',
-  });
-}
-
-async function signIn(url) {
-  const answer = await fetch(`${url}/api/v1/login/access-token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: args.email ?? EMAIL, password: args.password ?? PASSWORD }),
-  });
-  if (!answer.ok) throw new Error(`login: ${answer.status} ${await answer.text()}`);
-  return (await answer.json()).access_token;
-}
-
-/** A page of clients whose urls carry the marker the runs wait for. */
-async function seedClients(url, token) {
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-  const list = await (await fetch(`${url}/api/v1/clients/?limit=100`, { headers })).json();
-  const have = (list.data ?? []).filter((c) => String(c.url).includes(MARKER)).length;
-  for (let i = have; i < 8; i++) {
-    const answer = await fetch(`${url}/api/v1/clients/`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ url: `https://loja-${i}${MARKER}` }),
-    });
-    if (!answer.ok) throw new Error(`seeding: ${answer.status} ${await answer.text()}`);
-  }
-}
 
 async function throttle(context, page) {
   if (CPU_SLOWDOWN <= 1) return;
@@ -178,12 +115,12 @@ const median = (values) => {
 };
 
 async function main() {
-  const server = args.url ? null : await startOwnGateway();
+  const server = args.url ? null : await startOwnGateway(root, 'bench_main_thread');
   const url = args.url ?? server.url;
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   try {
-    const token = await signIn(url);
+    const token = await signIn(url, args.email, args.password);
     await seedClients(url, token);
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await afterRows(browser, url, token));

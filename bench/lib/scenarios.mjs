@@ -1,4 +1,5 @@
-const CLIENT_FIELDS =
+/** The client fields the GraphQL scenarios select. */
+export const CLIENT_FIELDS =
   'id url nuvemshop_store_id hiper_token nuvemshop_token hiper_sync_update_image hiper_sync_update_dimensions';
 
 export const LIST_QUERY =

@@ -467,8 +467,10 @@ class PageWork {
       row = this.em.create(SyncProduct, { client: this.client.id as never, hiperId: p.id, sku });
       this.rows.set(p.id, row);
     }
+    // Marked with the page's others: only its own creation is sent, so a refusal means nothing was created.
+    const fresh = this.unsent.has(row);
     try {
-      if (this.unsent.has(row)) return await this.create(p, row, desired);
+      if (fresh) return await this.create(p, row, desired);
       if (row.creatingSince) {
         // A creation was sent and its answer lost (a crash, a timeout): the store is asked afresh, never the cache.
         const found = await this.store.findProductBySku(sku);
@@ -484,8 +486,8 @@ class PageWork {
       await this.create(p, row, desired);
     } catch (error) {
       const message = this.fail(p, sku, error);
-      // Refused, so not created: nothing is left to look up.
-      if (!row.nuvemshopProductId) row.creatingSince = null;
+      // Its creation refused: nothing is left to look up.
+      if (fresh && !row.nuvemshopProductId) row.creatingSince = null;
       await this.links(row, desired, 'failed', message);
     }
   }

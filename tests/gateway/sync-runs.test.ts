@@ -132,6 +132,34 @@ describe('a first run', () => {
     );
     expect(row).toEqual({ creating_since: null, nuvemshop_product_id: String(c.store.products[0].id) });
   });
+
+  it('reports a creation the store refuses and takes its mark back: read again, it is created without a lookup', async () => {
+    const c = await connectedClient();
+    const p = c.account.add({ nome: 'Recusado uma vez', preco: 10, quantidadeEmEstoque: 1 });
+    nuvemshop.inject({
+      store: c.storeId,
+      method: 'POST',
+      path: '/products',
+      status: 422,
+      body: { code: 422, message: 'Unprocessable Entity', description: { name: ['is invalid'] } },
+    });
+    expect(await syncNow(c.id)).toMatchObject({ created: 0, failed: 1 });
+    const [row] = await t.sql<{ creating_since: Date | null }>(
+      'select creating_since from sync_products where client_id = $1 and hiper_id = $2',
+      [c.id, p.id],
+    );
+    expect(row.creating_since).toBeNull();
+    const mark = nuvemshop.requestsOf(c.storeId).length;
+    // Read again (the daily full read, or a change of the product in the ERP).
+    expect(await syncNow(c.id, 'full')).toMatchObject({ created: 1, failed: 0 });
+    const routes = nuvemshop
+      .requestsOf(c.storeId)
+      .slice(mark)
+      .map((r) => r.route);
+    expect(routes).toContain('POST /products');
+    expect(routes).not.toContain('GET /products/sku/{sku}');
+    expect(c.store.products).toHaveLength(1);
+  });
 });
 
 describe('a later run', () => {
