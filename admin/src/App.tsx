@@ -23,6 +23,7 @@ import { Toasts } from './layout/Toasts';
 import { Layout } from './layout/Layout';
 import NotFound from './layout/NotFound';
 import { store } from './store';
+import { getToken } from './token';
 import { darkTheme, lightTheme } from './themes';
 import { resources } from './resources';
 
@@ -84,8 +85,10 @@ const cancelIdle = (handle: number) =>
  */
 export function App({ queryClient }: { queryClient?: QueryClient }) {
   // The data layer (Apollo, graphql, ra-data-graphql) is not needed for the first screen, whose rows come through a
-  // plain fetch: it loads once those rows are in and the browser is idle, that is once they have been shown.
+  // plain fetch: it loads once those rows are in and the browser is idle, that is once they have been shown. A
+  // signed-out start (the public pages) never needs it: the first screen after signing in loads it with its first call.
   useEffect(() => {
+    if (!getToken()) return;
     let idle: number | undefined;
     let done = false;
     void prefetchesSettled().then(() => {

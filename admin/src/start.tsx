@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { answeredPrefetches, prefetchesSettled } from './dataProvider/load';
@@ -22,10 +22,19 @@ function render() {
   for (const { resource, params, answer } of answeredPrefetches()) {
     queryClient.setQueryData([resource, 'getList', params], answer);
   }
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App queryClient={queryClient} />
-    </StrictMode>,
+  // The auth provider has no getPermissions (authProvider.ts): react-admin's usePermissions answers [] for it, but a
+  // turn after the first render, and the router (which asks) would then render the whole app once more, on the main
+  // thread, just after the rows appear. The answer is known now.
+  queryClient.setQueryData(['auth', 'getPermissions', {}], []);
+  const root = createRoot(document.getElementById('root')!);
+  // As a transition, React renders the app in slices of a few milliseconds, between which the browser can answer
+  // input and paint: the first render of a whole screen (frame, list, rows) is no single long task.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App queryClient={queryClient} />
+      </StrictMode>,
+    ),
   );
 }
 

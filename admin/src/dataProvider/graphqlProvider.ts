@@ -14,8 +14,14 @@ const client = new ApolloClient({
     },
   }),
   cache: new InMemoryCache(),
-  defaultOptions: { query: { fetchPolicy: 'network-only' }, mutate: { fetchPolicy: 'no-cache' } },
+  defaultOptions: { query: { fetchPolicy: 'no-cache' }, mutate: { fetchPolicy: 'no-cache' } },
 });
 
 // The operations come from the schema's description, generated at build time: the server is never introspected.
-export const graphqlProvider = buildGraphQLProvider({ client, introspection: false, buildQuery });
+// react-admin keeps the answers (its query cache): Apollo's own normalised cache would only cost each answer a write.
+export const graphqlProvider = buildGraphQLProvider({
+  client,
+  introspection: false,
+  buildQuery,
+  query: () => ({ fetchPolicy: 'no-cache' }),
+});

@@ -1,6 +1,6 @@
 import { HttpError, type DataProvider } from 'react-admin';
 import type { ValidationIssue } from '../api';
-import { claimPrefetched, loadProvider, type ListParams } from './load';
+import { claimPrefetched, fetchListPage, loadProvider, type ListParams } from './load';
 
 type Method = 'getList' | 'getOne' | 'getMany' | 'getManyReference' | 'create' | 'update' | 'delete';
 
@@ -43,14 +43,15 @@ const call =
 
 const deleteOne = call('delete');
 
-const getList = call('getList');
-
 export const dataProvider = {
-  async getList(resource: string, params: Partial<ListParams>) {
-    const prefetched = claimPrefetched(resource, params);
-    if (!prefetched) return getList(resource, params);
+  /**
+   * A list page: the one the start asked for, or a plain `fetch` of the list operation (load.ts), as the start makes
+   * it. Apollo adds nothing to a read whose answer react-admin keeps, and its first call (loading it, preparing the
+   * document) would be a long task on the main thread just after the rows appear (the next page's prefetch).
+   */
+  async getList(resource: string, params: ListParams) {
     try {
-      return await prefetched;
+      return await (claimPrefetched(resource, params) ?? fetchListPage(resource, params));
     } catch (error) {
       throw toHttpError(error);
     }

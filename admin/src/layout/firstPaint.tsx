@@ -1,4 +1,4 @@
-import { lazy, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 
 /**
  * What the first screen can draw a moment after its rows. The app's first render is one task: every component it
@@ -37,7 +37,7 @@ function afterFirstPaint(callback: () => void): () => void {
 /** Whether the app has been painted once; the component renders again when it has. */
 export function usePainted(): boolean {
   const [ready, setReady] = useState(painted);
-  useEffect(() => (ready ? undefined : afterFirstPaint(() => setReady(true))), [ready]);
+  useEffect(() => (ready ? undefined : afterFirstPaint(() => startTransition(() => setReady(true)))), [ready]);
   return ready;
 }
 
