@@ -22,10 +22,6 @@ function render() {
   for (const { resource, params, answer } of answeredPrefetches()) {
     queryClient.setQueryData([resource, 'getList', params], answer);
   }
-  // The auth provider has no getPermissions (authProvider.ts): react-admin's usePermissions answers [] for it, but a
-  // turn after the first render, and the router (which asks) would then render the whole app once more, on the main
-  // thread, just after the rows appear. The answer is known now.
-  queryClient.setQueryData(['auth', 'getPermissions', {}], []);
   const root = createRoot(document.getElementById('root')!);
   // As a transition, React renders the app in slices of a few milliseconds, between which the browser can answer
   // input and paint: the first render of a whole screen (frame, list, rows) is no single long task.
