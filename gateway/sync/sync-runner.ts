@@ -353,6 +353,10 @@ export class SyncRunner {
 }
 
 /** The writes of one page: each product's differences, with price and stock gathered into shared batches. */
+/** Whether a product is in the store and we know what we wrote there: it is updated, never created again. */
+const isLinked = (row: SyncProduct | null | undefined): row is SyncProduct & { written: WrittenProduct } =>
+  !!row?.nuvemshopProductId && !!row.written;
+
 class PageWork {
   pending: PendingStock[] = [];
   /** Products waiting for their stock-price batch before they can be counted. */
@@ -412,7 +416,7 @@ class PageWork {
     for (const p of tops) {
       const row = this.rows.get(p.id);
       // Linked already, or a creation whose answer was lost (looked up afresh when its turn comes).
-      if ((row?.nuvemshopProductId && row.written) || row?.creatingSince) continue;
+      if (isLinked(row) || row?.creatingSince) continue;
       const desired = desiredOf(p);
       if (!desired.published && !row) continue;
       const sku = desired.variants[0].sku;
@@ -455,12 +459,11 @@ class PageWork {
   async product(p: HiperProduct): Promise<void> {
     const desired = desiredOf(p);
     let row = this.rows.get(p.id) ?? null;
-    const linked = !!row?.nuvemshopProductId && !!row.written;
     if (this.kind === 'stock') {
-      if (!linked) return void this.tally.unchanged++;
-      return this.update(p, row!, desired, true);
+      if (!isLinked(row)) return void this.tally.unchanged++;
+      return this.update(p, row, desired, true);
     }
-    if (linked) return this.update(p, row!, desired, false);
+    if (isLinked(row)) return this.update(p, row, desired, false);
     if (!desired.published && !row) return void this.tally.unchanged++;
     const sku = desired.variants[0].sku;
     if (!row) {

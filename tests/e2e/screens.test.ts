@@ -132,6 +132,41 @@ describe('on a phone', () => {
   });
 });
 
+describe('on a narrow window', () => {
+  it('a table wider than its box scrolls within it, its Ações column kept in view at the right edge', async () => {
+    await createClients([1, 2].map((i) => `https://janela-${i}.uma-loja-com-um-endereco-bem-comprido.example.com.br`));
+    // Wide enough for the table (not the phone's list), too narrow for every column of the clients.
+    const page = await signedIn({ width: 700, height: 900 });
+    await page.goto('/clientes');
+    const table = page.locator('.RaDataTable-tableWrapper');
+    const menus = table.getByRole('button', { name: /^Ações: / });
+    await menus.first().waitFor();
+    expect(await table.evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(true);
+    expect(await scrollsSideways(page)).toBe(false);
+
+    /** Whether every row's menu lies within the table's box, as drawn now. */
+    const menusInView = async () => {
+      const box = (await table.boundingBox())!;
+      const inView = [];
+      for (const menu of await menus.all()) {
+        const own = (await menu.boundingBox())!;
+        inView.push(own.x >= box.x && own.x + own.width <= box.x + box.width);
+      }
+      return inView;
+    };
+    expect(await menus.count()).toBeGreaterThanOrEqual(2);
+    expect(await menusInView()).not.toContain(false);
+    // Scrolled to the middle of the columns, the menus stay at the right edge, over the cells that pass under them.
+    await table.evaluate((box) => (box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2));
+    expect(await menusInView()).not.toContain(false);
+    const menu = page.getByRole('button', {
+      name: 'Ações: https://janela-1.uma-loja-com-um-endereco-bem-comprido.example.com.br',
+    });
+    await menu.click();
+    await page.getByRole('menuitem', { name: 'Editar cliente' }).waitFor();
+  });
+});
+
 describe('toasts', () => {
   it('a new toast replaces the one on screen: after a quick create and delete only the delete is told', async () => {
     const page = await signedIn();

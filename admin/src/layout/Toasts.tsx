@@ -74,9 +74,20 @@ export function Toasts() {
 }
 
 /**
+ * How far above a phone screen's bottom an open dialog's buttons reach, when the dialog is as tall as the screen lets
+ * it be (an add or edit form): MUI's margin around a dialog (32 px), then the action bar (RecordDialog.tsx): its
+ * bottom padding (16), a button (36.5) and its top padding (8).
+ */
+const DIALOG_BUTTONS_REACH = 32 + 16 + 36.5 + 8;
+/** The room a toast keeps from what it must not cover, as it keeps from the screen's bottom on larger screens. */
+const TOAST_GAP = 24;
+
+/**
  * On a phone a toast spans the screen's width: over an open dialog's buttons (Cancelar, Salvar) it would hide them
  * until it goes, so while a dialog with buttons is open it sits above where they can be, and back down once it closes.
  */
 const ABOVE_DIALOG_BUTTONS = {
-  '@media (max-width: 599.95px)': { 'body:has(.MuiDialog-root .MuiDialogActions-root) &': { bottom: 116 } },
+  '@media (max-width: 599.95px)': {
+    'body:has(.MuiDialog-root .MuiDialogActions-root) &': { bottom: Math.ceil(DIALOG_BUTTONS_REACH + TOAST_GAP) },
+  },
 };
