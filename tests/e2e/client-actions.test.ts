@@ -321,8 +321,10 @@ describe.each(['light', 'dark'] as const)('on a phone, in the %s appearance', (t
       if (['/sincronizacoes', '/produtos-vinculados', '/webhooks'].includes(path))
         await page.getByRole('link', { name: url }).first().waitFor();
       if (path === '/sincronizacoes') {
-        // A run is titled by its kind in words, and its moments are written as in Brazil, whatever the browser's.
+        // A run is titled by its kind in words, its menu named as the title reads, and its moments are written as in
+        // Brazil, whatever the browser's.
         await page.getByText('Leitura completa', { exact: true }).first().waitFor();
+        await page.getByRole('button', { name: 'Ações: Leitura completa' }).first().waitFor();
         await page
           .getByText(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}:\d{2}$/)
           .first()

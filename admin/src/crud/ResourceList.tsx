@@ -465,8 +465,6 @@ function PhoneList(props: TableProps) {
     );
   }
   const details = columns.filter((column) => column.source !== recordRepresentation);
-  // Its title reads as its column would (a state in words, not its code).
-  const title = columns.find((column) => column.source === recordRepresentation);
   return (
     <Box
       component="ul"
@@ -481,9 +479,7 @@ function PhoneList(props: TableProps) {
             style={{ cursor: isLocked(record) ? undefined : 'pointer' }}
           >
             <Box sx={{ flex: 1, minWidth: 0 }}>
-              <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
-                {title ? title.text(record) : representation(record)}
-              </Typography>
+              <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{representation(record)}</Typography>
               <Details>
                 {details.map((column) => (
                   <Fragment key={column.source}>
@@ -594,7 +590,7 @@ export interface ResourceListProps {
   resource: ResourceName;
   /** The columns the screen orders first or words itself; the other @listed fields follow. */
   columns?: (string | ColumnCustomization)[];
-  /** How a record is named: in its row menu's name and in the delete confirmation. */
+  /** How a record is named (its row menu, a phone's list, the delete confirmation) where no column shows its title. */
   representation: (record: RaRecord) => string;
   /** A record the user may not edit or delete (their own). */
   isLocked?: (record: RaRecord) => boolean;
@@ -626,6 +622,10 @@ export function ResourceList({
     ? PhoneList
     : ResourceTable;
   const columns = useColumns(resource, customized, lang);
+  // A record is named as its title column reads (a state in words, not its code), in its row menu's name, a phone's
+  // list and the delete confirmation alike: what people see is what they hear and say.
+  const titleColumn = columns.find((column) => column.source === declarationOf(resource).title);
+  const name = titleColumn ? titleColumn.text : representation;
   const exporter = useCsvExporter(resource, columns);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<RaRecord | null>(null);
@@ -676,7 +676,7 @@ export function ResourceList({
             <Rows
               resource={resource}
               columns={columns}
-              representation={representation}
+              representation={name}
               isLocked={isLocked}
               onEdit={setEditing}
               onDelete={setDeleting}
@@ -709,7 +709,7 @@ export function ResourceList({
               record={editing}
               onClose={() => setEditing(null)}
               form={form}
-              representation={representation}
+              representation={name}
             />
           )}
           {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}
@@ -718,7 +718,7 @@ export function ResourceList({
               resource={resource}
               record={deleting}
               title={translate(`resources.${resource}.action.delete`)}
-              representation={representation}
+              representation={name}
               onClose={() => setDeleting(null)}
             />
           </AfterFirstPaint>
