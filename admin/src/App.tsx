@@ -84,9 +84,10 @@ const cancelIdle = (handle: number) =>
  * state) into the first screen's code, where the app has its own login page, loaded when it is opened.
  */
 export function App({ queryClient }: { queryClient?: QueryClient }) {
-  // The data layer (Apollo, graphql, ra-data-graphql) is not needed for the first screen, whose rows come through a
-  // plain fetch: it loads once those rows are in and the browser is idle, that is once they have been shown. A
-  // signed-out start (the public pages) never needs it: the first screen after signing in loads it with its first call.
+  // The data layer (Apollo, graphql, ra-data-graphql: a record's reads and every write) is not needed for a list, whose
+  // rows come through a plain fetch: it loads once the first rows are in and the browser is idle, that is once they
+  // have been shown, ready for the first dialog. A signed-out start (the public pages) never needs it: the first
+  // screen after signing in loads it with its first call.
   useEffect(() => {
     if (!getToken()) return;
     let idle: number | undefined;

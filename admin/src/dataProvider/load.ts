@@ -23,9 +23,9 @@ const listKey = (resource: string, p: Partial<ListParams>) =>
   JSON.stringify([resource, p.pagination?.page, p.pagination?.perPage, p.sort?.field, p.sort?.order, p.filter ?? {}]);
 
 /**
- * A list page asked for with a plain `fetch` and the list operation's text: what the start of the app uses, so the
- * rows are on their way before the data layer (Apollo and graphql) has even loaded. Errors are the api module's,
- * with the gateway's status, detail and code.
+ * A list page asked for with a plain `fetch` and the list operation's text: how every list page is read (the data
+ * provider's getList), the start's first page included, whose rows are then on their way before the data layer
+ * (Apollo and graphql) has even loaded. Errors are the api module's, with the gateway's status, detail and code.
  */
 export async function fetchListPage(resource: string, params: ListParams): Promise<ListAnswer> {
   const type = typeOfResource(resource);
