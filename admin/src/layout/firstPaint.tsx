@@ -1,10 +1,11 @@
 import { lazy, startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 
 /**
- * What the first screen can draw a moment after its rows. The app's first render is one task: every component it
- * holds delays the rows that come with it. Controls nobody can reach for in the first tenth of a second (the sidebar's
- * entries, a row's menu button, the pagination below the table) are drawn once the browser has painted the rows, in
- * space that does not move them; from then on they render at once, like everything else.
+ * What the first screen can draw a moment after its rows. The app's first render holds the whole first screen (in
+ * slices: start.tsx), and every component in it delays the rows that come with it. Controls nobody can reach for in
+ * the first tenth of a second (the sidebar's entries, a row's menu button, the pagination below the table) are drawn
+ * once the browser has painted the rows, as a transition too, in space that does not move them; from then on they
+ * render at once, like everything else.
  */
 
 // Production builds only, as the deferred tooltips (vite.config.mts): in development and in the unit tests everything
