@@ -14,6 +14,11 @@ function gateway() {
   return { getList, load: getList };
 }
 
+// The data layer (Apollo, ra-data-graphql) is loaded by no list read: loading it here fails the read.
+vi.mock('./graphqlProvider', () => {
+  throw new Error('the data layer was loaded');
+});
+
 afterEach(() => {
   vi.unstubAllGlobals();
   localStorage.clear();
@@ -78,5 +83,16 @@ describe('the first page fetched without the data layer', () => {
       message: 'Could not validate credentials',
       body: { code: 'UNAUTHENTICATED' },
     });
+  });
+
+  it('is how every list page is read: one request to /graphql with the list operation, the data layer not loaded', async () => {
+    localStorage.setItem('access_token', 'token-2');
+    const fetch = vi.fn(async () => answer(200, { data: { data: [], total: { count: 0 } } }));
+    vi.stubGlobal('fetch', fetch);
+    await expect(dataProvider.getList('clientes', page(2))).resolves.toEqual({ data: [], total: 0 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/graphql');
+    expect(JSON.parse(init.body as string).query).toBe(operationsOf('Client').list);
   });
 });
