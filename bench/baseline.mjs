@@ -158,10 +158,10 @@ async function login(form, ip) {
   return { access_token: access, token_type: 'bearer' };
 }
 
-/** GraphQL requests are told apart by operation name only: the baseline parses no GraphQL. */
 /** A client as the scenarios' GraphQL documents select it: those fields only, in their order. */
 const selected = (client) => Object.fromEntries(CLIENT_FIELDS.split(' ').map((field) => [field, client[field]]));
 
+/** GraphQL requests are told apart by operation name only: the baseline parses no GraphQL. */
 async function graphql(req, body) {
   await authenticate(req);
   const { operationName, variables = {} } = JSON.parse(body);

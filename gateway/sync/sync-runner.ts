@@ -352,11 +352,11 @@ export class SyncRunner {
   }
 }
 
-/** The writes of one page: each product's differences, with price and stock gathered into shared batches. */
 /** Whether a product is in the store and we know what we wrote there: it is updated, never created again. */
 const isLinked = (row: SyncProduct | null | undefined): row is SyncProduct & { written: WrittenProduct } =>
   !!row?.nuvemshopProductId && !!row.written;
 
+/** The writes of one page: each product's differences, with price and stock gathered into shared batches. */
 class PageWork {
   pending: PendingStock[] = [];
   /** Products waiting for their stock-price batch before they can be counted. */
