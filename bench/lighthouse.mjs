@@ -17,13 +17,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { CHROMIUM_ARGS } from './lib/admin.mjs';
+import { CHROMIUM_ARGS, median, optionsOf } from './lib/admin.mjs';
 import { seedClients, signIn, startOwnGateway } from './lib/signed-in.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(
-  process.argv.slice(2).flatMap((arg, i, all) => (arg.startsWith('--') ? [[arg.slice(2), all[i + 1]]] : [])),
-);
+const args = optionsOf(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 3);
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
@@ -38,12 +36,6 @@ function freePort() {
     server.on('error', reject);
   });
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** One Lighthouse run: its scores (0–100) and the figures the issue names. */
 async function audit(port, url, formFactor, signedIn) {

@@ -15,13 +15,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { CHROMIUM_ARGS } from './lib/admin.mjs';
+import { CHROMIUM_ARGS, median, optionsOf } from './lib/admin.mjs';
 import { MARKER, seedClients, signIn, startOwnGateway } from './lib/signed-in.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = Object.fromEntries(
-  process.argv.slice(2).flatMap((arg, i, all) => (arg.startsWith('--') ? [[arg.slice(2), all[i + 1]]] : [])),
-);
+const args = optionsOf(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 5);
 const PATH = args.path ?? '/clientes';
 const CPU_SLOWDOWN = Number(args['cpu-slowdown'] ?? 1);
@@ -107,12 +105,6 @@ async function unusedOnLogin(browser, url) {
     unusedGzipBytes: scripts.reduce((s, x) => s + x.unusedGzip, 0),
   };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const server = args.url ? null : await startOwnGateway(root, 'bench_main_thread');

@@ -12,11 +12,16 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const median = (values) => {
+/** The middle of `values` (the mean of the two middle ones when they are even in number). */
+export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+
+/** A browser benchmark's options, `--name value` each, by name. */
+export const optionsOf = (argv) =>
+  Object.fromEntries(argv.flatMap((arg, i, all) => (arg.startsWith('--') ? [[arg.slice(2), all[i + 1]]] : [])));
 
 /** The network profiles the first rows are timed on: loopback as it is, and a shop's ordinary connection. */
 export const NETWORK_PROFILES = {
