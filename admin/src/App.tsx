@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createElement, isValidElement, lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { CacheProvider } from '@emotion/react';
 import { CssBaseline } from '@mui/material';
 import {
   AdminContext,
@@ -21,6 +22,8 @@ import { i18nProvider } from './i18n';
 import { AccessDenied, RequireAccess } from './layout/AccessDenied';
 import { Toasts } from './layout/Toasts';
 import { Layout } from './layout/Layout';
+import { keepStyles } from './layout/keptStyles';
+import { styleCache } from './layout/styleCache';
 import NotFound from './layout/NotFound';
 import { store } from './store';
 import { getToken } from './token';
@@ -100,51 +103,67 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
       if (idle !== undefined) cancelIdle(idle);
     };
   }, []);
+  // The styles this visit generated are kept for the next (layout/keptStyles.ts): once the first screen is up and the
+  // browser is idle, and again when the page is left, with those of every screen opened since.
+  useEffect(() => {
+    const keep = () => keepStyles(styleCache);
+    const onHidden = () => document.visibilityState === 'hidden' && keep();
+    const idle = whenIdle(keep);
+    document.addEventListener('visibilitychange', onHidden);
+    window.addEventListener('pagehide', keep);
+    return () => {
+      cancelIdle(idle);
+      document.removeEventListener('visibilitychange', onHidden);
+      window.removeEventListener('pagehide', keep);
+    };
+  }, []);
   return (
-    <BrowserRouter>
-      <AdminContext
-        dataProvider={dataProvider}
-        queryClient={queryClient}
-        authProvider={authProvider}
-        i18nProvider={i18nProvider}
-        store={store}
-        theme={lightTheme}
-        darkTheme={darkTheme}
-        defaultTheme="light"
-      >
-        <ResourceDefinitionContextProvider definitions={definitions}>
-          <CssBaseline enableColorScheme>
-            <CoreAdminUI
-              title="Sistema de Integração"
-              layout={Layout}
-              dashboard={Dashboard}
-              loginPage={false}
-              authCallbackPage={false}
-              catchAll={NotFound}
-              accessDenied={AccessDenied}
-              authenticationError={AuthenticationError}
-              error={ErrorPage}
-              loading={LoadingPage}
-              disableTelemetry
-            >
-              {resourceProps.map((props) => (
-                <Resource key={props.name} {...props} />
-              ))}
-              <CustomRoutes>
-                <Route path="/config" element={<SettingsPage />} />
-              </CustomRoutes>
-              <CustomRoutes noLayout>
-                <Route path="/login" element={publicPage(<LoginPage />)} />
-                <Route path="/signup" element={publicPage(<SignupPage />)} />
-                <Route path="/recover-password" element={publicPage(<RecoverPasswordPage />)} />
-                <Route path="/reset-password" element={publicPage(<ResetPasswordPage />)} />
-                <Route path="/callback" element={page(<CallbackPage />)} />
-              </CustomRoutes>
-            </CoreAdminUI>
-            <Toasts />
-          </CssBaseline>
-        </ResourceDefinitionContextProvider>
-      </AdminContext>
-    </BrowserRouter>
+    <CacheProvider value={styleCache}>
+      <BrowserRouter>
+        <AdminContext
+          dataProvider={dataProvider}
+          queryClient={queryClient}
+          authProvider={authProvider}
+          i18nProvider={i18nProvider}
+          store={store}
+          theme={lightTheme}
+          darkTheme={darkTheme}
+          defaultTheme="light"
+        >
+          <ResourceDefinitionContextProvider definitions={definitions}>
+            <CssBaseline enableColorScheme>
+              <CoreAdminUI
+                title="Sistema de Integração"
+                layout={Layout}
+                dashboard={Dashboard}
+                loginPage={false}
+                authCallbackPage={false}
+                catchAll={NotFound}
+                accessDenied={AccessDenied}
+                authenticationError={AuthenticationError}
+                error={ErrorPage}
+                loading={LoadingPage}
+                disableTelemetry
+              >
+                {resourceProps.map((props) => (
+                  <Resource key={props.name} {...props} />
+                ))}
+                <CustomRoutes>
+                  <Route path="/config" element={<SettingsPage />} />
+                </CustomRoutes>
+                <CustomRoutes noLayout>
+                  <Route path="/login" element={publicPage(<LoginPage />)} />
+                  <Route path="/signup" element={publicPage(<SignupPage />)} />
+                  <Route path="/recover-password" element={publicPage(<RecoverPasswordPage />)} />
+                  <Route path="/reset-password" element={publicPage(<ResetPasswordPage />)} />
+                  <Route path="/callback" element={page(<CallbackPage />)} />
+                </CustomRoutes>
+              </CoreAdminUI>
+              <Toasts />
+            </CssBaseline>
+          </ResourceDefinitionContextProvider>
+        </AdminContext>
+      </BrowserRouter>
+    </CacheProvider>
   );
 }
