@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { answeredPrefetches, prefetchesSettled } from './dataProvider/load';
+import { prefetchesSettled, seedListPages } from './dataProvider/load';
 import { listScreensLoaded } from './lists';
 
 /**
@@ -15,13 +15,8 @@ const FIRST_PAGE_WAIT_MS = 300;
 const queryClient = new QueryClient();
 
 function render() {
-  // A list page the start already has goes into react-admin's query cache under the key its list reads (useGetList:
-  // resource, 'getList', its parameters), so the list's first pass shows the rows. The list still asks again on
-  // mounting, as react-admin does for data it did not fetch itself, and gets the same answer (claimPrefetched), not a
-  // second request.
-  for (const { resource, params, answer } of answeredPrefetches()) {
-    queryClient.setQueryData([resource, 'getList', params], answer);
-  }
+  // The list page the start already has: the list's first pass shows its rows (load.ts).
+  seedListPages(queryClient);
   const root = createRoot(document.getElementById('root')!);
   // As a transition, React renders the app in slices of a few milliseconds, between which the browser can answer
   // input and paint: the first render of a whole screen (frame, list, rows) is no single long task.

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { DataProvider } from 'react-admin';
 import { graphql } from '../api';
 import {
@@ -67,14 +68,31 @@ export function prefetchList(resource: string, params: ListParams, fetchPage = f
 export const prefetchesSettled = (): Promise<unknown> =>
   Promise.allSettled([...prefetches.values()].map((prefetch) => prefetch.request));
 
+/** How long a list page the start fetched counts as fresh once the app has it: the time for its list to mount. */
+export const FIRST_PAGE_FRESH_MS = 10_000;
+
 /**
- * The prefetched pages already answered and not yet claimed: the app puts them in react-admin's query cache before
- * its first render (start.tsx), so the list's first pass shows its rows.
+ * Puts the pages the start has already received (and not yet handed out) in react-admin's query cache, under the key
+ * their list reads (useGetList: resource, 'getList', its parameters), so the list's first pass shows the rows. Each is
+ * claimed: the next call for it asks the gateway.
+ *
+ * Such a page, just fetched, counts as fresh for a moment: react-admin would otherwise ask for it again as the list
+ * mounts, and the answer (the same rows) would render the whole list a second time, at once, just after it has been
+ * drawn. Once the page is fetched again (a change, a return to the list), it is as react-admin keeps any other: stale
+ * at once.
  */
-export function answeredPrefetches(): { resource: string; params: ListParams; answer: ListAnswer }[] {
-  return [...prefetches.values()].flatMap(({ resource, params, answer, claimed }) =>
-    answer && !claimed ? [{ resource, params, answer }] : [],
-  );
+export function seedListPages(queryClient: QueryClient): void {
+  const updatedAt = Date.now();
+  for (const prefetch of prefetches.values()) {
+    const { resource, params, answer, claimed } = prefetch;
+    if (!answer || claimed) continue;
+    prefetch.claimed = true;
+    const queryKey = [resource, 'getList', params];
+    queryClient.setQueryData(queryKey, answer, { updatedAt });
+    queryClient.setQueryDefaults(queryKey, {
+      staleTime: (query) => (query.state.dataUpdatedAt === updatedAt ? FIRST_PAGE_FRESH_MS : 0),
+    });
+  }
 }
 
 /** The answer a start already asked for, once (the next call asks the gateway again). */

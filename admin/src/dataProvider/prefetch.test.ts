@@ -1,6 +1,7 @@
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider } from './index';
-import { claimPrefetched, fetchListPage, prefetchList } from './load';
+import { claimPrefetched, fetchListPage, prefetchesSettled, prefetchList, seedListPages } from './load';
 import { operationsOf } from './operations';
 
 const page = (n: number) => ({
@@ -43,6 +44,36 @@ describe('a list asked for at start', () => {
     expect(claimPrefetched('clientes', { ...page(1), sort: { field: 'url', order: 'ASC' } })).toBeUndefined();
     expect(claimPrefetched('clientes', { ...page(1), filter: { q: 'loja' } })).toBeUndefined();
     expect(claimPrefetched('clientes', page(1))).toBeDefined();
+  });
+});
+
+describe('a list page the start has received', () => {
+  it('is in the query cache when the list mounts, which does not ask for it again, until it is fetched anew', async () => {
+    const { getList, load } = gateway();
+    prefetchList('clientes', page(1), load);
+    await prefetchesSettled();
+    const queryClient = new QueryClient();
+    seedListPages(queryClient);
+    // Handed out: a later read of the page asks the gateway.
+    expect(claimPrefetched('clientes', page(1))).toBeUndefined();
+
+    // As react-admin's useGetList reads it.
+    const queryFn = vi.fn(async () => ({ data: [], total: 0 }));
+    const observer = new QueryObserver(queryClient, {
+      queryKey: ['clientes', 'getList', { ...page(1), meta: undefined }],
+      queryFn,
+    });
+    const stop = observer.subscribe(() => undefined);
+    expect(observer.getCurrentResult()).toMatchObject({ data: { total: 1 }, isFetching: false });
+    expect(queryFn).not.toHaveBeenCalled();
+
+    // A change (react-admin invalidates the lists after a write) fetches it again, and from then on it is stale at once.
+    await queryClient.invalidateQueries({ queryKey: ['clientes'] });
+    expect(queryFn).toHaveBeenCalledTimes(1);
+    expect(observer.getCurrentResult()).toMatchObject({ data: { total: 0 }, isStale: true });
+    expect(getList).toHaveBeenCalledTimes(1);
+    stop();
+    queryClient.clear();
   });
 });
 
