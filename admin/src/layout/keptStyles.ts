@@ -1,7 +1,7 @@
 /**
  * The styles a visit generated, kept for the next one. MUI styles every component with Emotion, which turns each
  * distinct style into CSS and inserts it, rule by rule, while React commits the screen: on the first screen that is
- * the longest piece of work on the main thread. The same build makes the same styles, named by their hash, so the CSS
+ * one of the longest pieces of work on the main thread. The same build makes the same styles, named by their hash, so the CSS
  * one visit generated (`keepStyles`) is put back in one <style> element when the next visit starts (`restoreStyles`),
  * before the app's code runs. Emotion's cache takes that element in as it would a server-rendered one: the styles it
  * names are not generated nor inserted again. A first visit, or one after a new build, generates them all as before.
@@ -28,27 +28,25 @@ export interface KeptStyles {
 /** The build that runs: the entry's own address, which a new build renames. */
 export const currentBuild = () => import.meta.url;
 
+/** The styles kept for this build; those of another build are dropped. */
 function readKept(): KeptStyles | undefined {
   try {
     const kept = JSON.parse(localStorage.getItem(KEPT_STYLES_KEY) ?? 'null') as KeptStyles | null;
-    return kept?.build === currentBuild() && Array.isArray(kept.names) && typeof kept.css === 'string'
-      ? kept
-      : undefined;
+    if (kept?.build === currentBuild() && Array.isArray(kept.names) && typeof kept.css === 'string') return kept;
+    if (kept) localStorage.removeItem(KEPT_STYLES_KEY);
   } catch {
-    return undefined;
+    // Unreadable, or no storage: nothing is put back, and the visit generates its styles.
   }
+  return undefined;
 }
 
 /**
  * Puts the kept styles back as the element Emotion's cache takes in on creation: `data-emotion` holds the cache's key
- * and then the names of the styles the element holds. Styles of another build are dropped.
+ * and then the names of the styles the element holds.
  */
 export function restoreStyles(cacheKey = STYLE_CACHE_KEY): void {
   const kept = readKept();
-  if (!kept) {
-    localStorage.removeItem(KEPT_STYLES_KEY);
-    return;
-  }
+  if (!kept) return;
   const element = document.createElement('style');
   element.setAttribute('data-emotion', [cacheKey, ...kept.names].join(' '));
   element.textContent = kept.css;
