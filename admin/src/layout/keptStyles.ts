@@ -1,10 +1,11 @@
 /**
  * The styles a visit generated, kept for the next one. MUI styles every component with Emotion, which turns each
  * distinct style into CSS and inserts it, rule by rule, while React commits the screen: on the first screen that is
- * one of the longest pieces of work on the main thread. The same build makes the same styles, named by their hash, so the CSS
- * one visit generated (`keepStyles`) is put back in one <style> element when the next visit starts (`restoreStyles`),
- * before the app's code runs. Emotion's cache takes that element in as it would a server-rendered one: the styles it
- * names are not generated nor inserted again. A first visit, or one after a new build, generates them all as before.
+ * one of the longest pieces of work on the main thread. The same build makes the same styles, named by their hash, so
+ * the CSS one visit generated (`keepStyles`) is put back in one <style> element when the next visit starts
+ * (`restoreStyles`), before the app's code runs. Emotion's cache takes that element in as it would a server-rendered
+ * one: the styles it names are not generated nor inserted again. A first visit, or one after a new build, generates
+ * them all as before.
  *
  * This module imports nothing at run time: the entry (main.tsx) calls `restoreStyles` before it loads anything else.
  */
