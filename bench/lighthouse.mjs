@@ -2,10 +2,13 @@
 /**
  * Lighthouse 12's scores for /login and a signed-in /clientes, desktop and mobile (bench/README.md, "Lighthouse").
  *
- *   npm run bench:lighthouse [-- --runs 3] [-- --url http://127.0.0.1:8000]
+ *   npm run bench:lighthouse [-- --runs 3] [-- --url http://127.0.0.1:8000] [-- --baseline ../baseline]
  *
  * Without --url it starts the built gateway (`npm run build` first) on database `bench_lighthouse` beside
- * DATABASE_URL's, seeded with a few clients. Chromium (/usr/bin/chromium, or BENCH_CHROMIUM) runs headless with a
+ * DATABASE_URL's, seeded with a few clients. With --baseline, the directory of another checkout, built (a git
+ * worktree of an earlier commit, say), that build's gateway runs beside it on `bench_lighthouse_baseline`, and every
+ * run of this build is followed by one of the baseline's, in the same browser: both are measured under the same
+ * conditions, as alike as this shared machine allows. Chromium (/usr/bin/chromium, or BENCH_CHROMIUM) runs headless with a
  * debugging port that Lighthouse drives. A signed-in run keeps the token the benchmark put in localStorage
  * (`disableStorageReset`); /login runs last, on cleared storage. Each figure is the median of --runs runs. Results go
  * to bench/results/lighthouse.json and lighthouse.md. No assertion: compare runs on the same machine.
@@ -37,14 +40,21 @@ function freePort() {
   });
 }
 
+/** Lighthouse's own failures to record a page load, after which it asks to be run again. */
+const RECORDING_FAILURES = new Set(['NO_NAVSTART', 'NO_FCP', 'NO_TRACING_STARTED']);
+
 /** One Lighthouse run: its scores (0–100) and the figures the issue names. */
-async function audit(port, url, formFactor, signedIn) {
+async function audit(port, url, formFactor, signedIn, attempt = 1) {
   const result = await lighthouse(
     url,
     { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, disableStorageReset: signedIn },
     formFactor === 'desktop' ? desktopConfig : undefined,
   );
   const { categories, audits, runtimeError, runWarnings } = result.lhr;
+  if (runtimeError && RECORDING_FAILURES.has(runtimeError.code) && attempt < 3) {
+    console.error(`${url} (${formFactor}): ${runtimeError.code}, run again`);
+    return audit(port, url, formFactor, signedIn, attempt + 1);
+  }
   if (runtimeError) throw new Error(`${url} (${formFactor}): ${runtimeError.code} ${runtimeError.message}`);
   if (runWarnings?.length) console.error(`${url} (${formFactor}): ${runWarnings.join('; ')}`);
   const score = (id) => Math.round((categories[id]?.score ?? 0) * 100);
@@ -69,6 +79,11 @@ async function audit(port, url, formFactor, signedIn) {
 async function main() {
   const server = args.url ? null : await startOwnGateway(root, 'bench_lighthouse');
   const url = args.url ?? server.url;
+  const baseline = args.baseline
+    ? await startOwnGateway(path.resolve(args.baseline), 'bench_lighthouse_baseline')
+    : null;
+  /** The builds measured: this one, and the baseline's if asked for. */
+  const builds = [{ label: '', url }, ...(baseline ? [{ label: 'baseline', url: baseline.url }] : [])];
   const port = await freePort();
   const { chromium } = await import('playwright-core');
   // A persistent context is the browser's own profile, the one Lighthouse's tabs open in.
@@ -79,13 +94,17 @@ async function main() {
     headless: true,
   });
   try {
-    const token = await signIn(url);
-    await seedClients(url, token);
+    const tokens = new Map();
+    for (const build of builds) {
+      const token = await signIn(build.url);
+      await seedClients(build.url, token);
+      tokens.set(build, token);
+    }
     // The token where the admin keeps it (signed-in runs keep their storage), or none: set from a page of the same
     // origin that runs none of the admin's code.
-    const storeToken = async (value) => {
+    const storeToken = async (origin, value) => {
       const page = await browser.newPage();
-      await page.goto(`${url}/api/v1/utils/health-check/`);
+      await page.goto(`${origin}/api/v1/utils/health-check/`);
       await page.evaluate((t) => (t ? localStorage.setItem('access_token', t) : localStorage.clear()), value);
       await page.close();
     };
@@ -96,18 +115,24 @@ async function main() {
     ];
     const results = [];
     for (const [pathname, signedIn] of pages) {
-      await storeToken(signedIn ? token : null);
+      for (const build of builds) await storeToken(build.url, signedIn ? tokens.get(build) : null);
       for (const formFactor of ['desktop', 'mobile']) {
-        const runs = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await audit(port, url + pathname, formFactor, signedIn));
-        const figure = { path: pathname, signedIn, formFactor, runs: runs.length };
-        for (const key of Object.keys(runs[0])) {
-          figure[key] = typeof runs[0][key] === 'number' ? median(runs.map((r) => r[key])) : runs[0][key];
+        const runs = new Map(builds.map((build) => [build, []]));
+        for (let i = 0; i < RUNS; i++) {
+          for (const build of builds)
+            runs.get(build).push(await audit(port, build.url + pathname, formFactor, signedIn));
         }
-        const elsewhere = runs.find((r) => r.finalPath !== pathname);
-        if (elsewhere) throw new Error(`${pathname} ended on ${elsewhere.finalPath}`);
-        results.push(figure);
-        console.error(`${pathname} ${formFactor}: ${JSON.stringify(figure)}`);
+        for (const build of builds) {
+          const measured = runs.get(build);
+          const figure = { path: pathname, build: build.label, signedIn, formFactor, runs: measured.length };
+          for (const key of Object.keys(measured[0])) {
+            figure[key] = typeof measured[0][key] === 'number' ? median(measured.map((r) => r[key])) : measured[0][key];
+          }
+          const elsewhere = measured.find((r) => r.finalPath !== pathname);
+          if (elsewhere) throw new Error(`${pathname} ended on ${elsewhere.finalPath}`);
+          results.push(figure);
+          console.error(`${pathname} ${build.label} ${formFactor}: ${JSON.stringify(figure)}`);
+        }
       }
     }
     const at = new Date().toISOString();
@@ -120,7 +145,7 @@ async function main() {
       '|---|---|---|---|---|---|---|---|---|---|',
       ...results.map(
         (r) =>
-          `| ${r.path}${r.signedIn ? ' (signed in)' : ''} | ${r.formFactor} | ${r.performance} | ${r.accessibility} | ` +
+          `| ${r.path}${r.signedIn ? ' (signed in)' : ''}${r.build ? ` (${r.build})` : ''} | ${r.formFactor} | ${r.performance} | ${r.accessibility} | ` +
           `${r.bestPractices} | ${r.firstContentfulPaintMs} | ${r.largestContentfulPaintMs} | ${r.totalBlockingTimeMs} | ` +
           `${r.bootupMs} | ${r.unusedJavaScriptBytes} |`,
       ),
@@ -132,6 +157,7 @@ async function main() {
     await browser.close();
     rmSync(profile, { recursive: true, force: true });
     await server?.stop();
+    await baseline?.stop();
   }
 }
 
