@@ -43,7 +43,10 @@ interface Prefetch {
   request: Promise<ListAnswer>;
   /** The answer, once it has come back. */
   answer?: ListAnswer;
-  /** Taken by the list screen (or dropped after 10 s): the next call for the page asks the gateway again. */
+  /**
+   * Taken (put in the query cache before the first render, or handed to the list's first read) or dropped after 10 s:
+   * the next call for the page asks the gateway again.
+   */
   claimed: boolean;
 }
 
@@ -51,8 +54,9 @@ interface Prefetch {
 const prefetches = new Map<string, Prefetch>();
 
 /**
- * Asks for a list page now, in parallel with `me` and with the app's code: the list screen, once mounted, asks
- * for the same page and gets this answer instead of making a second round trip. Unclaimed answers are dropped.
+ * Asks for a list page now, in parallel with `me` and with the app's code. The list screen shows this answer instead
+ * of making a second round trip: from the query cache when it came before the app's first render (seedListPages), or
+ * as the answer to its own first read when it comes later (claimPrefetched). Unclaimed answers are dropped.
  */
 export function prefetchList(resource: string, params: ListParams, fetchPage = fetchListPage): void {
   const prefetch: Prefetch = { resource, params, request: fetchPage(resource, params), claimed: false };
