@@ -1,19 +1,32 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createElement, isValidElement, lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import {
+  createElement,
+  isValidElement,
+  lazy,
+  Suspense,
+  useEffect,
+  useState,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
 import { CacheProvider } from '@emotion/react';
 import { CssBaseline } from '@mui/material';
 import {
   AdminContext,
   AuthenticationError,
-  CoreAdminUI,
-  CustomRoutes,
+  DefaultTitleContextProvider,
   Error as ErrorPage,
+  HasDashboardContextProvider,
   LoadingPage,
   Resource,
   ResourceDefinitionContextProvider,
+  useScrollToTop,
+  WithPermissions,
   type ResourceProps,
 } from 'react-admin';
-import { BrowserRouter, Route } from 'react-router-dom';
+import { ErrorBoundary } from 'react-error-boundary';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { PublicOnly } from './auth/PublicOnly';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
@@ -80,10 +93,69 @@ const whenIdle = (task: () => void): number =>
 const cancelIdle = (handle: number) =>
   typeof cancelIdleCallback === 'function' ? cancelIdleCallback(handle) : clearTimeout(handle);
 
+/** The dashboard's access check, as react-admin's own routes make it. */
+const DASHBOARD_AUTH = { params: { route: 'dashboard' } };
+
+/**
+ * The screens: react-admin's CoreAdminUI and CoreAdminRoutes (ra-core), put together here from the same parts (the
+ * title, the error boundary, scroll to top, the layout, each resource's routes, the dashboard's access check) with the
+ * routes written out. react-admin's own read them from its children after the first render (and registers every
+ * resource again), a second render of the whole first screen before it can be used; here the routes and the resources'
+ * definitions are known before the first.
+ */
+function AdminUI() {
+  const [errorInfo, setErrorInfo] = useState<ErrorInfo>({});
+  useScrollToTop();
+  return (
+    <DefaultTitleContextProvider value="Sistema de Integração">
+      <ErrorBoundary
+        onError={(_error, info) => setErrorInfo(info)}
+        fallbackRender={({ error, resetErrorBoundary }) => (
+          <div style={{ minHeight: '100vh' }}>
+            <ErrorPage error={error as Error} errorInfo={errorInfo} resetErrorBoundary={resetErrorBoundary} />
+          </div>
+        )}
+      >
+        <Routes>
+          <Route path="/login" element={publicPage(<LoginPage />)} />
+          <Route path="/signup" element={publicPage(<SignupPage />)} />
+          <Route path="/recover-password" element={publicPage(<RecoverPasswordPage />)} />
+          <Route path="/reset-password" element={publicPage(<ResetPasswordPage />)} />
+          <Route path="/callback" element={page(<CallbackPage />)} />
+          <Route
+            path="/*"
+            element={
+              <HasDashboardContextProvider value>
+                <Layout>
+                  <Routes>
+                    <Route path="/config" element={<SettingsPage />} />
+                    {resourceProps.map((props) => (
+                      <Route key={props.name} path={`${props.name}/*`} element={<Resource {...props} />} />
+                    ))}
+                    <Route
+                      path="/"
+                      element={
+                        <WithPermissions authParams={DASHBOARD_AUTH} component={Dashboard} loading={LoadingPage} />
+                      }
+                    />
+                    <Route path="/authentication-error" element={<AuthenticationError />} />
+                    <Route path="/access-denied" element={<AccessDenied />} />
+                    <Route path="*" element={<NotFound />} />
+                  </Routes>
+                </Layout>
+              </HasDashboardContextProvider>
+            }
+          />
+        </Routes>
+      </ErrorBoundary>
+    </DefaultTitleContextProvider>
+  );
+}
+
 /**
  * react-admin's <Admin>, as its two halves (AdminContext and AdminUI) so the resource definitions can sit between
- * them. The second half is react-admin's AdminUI put together here (ra-core's CoreAdminUI in MUI's CssBaseline, then
- * the notifications), with every screen named: AdminUI's own defaults bring react-admin's login form (inputs, form
+ * them. The second half is react-admin's AdminUI put together here (the screens above in MUI's CssBaseline, then the
+ * notifications), with every screen named: AdminUI's own defaults bring react-admin's login form (inputs, form
  * state) into the first screen's code, where the app has its own login page, loaded when it is opened.
  */
 export function App({ queryClient }: { queryClient?: QueryClient }) {
@@ -132,33 +204,7 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
         >
           <ResourceDefinitionContextProvider definitions={definitions}>
             <CssBaseline enableColorScheme>
-              <CoreAdminUI
-                title="Sistema de Integração"
-                layout={Layout}
-                dashboard={Dashboard}
-                loginPage={false}
-                authCallbackPage={false}
-                catchAll={NotFound}
-                accessDenied={AccessDenied}
-                authenticationError={AuthenticationError}
-                error={ErrorPage}
-                loading={LoadingPage}
-                disableTelemetry
-              >
-                {resourceProps.map((props) => (
-                  <Resource key={props.name} {...props} />
-                ))}
-                <CustomRoutes>
-                  <Route path="/config" element={<SettingsPage />} />
-                </CustomRoutes>
-                <CustomRoutes noLayout>
-                  <Route path="/login" element={publicPage(<LoginPage />)} />
-                  <Route path="/signup" element={publicPage(<SignupPage />)} />
-                  <Route path="/recover-password" element={publicPage(<RecoverPasswordPage />)} />
-                  <Route path="/reset-password" element={publicPage(<ResetPasswordPage />)} />
-                  <Route path="/callback" element={page(<CallbackPage />)} />
-                </CustomRoutes>
-              </CoreAdminUI>
+              <AdminUI />
               <Toasts />
             </CssBaseline>
           </ResourceDefinitionContextProvider>
