@@ -35,6 +35,7 @@ import { i18nProvider } from './i18n';
 import { AccessDenied, RequireAccess } from './layout/AccessDenied';
 import { Toasts } from './layout/Toasts';
 import { Layout } from './layout/Layout';
+import { cancelIdle, whenIdle } from './layout/idle';
 import { keepStyles } from './layout/keptStyles';
 import { styleCache } from './layout/styleCache';
 import NotFound from './layout/NotFound';
@@ -79,19 +80,11 @@ const resourceProps: ResourceProps[] = Object.entries(resources).map(([name, res
 }));
 
 /**
- * The resources' definitions, known before the first render. react-admin registers each <Resource> in an effect
- * after the first render, which re-renders the whole app once more before anything can be painted; with the same
- * definitions already in place (the same ones `Resource.registerResource` gives) that registration changes nothing.
+ * The resources' definitions (the ones `Resource.registerResource` gives), known before the first render: the menu,
+ * the titles and the links read them there. react-admin's own routes would register each <Resource> in an effect
+ * after the first render (AdminUI below), rendering the whole app once more.
  */
 const definitions = Object.fromEntries(resourceProps.map((props) => [props.name, Resource.registerResource!(props)]));
-
-/** Runs `task` when the browser has nothing else to do (at the latest after 2 s); Safari has no requestIdleCallback. */
-const whenIdle = (task: () => void): number =>
-  typeof requestIdleCallback === 'function'
-    ? requestIdleCallback(task, { timeout: 2000 })
-    : (setTimeout(task, 200) as unknown as number);
-const cancelIdle = (handle: number) =>
-  typeof cancelIdleCallback === 'function' ? cancelIdleCallback(handle) : clearTimeout(handle);
 
 /** The dashboard's access check, as react-admin's own routes make it. */
 const DASHBOARD_AUTH = { params: { route: 'dashboard' } };

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useNavigate } from 'react-router-dom';
 import DeclaredList from './DeclaredList';
 
@@ -17,6 +17,13 @@ const seed = () =>
   }));
 
 const box = () => screen.getByRole('textbox', { name: 'Search' });
+/** The list is up and has fetched its next page (once the browser is idle), the one read that is not a search. */
+const nextPageFetched = (provider: ReturnType<typeof memoryProvider>, page: number) =>
+  vi.waitFor(() =>
+    expect(
+      provider.getList.mock.calls.map(([, params]) => (params as { pagination: object }).pagination),
+    ).toContainEqual({ page, perPage: 5 }),
+  );
 const lastFilter = (provider: ReturnType<typeof memoryProvider>) =>
   (provider.getList.mock.calls.at(-1)![1] as { filter: object }).filter;
 
@@ -58,6 +65,7 @@ describe('the search box', () => {
     const provider = memoryProvider(seed(), { search: ['title'] });
     renderWithAdmin(<ItemList />, { path: '/items?page=2', dataProvider: provider });
     await screen.findByText('Item 6');
+    await nextPageFetched(provider, 3);
     const person = userEvent.setup();
     const before = provider.getList.mock.calls.length;
     await person.type(box(), 'Item 1{Enter}');
@@ -75,6 +83,7 @@ describe('the search box', () => {
     const provider = memoryProvider(seed(), { search: ['title'] });
     renderWithAdmin(<ItemList />, { path: '/items', dataProvider: provider });
     await screen.findByText('Item 1');
+    await nextPageFetched(provider, 2);
     const before = provider.getList.mock.calls.length;
     await person.type(box(), 'Item 12');
     expect(await screen.findByText('1–1 of 1', {}, { timeout: 3000 })).toBeInTheDocument();
