@@ -14,8 +14,14 @@ import { getToken } from './token';
  */
 export function preloadSession({ pathname, search }: { pathname: string; search: string }): void {
   if (!getToken()) return;
-  // A refused token is the auth provider's to handle when the app asks: it asks again, and signs out.
+  preloadList(pathname, search);
+  // After the rows, which the screen shows first. A refused token is the auth provider's to handle when the app
+  // asks: it asks again, and signs out.
   fetchCurrentUser().catch(() => undefined);
+}
+
+/** The opened list's code and first rows, when the start opens a list. */
+function preloadList(pathname: string, search: string) {
   const name = pathname.split('/')[1] ?? '';
   if (!isListScreen(name)) return;
   loadListScreen(name).catch(() => undefined);
