@@ -1,7 +1,9 @@
-import { utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8000';
@@ -107,6 +109,98 @@ function deferTooltips(): Plugin {
   };
 }
 
+/** The build's renderer of the public pages (src/prerender.tsx), as a module of its own. */
+type Renderer = typeof import('./src/prerender');
+
+/** src/prerender.tsx built for Node with every dependency inside (`ssr.noExternal`), and loaded. */
+async function loadRenderer(): Promise<Renderer> {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'admin-prerender-'));
+  try {
+    await build({
+      configFile: false,
+      root: import.meta.dirname,
+      logLevel: 'warn',
+      // The same module graph as the app's build: what the page's first render draws must be what the app draws.
+      plugins: [react(), deferTooltips()],
+      ssr: { noExternal: true },
+      build: {
+        ssr: path.resolve(import.meta.dirname, 'src/prerender.tsx'),
+        outDir,
+        emptyOutDir: true,
+        // One file: the app's lazy pages are imported once the directory is gone.
+        rolldownOptions: { output: { codeSplitting: false } },
+      },
+    });
+    return (await import(pathToFileURL(path.join(outDir, 'prerender.mjs')).href)) as Renderer;
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** src/prerendered/loader.ts as a minified classic script: it runs where the page names it, before the first paint. */
+async function buildLoader(): Promise<string> {
+  const output = (await build({
+    configFile: false,
+    root: import.meta.dirname,
+    logLevel: 'warn',
+    build: {
+      write: false,
+      minify: true,
+      lib: { entry: path.resolve(import.meta.dirname, 'src/prerendered/loader.ts'), formats: ['iife'], name: 'loader' },
+    },
+  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const [chunk] = (Array.isArray(output) ? output[0]! : output).output;
+  return chunk.code;
+}
+
+/**
+ * The public pages (src/prerender.tsx, `PRERENDERED_PAGES`) written already rendered, as pages/<name>.html, which the
+ * gateway answers for their addresses (gateway/admin-files.ts). A signed-out visitor sees the page with its first
+ * bytes, and runs none of the app's code until they use the page: on /login that is React, MUI, react-admin and the
+ * app, about 400 kB, of which a page nobody has touched runs a quarter.
+ *
+ * Each page is the admin's page (index.html) with the page in both appearances, each in a <template>, and one small
+ * script instead of the app's (src/prerendered/loader.ts) that shows the visitor's appearance and loads the app on
+ * the first sign of use. The app then draws the same page and takes the drawn one over (src/prerendered/takeOver.ts).
+ * No modulepreload links: those are for a signed-in start.
+ */
+function prerenderPublicPages(): Plugin {
+  return {
+    name: 'prerender-public-pages',
+    apply: 'build',
+    enforce: 'post',
+    async generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') return;
+      const html = String(index.source);
+      const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1];
+      if (!entry) throw new Error('prerender-public-pages: no entry script in index.html');
+      const loader = this.getFileName(
+        this.emitFile({ type: 'asset', name: 'prerendered.js', source: await buildLoader() }),
+      );
+      const shell = html
+        .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+        .replace(/\s*<script type="module"[^>]*><\/script>/, '');
+      const { renderPage, PRERENDERED_PAGES, PRERENDERED_ID, APPEARANCES } = await loadRenderer();
+      for (const location of PRERENDERED_PAGES) {
+        const templates = await Promise.all(
+          APPEARANCES.map(
+            async (appearance) =>
+              `<template id="${PRERENDERED_ID}-${appearance}">${await renderPage(location, appearance)}</template>`,
+          ),
+        );
+        const body = `<div id="root"></div>${templates.join('')}<script src="/${loader}" data-entry="${entry}"></script>`;
+        if (!shell.includes('<div id="root"></div>')) throw new Error('prerender-public-pages: no #root in index.html');
+        this.emitFile({
+          type: 'asset',
+          fileName: `pages${location}.html`,
+          source: shell.replace('<div id="root"></div>', body),
+        });
+      }
+    },
+  };
+}
+
 /** The admin (index.html) and the GraphQL explorer (graphiql/index.html), built into dist/admin for the gateway to serve. */
 export default defineConfig({
   root: import.meta.dirname,
@@ -115,11 +209,12 @@ export default defineConfig({
     react(),
     deferTooltips(),
     preloadFirstScreen(),
+    prerenderPublicPages(),
     // Brotli and gzip copies of the hashed files and of the admin's page (over 1 KiB, with its preload links),
     // made once here at the highest levels, so the gateway answers `Accept-Encoding` without compressing anything
     // per request.
     compression({
-      include: /^(assets\/.+\.(js|css|svg|json)|index\.html)$/,
+      include: /^(assets\/.+\.(js|css|svg|json)|index\.html|pages\/.+\.html)$/,
       threshold: 1024,
       algorithms: ['brotliCompress', 'gzip'],
       logLevel: 'silent',

@@ -14,12 +14,18 @@ const NOT_CACHED = { 'Cache-Control': 'no-cache' };
 /** The copies of index.html the build writes (admin/vite.config.mts), by encoding, best first. */
 const PAGE_COPIES: Record<string, string> = { br: '.br', gzip: '.gz' };
 
+/** A public page the build wrote already rendered (admin/vite.config.mts, `prerenderPublicPages`): /login, say. */
+const PRERENDERED_PAGE = /^\/([a-z][a-z-]*)\/?$/;
+
 /**
  * The admin's page, in the best encoding the browser accepts that the build made (a page under 1 KiB has no copies):
- * it is asked for again on every visit, ahead of everything else the first screen loads.
+ * it is asked for again on every visit, ahead of everything else the first screen loads. A public page the build
+ * rendered is answered with its own page (pages/<name>.html), which shows it before any of the app's code runs.
  */
 function sendAdminPage(req: Request, res: Response) {
-  const index = path.join(adminDist, 'index.html');
+  const name = PRERENDERED_PAGE.exec(req.path)?.[1];
+  const rendered = name && path.join(adminDist, 'pages', `${name}.html`);
+  const index = rendered && existsSync(rendered) ? rendered : path.join(adminDist, 'index.html');
   if (!existsSync(index)) {
     res.type('text').send('The admin is not built yet: run `npm run build`.');
     return;

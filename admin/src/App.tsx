@@ -10,6 +10,7 @@ import {
   type ErrorInfo,
   type ReactNode,
 } from 'react';
+import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { CssBaseline } from '@mui/material';
 import {
@@ -24,9 +25,10 @@ import {
   useScrollToTop,
   WithPermissions,
   type ResourceProps,
+  type Store,
 } from 'react-admin';
 import { ErrorBoundary } from 'react-error-boundary';
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router-dom';
 import { PublicOnly } from './auth/PublicOnly';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
@@ -151,7 +153,18 @@ function AdminUI() {
  * notifications), with every screen named: AdminUI's own defaults bring react-admin's login form (inputs, form
  * state) into the first screen's code, where the app has its own login page, loaded when it is opened.
  */
-export function App({ queryClient }: { queryClient?: QueryClient }) {
+export function App({
+  queryClient,
+  location,
+  store: appStore = store,
+  styleCache: cache = styleCache,
+}: {
+  queryClient?: QueryClient;
+  /** Renders this address instead of the browser's: the build's rendering of the public pages (prerender.tsx). */
+  location?: string;
+  store?: Store;
+  styleCache?: EmotionCache;
+}) {
   // The data layer (Apollo, graphql, ra-data-graphql: a record's reads and every write) is not needed for a list, whose
   // rows come through a plain fetch: it loads once the first rows are in and the browser is idle, that is once they
   // have been shown, ready for the first dialog. A signed-out start (the public pages) never needs it: the first
@@ -171,7 +184,7 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
   // The styles this visit generated are kept for the next (layout/keptStyles.ts): once the first screen is up and the
   // browser is idle, and again when the page is left, with those of every screen opened since.
   useEffect(() => {
-    const keep = () => keepStyles(styleCache);
+    const keep = () => keepStyles(cache);
     const onHidden = () => document.visibilityState === 'hidden' && keep();
     const idle = whenIdle(keep);
     document.addEventListener('visibilitychange', onHidden);
@@ -181,16 +194,16 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
       document.removeEventListener('visibilitychange', onHidden);
       window.removeEventListener('pagehide', keep);
     };
-  }, []);
+  }, [cache]);
   return (
-    <CacheProvider value={styleCache}>
-      <BrowserRouter>
+    <CacheProvider value={cache}>
+      <Router location={location}>
         <AdminContext
           dataProvider={dataProvider}
           queryClient={queryClient}
           authProvider={authProvider}
           i18nProvider={i18nProvider}
-          store={store}
+          store={appStore}
           theme={lightTheme}
           darkTheme={darkTheme}
           defaultTheme="light"
@@ -202,7 +215,13 @@ export function App({ queryClient }: { queryClient?: QueryClient }) {
             </CssBaseline>
           </ResourceDefinitionContextProvider>
         </AdminContext>
-      </BrowserRouter>
+      </Router>
     </CacheProvider>
   );
+}
+
+/** The browser's address, or the one given. */
+function Router({ location, children }: { location?: string; children: ReactNode }) {
+  if (location) return <StaticRouter location={location}>{children}</StaticRouter>;
+  return <BrowserRouter>{children}</BrowserRouter>;
 }

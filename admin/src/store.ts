@@ -1,6 +1,7 @@
 import { localStorageStore, type Store } from 'react-admin';
+import { STORE_APP_KEY } from './prerendered/names';
 
-const base = localStorageStore(undefined, 'SistemaIntegracao');
+const base = localStorageStore(undefined, STORE_APP_KEY);
 
 /** The app's one locale, the one both i18n providers (i18n/index.ts) start in. */
 export const LOCALE = 'pt-BR';

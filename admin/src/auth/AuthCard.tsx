@@ -1,10 +1,32 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { takeOverPrerendered } from '../prerendered/takeOver';
 
-/** The frame of the pages outside the layout: the product's name over a card. */
+/**
+ * The frame of the pages outside the layout: the product's name over a card. Drawn first over a page the build rendered
+ * (prerendered/), it takes that page over before the browser paints.
+ */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+  const frame = useRef<HTMLElement>(null);
+  const carryOver = useRef<() => void>(undefined);
+  const [formReady, setFormReady] = useState(false);
+  useLayoutEffect(() => {
+    if (frame.current) carryOver.current = takeOverPrerendered(frame.current);
+  }, []);
+  // react-admin's form resets its values in its first effect, and its fields register again only as it renders
+  // after that: a value typed or a form sent before then would go unseen and unchecked. This update, made beside the
+  // reset, is rendered with it; the carry-over runs once that render is in.
+  useEffect(() => {
+    if (carryOver.current) setFormReady(true);
+  }, []);
+  useEffect(() => {
+    if (!formReady) return;
+    carryOver.current?.();
+    carryOver.current = undefined;
+  }, [formReady]);
   return (
     <Box
+      ref={frame}
       component="main"
       sx={{
         minHeight: '100vh',

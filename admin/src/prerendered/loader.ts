@@ -1,0 +1,80 @@
+/**
+ * The public pages' own script, the only one they run until they are used (admin/vite.config.mts,
+ * `prerenderPublicPages`). The page came with its content already rendered, in both appearances, each in a
+ * <template>; this puts the visitor's in the page, before the first paint.
+ *
+ * Its fields show the focus and move their label up out of the way as the app's do, by MUI's own marks (the
+ * `Mui-focused` class and `data-shrink`; the build gives the shrunk labels their style).
+ *
+ * The app's code (`data-entry`, the admin's entry) loads on the first sign of use: a pointer or key pressed, a touch,
+ * text put in a field (a password manager's, say) or a form sent. Until the app is up, the page's fields take what is
+ * typed, its links are plain links, and a form sent is held (`data-submitted`): the app takes the fields, the focus
+ * and the held form over when it draws the page (prerendered/takeOver.ts). A signed-in visitor gets the app at once,
+ * which sends them on, and not the page.
+ *
+ * A classic script, built on its own (vite.config.mts) and run where it stands: it imports nothing.
+ */
+import { TOKEN_KEY } from '../token';
+import { APPEARANCE_KEY, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
+
+const USE = ['pointerdown', 'keydown', 'touchstart', 'input', 'submit'];
+
+function stored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A field's focus and label as MUI would draw them, on focus, on leaving and on each change. The page notes which
+ * field has the focus, for the app to give it back: the app's first field takes it as it is drawn (`autoFocus`).
+ */
+function showState(this: HTMLElement, event: Event) {
+  const field = event.target;
+  if (!(field instanceof HTMLInputElement)) return;
+  const focused = event.type === 'focusout' ? false : field === document.activeElement;
+  if (focused) this.setAttribute(FOCUSED, field.name);
+  // Left for nothing else on the page (a click on the page's background, another window): no field has it.
+  else if (event.type === 'focusout' && !(event as FocusEvent).relatedTarget) this.removeAttribute(FOCUSED);
+  const label = field.closest('.MuiFormControl-root')?.querySelector('label');
+  for (const element of [label, field.closest('.MuiInputBase-root')]) element?.classList.toggle('Mui-focused', focused);
+  label?.setAttribute('data-shrink', String(focused || field.value !== ''));
+}
+
+const script = document.currentScript!;
+let started = false;
+
+function start() {
+  if (started) return;
+  started = true;
+  for (const type of USE) document.removeEventListener(type, start, true);
+  const app = document.createElement('script');
+  app.type = 'module';
+  app.crossOrigin = '';
+  app.src = script.dataset.entry!;
+  document.head.appendChild(app);
+}
+
+if (stored(TOKEN_KEY)) {
+  start();
+} else {
+  const appearance = stored(APPEARANCE_KEY) === JSON.stringify('dark') ? 'dark' : 'light';
+  const template = document.getElementById(`${PRERENDERED_ID}-${appearance}`) as HTMLTemplateElement;
+  const page = document.createElement('div');
+  page.id = PRERENDERED_ID;
+  page.appendChild(template.content.cloneNode(true));
+  for (const type of ['focusin', 'focusout', 'input']) page.addEventListener(type, showState);
+  script.before(page);
+  // Sent before the app is up: held (the page's form has no address to go to), for the app to send.
+  page.addEventListener(
+    'submit',
+    (event) => {
+      event.preventDefault();
+      page.setAttribute(SUBMITTED, '');
+    },
+    true,
+  );
+  for (const type of USE) document.addEventListener(type, start, { capture: true, passive: true });
+}

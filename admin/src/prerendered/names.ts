@@ -1,0 +1,10 @@
+/** Where the loader (loader.ts) puts a public page rendered by the build, until the app takes it over (takeOver.ts). */
+export const PRERENDERED_ID = 'prerendered';
+/** Set on that page to the name of the field that has the focus, kept when the app's own fields take it. */
+export const FOCUSED = 'data-focused';
+/** Set on that page when its form was sent before the app was up. */
+export const SUBMITTED = 'data-submitted';
+/** The app's key in react-admin's store (store.ts): its keys in localStorage are `RaStore<key>.<name>`. */
+export const STORE_APP_KEY = 'SistemaIntegracao';
+/** Where that store keeps the appearance chosen, as JSON. */
+export const APPEARANCE_KEY = `RaStore${STORE_APP_KEY}.theme`;
