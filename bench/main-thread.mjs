@@ -9,7 +9,8 @@
  * DATABASE_URL, seeded with a few clients. For each run, in a fresh browser context (empty cache), signed in through
  * localStorage: the Long Tasks API's tasks from the moment a client's url appears in the page to 5 s later (the
  * longest, how many, and their blocking time: the sum of what each lasts past 50 ms). Then /login, signed out: the
- * bytes of each script it fetched that never ran (Chromium's precise coverage), as built and scaled to gzip.
+ * bytes of each script it fetched that never ran (Chromium's precise coverage), as built and scaled to gzip, as the
+ * page opens and once a key has been pressed in it (which loads the app).
  * No assertion: figures to compare before and after a change, on the same machine.
  */
 import path from 'node:path';
@@ -70,13 +71,21 @@ async function afterRows(browser, url, token) {
   };
 }
 
-async function unusedOnLogin(browser, url) {
+/**
+ * /login's scripts, signed out: as it opens, or (`typing`) once a key has been pressed in its first field, which loads
+ * the app where the page came rendered by the build (admin/vite.config.mts, `prerenderPublicPages`).
+ */
+async function unusedOnLogin(browser, url, typing = false) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await throttle(context, page);
   await page.coverage.startJSCoverage({ resetOnNavigation: false });
   await page.goto(`${url}/login`, { waitUntil: 'load' });
   await page.getByRole('button', { name: 'Logar' }).waitFor();
+  if (typing) {
+    await page.getByLabel('Email').press('a');
+    await page.locator('#prerendered').waitFor({ state: 'detached' });
+  }
   await page.waitForTimeout(2000);
   const coverage = await page.coverage.stopJSCoverage();
   await context.close();
@@ -117,6 +126,7 @@ async function main() {
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await afterRows(browser, url, token));
     const login = await unusedOnLogin(browser, url);
+    const typing = await unusedOnLogin(browser, url, true);
     const summary = {
       path: PATH,
       cpuSlowdown: CPU_SLOWDOWN,
@@ -129,8 +139,13 @@ async function main() {
       loginScriptBytes: login.totalBytes,
       loginUnusedScriptBytes: login.unusedBytes,
       loginUnusedScriptGzipBytes: login.unusedGzipBytes,
+      loginTypingScriptBytes: typing.totalBytes,
+      loginTypingUnusedScriptBytes: typing.unusedBytes,
+      loginTypingUnusedScriptGzipBytes: typing.unusedGzipBytes,
     };
-    console.log(JSON.stringify({ summary, runs, loginScripts: login.scripts }, null, 2));
+    console.log(
+      JSON.stringify({ summary, runs, loginScripts: login.scripts, loginTypingScripts: typing.scripts }, null, 2),
+    );
   } finally {
     await browser.close();
     await server?.stop();

@@ -28,7 +28,7 @@ import {
   type Store,
 } from 'react-admin';
 import { ErrorBoundary } from 'react-error-boundary';
-import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router-dom';
+import { BrowserRouter, Route, Routes, useInRouterContext } from 'react-router-dom';
 import { PublicOnly } from './auth/PublicOnly';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
@@ -155,13 +155,11 @@ function AdminUI() {
  */
 export function App({
   queryClient,
-  location,
   store: appStore = store,
   styleCache: cache = styleCache,
 }: {
   queryClient?: QueryClient;
-  /** Renders this address instead of the browser's: the build's rendering of the public pages (prerender.tsx). */
-  location?: string;
+  /** Another store and Emotion cache than the browser's: the build's rendering of the sign-in pages (prerender.tsx). */
   store?: Store;
   styleCache?: EmotionCache;
 }) {
@@ -197,7 +195,7 @@ export function App({
   }, [cache]);
   return (
     <CacheProvider value={cache}>
-      <Router location={location}>
+      <Router>
         <AdminContext
           dataProvider={dataProvider}
           queryClient={queryClient}
@@ -220,8 +218,7 @@ export function App({
   );
 }
 
-/** The browser's address, or the one given. */
-function Router({ location, children }: { location?: string; children: ReactNode }) {
-  if (location) return <StaticRouter location={location}>{children}</StaticRouter>;
-  return <BrowserRouter>{children}</BrowserRouter>;
+/** The browser's address, unless rendered inside a router of its own (prerender.tsx gives the address rendered). */
+function Router({ children }: { children: ReactNode }) {
+  return useInRouterContext() ? children : <BrowserRouter>{children}</BrowserRouter>;
 }

@@ -81,14 +81,16 @@ async function shrinkStyles(page: string, appearance: Appearance): Promise<strin
 }
 
 /**
- * A page as the app's first render draws it for a signed-out visitor in that appearance: the same App, at that
- * address, with a store holding only the appearance, and an Emotion cache of the app's key, whose styles are written
- * beside the elements (the app's cache takes them in when it starts, as it does the kept styles). Then the labels'
- * shrunk style.
+ * A page as the app's first render draws it for a signed-out visitor in that appearance: the same App, inside a
+ * router at that address, with a store holding only the appearance, and an Emotion cache of the app's key, whose
+ * styles are written beside the elements (the app's cache takes them in when it starts, as it does the kept styles).
+ * Then the labels' shrunk style.
  */
 export async function renderPage(location: string, appearance: Appearance): Promise<string> {
   const page = await html(
-    <App location={location} store={storeFor(appearance)} styleCache={createCache({ key: STYLE_CACHE_KEY })} />,
+    <StaticRouter location={location}>
+      <App store={storeFor(appearance)} styleCache={createCache({ key: STYLE_CACHE_KEY })} />
+    </StaticRouter>,
   );
   return page + (await shrinkStyles(page, appearance));
 }

@@ -172,6 +172,35 @@ describe('pages that name the hashed files', () => {
     expect(decompress(answer.body).equals(page)).toBe(true);
   });
 
+  it.each([
+    ['/login', 'login'],
+    ['/login/', 'login'],
+    ['/recover-password', 'recover-password'],
+  ])('%s is the page the build rendered, compressed and never kept without asking again', async (address, name) => {
+    const page = readFileSync(`dist/admin/pages/${name}.html`);
+    const answer = await rawGet(t.url + address, { Accept: 'text/html', 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers['cache-control']).toMatch(/no-cache|no-store/);
+    expect(zlib.brotliDecompressSync(answer.body).equals(page)).toBe(true);
+    const text = page.toString();
+    // Both appearances, and one classic script that names the app's entry to load, not the app itself.
+    expect(text).toContain('<template id="prerendered-light">');
+    expect(text).toContain('<template id="prerendered-dark">');
+    expect(text).toMatch(new RegExp(`<script src="/assets/prerendered-[\\w-]+\\.js" data-entry="${startScript}">`));
+    expect(text).not.toMatch(/<script type="module"|rel="modulepreload"/);
+  });
+
+  it.each(['/signup', '/reset-password', '/callback'])(
+    '%s, which depends on the server or its address, is the admin page',
+    async (address) => {
+      const answer = await rawGet(t.url + address, { Accept: 'text/html' });
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(readFileSync('dist/admin/index.html'))).toBe(true);
+    },
+  );
+
   it('the GraphQL explorer opened in a browser is not cached either', async () => {
     const answer = await rawGet(`${t.url}/graphql`, { Accept: 'text/html' });
     expect(answer.status).toBe(200);
