@@ -7,17 +7,17 @@
  * `Mui-focused` class and `data-shrink`; the build gives the shrunk labels their style).
  *
  * The app's code (`data-entry`, the admin's entry) loads on the first sign of use: a pointer or key pressed, a touch,
- * text put in a field (a password manager's, say) or a form sent. Until the app is up, the page's fields take what is
+ * text put in a field (a password manager's, say), a click (a screen reader's has no pointer) or a form sent. Until the app is up, the page's fields take what is
  * typed, its links are plain links, and a form sent is held (`data-submitted`): the app takes the fields, the focus
  * and the held form over when it draws the page (prerendered/takeOver.ts). A signed-in visitor gets the app at once,
  * which sends them on, and not the page.
  *
- * A classic script, built on its own (vite.config.mts) and run where it stands: it imports nothing.
+ * A classic script, built on its own (vite.config.mts) and run where it stands: what it imports is bundled in.
  */
 import { TOKEN_KEY } from '../token';
 import { APPEARANCE_KEY, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
 
-const USE = ['pointerdown', 'keydown', 'touchstart', 'input', 'submit'];
+const USE = ['pointerdown', 'keydown', 'touchstart', 'input', 'click', 'submit'];
 
 function stored(key: string): string | null {
   try {
