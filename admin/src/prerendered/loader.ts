@@ -8,14 +8,15 @@
  *
  * The app's code (`data-entry`, the admin's entry) loads on the first sign of use: a pointer or key pressed, a touch,
  * text put in a field (a password manager's, say), a click (a screen reader's has no pointer) or a form sent. Until the app is up, the page's fields take what is
- * typed, its links are plain links, and a form sent is held (`data-submitted`): the app takes the fields, the focus
- * and the held form over when it draws the page (prerendered/takeOver.ts). A signed-in visitor gets the app at once,
+ * typed, its links are plain links, and a form sent is held (`data-submitted`), as is a click on another button
+ * (showing the password, say: `data-clicked`): the app takes the fields, the focus, the clicks and the held form over
+ * when it draws the page (prerendered/takeOver.ts). A signed-in visitor gets the app at once,
  * which sends them on, and not the page.
  *
  * A classic script, built on its own (vite.config.mts) and run where it stands: what it imports is bundled in.
  */
 import { TOKEN_KEY } from '../token';
-import { APPEARANCE_KEY, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
+import { APPEARANCE_KEY, CLICKED, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
 
 const USE = ['pointerdown', 'keydown', 'touchstart', 'input', 'click', 'submit'];
 
@@ -66,6 +67,14 @@ if (stored(TOKEN_KEY)) {
   page.id = PRERENDERED_ID;
   page.appendChild(template.content.cloneNode(true));
   for (const type of ['focusin', 'focusout', 'input']) page.addEventListener(type, showState);
+  // A click on a button that does something in the app (not the form's own, which sends it): noted by its place.
+  page.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest('button[type="button"]');
+    if (!button) return;
+    const place = Array.from(page.querySelectorAll('button')).indexOf(button as HTMLButtonElement);
+    const clicked = JSON.parse(page.getAttribute(CLICKED) ?? '[]') as number[];
+    page.setAttribute(CLICKED, JSON.stringify([...clicked, place]));
+  });
   script.before(page);
   // Sent before the app is up: held (the page's form has no address to go to), for the app to send.
   page.addEventListener(

@@ -2,6 +2,8 @@
 export const PRERENDERED_ID = 'prerendered';
 /** Set on that page to the name of the field that has the focus, kept when the app's own fields take it. */
 export const FOCUSED = 'data-focused';
+/** Set on that page to the buttons (not the form's own) clicked before the app was up, by their place, as JSON. */
+export const CLICKED = 'data-clicked';
 /** Set on that page when its form was sent before the app was up. */
 export const SUBMITTED = 'data-submitted';
 /** The app's key in react-admin's store (store.ts): its keys in localStorage are `RaStore<key>.<name>`. */

@@ -2,17 +2,20 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import LoginPage from '../auth/LoginPage';
 import { renderWithAdmin } from '../testing';
-import { FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
+import { CLICKED, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
 
 /** The login page as the build rendered it (its fields only), as the visitor left it before the app was up. */
 function renderedPage({
   typed = {},
   focused,
   submitted = false,
+  clicked = [],
 }: Partial<{
   typed: Record<string, string>;
   focused: string;
   submitted: boolean;
+  /** The buttons clicked, by their place among the page's. */
+  clicked: number[];
 }>) {
   const page = document.createElement('div');
   page.id = PRERENDERED_ID;
@@ -26,6 +29,7 @@ function renderedPage({
   }
   if (focused) page.setAttribute(FOCUSED, focused);
   if (submitted) page.setAttribute(SUBMITTED, '');
+  if (clicked.length) page.setAttribute(CLICKED, JSON.stringify(clicked));
   document.body.appendChild(page);
 }
 
@@ -74,5 +78,14 @@ describe("the app takes over the build's page", () => {
     expect(await screen.findByText('Email é obrigatório')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(login).not.toHaveBeenCalled();
+  });
+
+  it('clicks again the buttons clicked before the app was up: the password shown', async () => {
+    // The login page's first button shows the password (the second sends the form).
+    renderedPage({ typed: { password: 'maria-password' }, clicked: [0] });
+    renderWithAdmin(<LoginPage />, { path: '/login' });
+
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'text'));
+    expect(screen.getByLabelText('Password')).toHaveValue('maria-password');
   });
 });

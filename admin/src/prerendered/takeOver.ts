@@ -1,4 +1,4 @@
-import { FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
+import { CLICKED, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
 
 /** Sets what a field holds past React's own setter, as the browser does when it is typed in. */
 function setValue(field: HTMLInputElement, value: string) {
@@ -21,8 +21,8 @@ const fieldNamed = (within: HTMLElement, name: string) =>
  *
  * The form's state hears of the typed values only in the function returned, to call once the form's first effects
  * have run and their updates are rendered (react-admin's form resets its values to the record's in one, and its
- * fields register again as it renders): it types them in, and sends the form if it
- * was sent before the app was up.
+ * fields register again as it renders): it types them in, clicks again the buttons clicked (the same buttons, in the
+ * same places), and sends the form if it was sent before the app was up.
  */
 export function takeOverPrerendered(drawn: HTMLElement): (() => void) | undefined {
   const page = document.getElementById(PRERENDERED_ID);
@@ -35,6 +35,7 @@ export function takeOverPrerendered(drawn: HTMLElement): (() => void) | undefine
     caret: field.selectionStart,
   })).filter(({ value, focused }) => value || focused);
   const submitted = page.hasAttribute(SUBMITTED);
+  const clicked = JSON.parse(page.getAttribute(CLICKED) ?? '[]') as number[];
   page.remove();
   for (const { name, value, focused, caret } of typed) {
     const field = fieldNamed(drawn, name);
@@ -49,6 +50,8 @@ export function takeOverPrerendered(drawn: HTMLElement): (() => void) | undefine
       const field = fieldNamed(drawn, name);
       if (field && value) typeInto(field, value);
     }
+    const buttons = drawn.querySelectorAll('button');
+    for (const place of clicked) buttons[place]?.click();
     if (submitted) drawn.querySelector('form')?.requestSubmit();
   };
 }
