@@ -88,4 +88,14 @@ describe("the app takes over the build's page", () => {
     await waitFor(() => expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'text'));
     expect(screen.getByLabelText('Password')).toHaveValue('maria-password');
   });
+
+  it('clicks each button clicked in turn: clicked twice, the password is hidden again', async () => {
+    renderedPage({ typed: { password: 'maria-password' }, clicked: [0, 0] });
+    renderWithAdmin(<LoginPage />, { path: '/login' });
+
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Show password' })).toBeInTheDocument());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('button', { name: 'Show password' })).toBeInTheDocument();
+  });
 });

@@ -51,7 +51,14 @@ export function takeOverPrerendered(drawn: HTMLElement): (() => void) | undefine
       if (field && value) typeInto(field, value);
     }
     const buttons = drawn.querySelectorAll('button');
-    for (const place of clicked) buttons[place]?.click();
-    if (submitted) drawn.querySelector('form')?.requestSubmit();
+    // One click a task: React renders what a click did before the next reads it (two clicks on "Show password"
+    // hide it again). Then the form, once the clicks are in.
+    const next = (index: number) => {
+      if (index < clicked.length) {
+        buttons[clicked[index]!]?.click();
+        setTimeout(() => next(index + 1));
+      } else if (submitted) drawn.querySelector('form')?.requestSubmit();
+    };
+    next(0);
   };
 }
