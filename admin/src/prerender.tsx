@@ -48,13 +48,18 @@ function stylesOf(markup: string, className: string): string {
   return found[1]!;
 }
 
-/**
- * A field's label moves up out of the way when the field has the focus or holds text (MUI's "shrink"). MUI draws that
- * from React state, with a style of its own, which a page rendered here cannot switch to. This finds that style, as
- * the app's fields draw it (react-admin's TextInput in an empty form and a filled one), and gives it to a page's
- * labels of the empty kind while the loader marks them shrunk (`data-shrink`, as MUI does).
- */
-async function shrinkStyles(page: string, appearance: Appearance): Promise<string> {
+/** A TextInput's label, empty (resting) and shrunk, in one appearance: its Emotion classes and the shrunk one's CSS. */
+interface LabelStyles {
+  empty: string;
+  shrunk: string;
+  css: string;
+}
+
+/** Found once per appearance, whatever the number of pages. */
+const labelStyles = new Map<Appearance, Promise<LabelStyles>>();
+
+/** react-admin's TextInput drawn empty and filled, as the app's fields draw it, and its label's two styles. */
+async function findLabelStyles(appearance: Appearance): Promise<LabelStyles> {
   const field = (value: string) => (
     <StaticRouter location="/">
       <AdminContext
@@ -74,10 +79,22 @@ async function shrinkStyles(page: string, appearance: Appearance): Promise<strin
   const [empty] = labelClasses(emptyMarkup);
   const [shrunk] = labelClasses(filledMarkup);
   if (!empty || !shrunk || empty === shrunk) throw new Error('no shrunk label style found');
+  return { empty, shrunk, css: stylesOf(filledMarkup, shrunk) };
+}
+
+/**
+ * A field's label moves up out of the way when the field has the focus or holds text (MUI's "shrink"). MUI draws that
+ * from React state, with a style of its own, which a page rendered here cannot switch to. This gives that style (as
+ * the app's fields draw it) to a page's labels of the empty kind while the loader marks them shrunk (`data-shrink`,
+ * as MUI does).
+ */
+async function shrinkStyles(page: string, appearance: Appearance): Promise<string> {
+  if (!labelStyles.has(appearance)) labelStyles.set(appearance, findLabelStyles(appearance));
+  const { empty, shrunk, css } = await labelStyles.get(appearance)!;
   const other = labelClasses(page).find((className) => className !== empty);
   if (other) throw new Error(`a label (${other}) is not of react-admin's TextInput: its shrunk style is not known`);
   const selector = `#${PRERENDERED_ID} label.${empty}[data-shrink="true"]`;
-  return `<style>${stylesOf(filledMarkup, shrunk).replaceAll(`.${shrunk}`, selector)}</style>`;
+  return `<style>${css.replaceAll(`.${shrunk}`, selector)}</style>`;
 }
 
 /**
