@@ -157,6 +157,10 @@ const schema = z.object({
   RATE_LIMIT_RECOVERY_RECIPIENT_WINDOW_SECONDS: int(1).default(3600),
   RATE_LIMIT_RESET: int(1).default(10),
   RATE_LIMIT_CALLBACK: int(1).default(30),
+  /** Unsigned webhook posts (and failed signatures) one address may send per window; past it, 429 unread. */
+  RATE_LIMIT_WEBHOOK_UNSIGNED: int(1).default(30),
+  /** Unsigned privacy requests recorded per store and day; more are answered but not recorded. */
+  WEBHOOK_UNSIGNED_PER_STORE_DAY: int(1, 10_000).default(20),
 
   GRAPHQL_MAX_DEPTH: int(1).default(8),
   GRAPHQL_MAX_ALIASES: int(0).default(15),
@@ -182,6 +186,8 @@ const schema = z.object({
   MAIL_RETRY_BACKOFF: bool.default(true),
   MAINTENANCE_CRON: cron.default('17 * * * *'),
   AUTHORIZATION_CODE_RETENTION_DAYS: int(1, 3650).default(30),
+  /** How long history is kept (webhooks received, sync runs, finished jobs) before the prune job deletes it. */
+  HISTORY_RETENTION_DAYS: int(1, 3650).default(90),
 });
 
 export type Registration = 'open' | 'approval' | 'closed';

@@ -42,6 +42,7 @@ export const messages = {
   storeAuthorized: 'Store authorized successfully',
   invalidSignature: 'Invalid signature',
   webhookReceived: 'Webhook received',
+  webhookBusy: 'Too many unsigned webhooks are waiting; try again shortly',
   nuvemshopTimedOut: 'Nuvemshop did not answer in time',
 
   // Store synchronisation

@@ -59,7 +59,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     ),
     callback: new CallbackService(orm, rows, config, limits, jobs),
     sync,
-    webhooks: new WebhookService(orm, rows, jobs, config),
+    webhooks: new WebhookService(orm, rows, jobs, limits, config),
     mailer,
     jobs,
     queues: queueDefinitions({

@@ -4,7 +4,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { TooManyRequests } from '../errors';
 
-export type LimitName = 'login' | 'signup' | 'recovery' | 'reset' | 'callback';
+export type LimitName = 'login' | 'signup' | 'recovery' | 'reset' | 'callback' | 'webhook';
 
 /** How long an address where an account signed in stays known to it. */
 const KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600;
@@ -29,8 +29,14 @@ export class RateLimits {
   private readonly secret: string;
 
   constructor(em: EntityManager, config: Config) {
-    const make = (keyPrefix: string, points: number, duration = config.RATE_LIMIT_WINDOW_SECONDS) =>
+    const make = (
+      keyPrefix: string,
+      points: number,
+      duration = config.RATE_LIMIT_WINDOW_SECONDS,
+      inMemoryBlockOnConsumed?: number,
+    ) =>
       new RateLimiterPostgres({
+        ...(inMemoryBlockOnConsumed ? { inMemoryBlockOnConsumed } : {}),
         storeClient: em.getKnex(),
         storeType: 'knex',
         tableName: 'rate_limits',
@@ -47,6 +53,14 @@ export class RateLimits {
       recovery: make('recovery', config.RATE_LIMIT_RECOVERY),
       reset: make('reset', config.RATE_LIMIT_RESET),
       callback: make('callback', config.RATE_LIMIT_CALLBACK),
+      // A flood of unsigned webhooks is refused from memory once an address has spent its budget, without a
+      // statement each.
+      webhook: make(
+        'webhook-unsigned',
+        config.RATE_LIMIT_WEBHOOK_UNSIGNED,
+        config.RATE_LIMIT_WINDOW_SECONDS,
+        config.RATE_LIMIT_WEBHOOK_UNSIGNED,
+      ),
     };
     this.loginFailures = make('login-email', config.RATE_LIMIT_LOGIN_EMAIL);
     this.accountFailures = make(
@@ -84,6 +98,16 @@ export class RateLimits {
       if (error instanceof RateLimiterRes) throw new TooManyRequests(error.msBeforeNext / 1000);
       throw error;
     }
+  }
+
+  /** Before a body claiming a signature is read: 429 when the address spent its unsigned budget on failures. */
+  async beforeSignedWebhook(ip: string): Promise<void> {
+    exhausted(await this.limiters.webhook.get(this.keyOf(ip)), this.limiters.webhook.points);
+  }
+
+  /** A webhook whose signature did not match counts against the address like an unsigned one. */
+  async webhookSignatureFailed(ip: string): Promise<void> {
+    await this.limiters.webhook.penalty(this.keyOf(ip));
   }
 
   /** Before a password is checked: the address's budget, then what failed attempts on this email have left. */

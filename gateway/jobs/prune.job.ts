@@ -9,8 +9,10 @@ const BATCH = 5_000;
 
 /**
  * The `prune-tables` queue, sent on MAINTENANCE_CRON: deletes rate-limit counters whose window is over (they would
- * be reset on their next use anyway) and exchanged authorization codes older than AUTHORIZATION_CODE_RETENTION_DAYS
- * (a code is spent within minutes; its stored answer only serves a browser posting it twice).
+ * be reset on their next use anyway), exchanged authorization codes older than AUTHORIZATION_CODE_RETENTION_DAYS
+ * (a code is spent within minutes; its stored answer only serves a browser posting it twice), and history older than
+ * HISTORY_RETENTION_DAYS: webhooks received (not one still waiting for its job) and finished sync runs. Finished
+ * jobs are pg-boss's own to delete, after the same number of days (gateway/jobs/queue.ts).
  */
 export function pruneQueue({
   orm,
@@ -54,8 +56,21 @@ export function pruneQueue({
         `created_at < now() - make_interval(days => ?)`,
         [config.AUTHORIZATION_CODE_RETENTION_DAYS],
       );
-      log.info({ rateLimits, authorizationCodes }, 'old rows pruned');
-      return { rateLimits, authorizationCodes };
+      const webhookEvents = await deleteInBatches(
+        'webhook_events',
+        'id',
+        `received_at < now() - make_interval(days => ?) and outcome <> 'recorded'`,
+        [config.HISTORY_RETENTION_DAYS],
+      );
+      const syncRuns = await deleteInBatches(
+        'sync_runs',
+        'id',
+        `finished_at < now() - make_interval(days => ?) and state not in ('queued', 'running')`,
+        [config.HISTORY_RETENTION_DAYS],
+      );
+      const pruned = { rateLimits, authorizationCodes, webhookEvents, syncRuns };
+      log.info(pruned, 'old rows pruned');
+      return pruned;
     },
   };
 }

@@ -34,13 +34,14 @@ export interface JobQueueOptions {
   cronCheckSeconds: number;
   /** How often expired jobs (their process died) are failed, and so retried. */
   maintenanceSeconds: number;
+  /** Days an archived (finished or failed) job is kept. */
+  retentionDays: number;
 }
 
 // Finished jobs stay in the job table for half a day, failed ones a week, then move to pg-boss's archive, which
-// keeps them 30 days more: a failed mail stays visible to superusers well past the next working day.
+// keeps them HISTORY_RETENTION_DAYS more: a failed mail stays visible to superusers well past the next working day.
 const ARCHIVE_COMPLETED_AFTER_SECONDS = 12 * 3600;
 const ARCHIVE_FAILED_AFTER_SECONDS = 7 * 24 * 3600;
-const DELETE_ARCHIVED_AFTER_DAYS = 30;
 
 /**
  * The product's durable job queue: pg-boss on the gateway's own PostgreSQL. Jobs survive restarts, are retried with
@@ -74,7 +75,7 @@ export class JobQueue {
       cronWorkerIntervalSeconds: options.cronCheckSeconds,
       archiveCompletedAfterSeconds: ARCHIVE_COMPLETED_AFTER_SECONDS,
       archiveFailedAfterSeconds: ARCHIVE_FAILED_AFTER_SECONDS,
-      deleteAfterDays: DELETE_ARCHIVED_AFTER_DAYS,
+      deleteAfterDays: options.retentionDays,
       // Expired jobs (their process died) are failed, and so retried, at this pace: a sync run is taken up again
       // within its step's expiry and this.
       maintenanceIntervalSeconds: options.maintenanceSeconds,
@@ -257,5 +258,6 @@ export function jobQueueOptions(config: Config, databaseUrl: string): JobQueueOp
     pollingIntervalSeconds: config.JOBS_POLL_INTERVAL_SECONDS,
     cronCheckSeconds: config.JOBS_CRON_CHECK_SECONDS,
     maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS,
+    retentionDays: config.HISTORY_RETENTION_DAYS,
   };
 }

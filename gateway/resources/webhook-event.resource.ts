@@ -13,8 +13,8 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
-/** `recorded` until its job has run; then what the job did with it. */
-export const WEBHOOK_OUTCOMES = ['recorded', 'handled', 'ignored', 'failed'] as const;
+/** `recorded` until its job has run; then what the job did with it. An unsigned privacy request is never acted on. */
+export const WEBHOOK_OUTCOMES = ['recorded', 'handled', 'ignored', 'failed', 'unsigned'] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 /**
@@ -35,7 +35,8 @@ export const webhookEventResource = new Resource(
       default: 'recorded',
       listed: true,
       filterable: true,
-      description: 'recorded (waiting for its job), handled, ignored (changed nothing) or failed',
+      description:
+        'recorded (waiting for its job), handled, ignored (changed nothing), failed, or unsigned (not acted on)',
     }),
     note: text({ nullable: true, max: 500, listed: true, description: 'What was done, or why nothing was' }),
     signed: boolean({ default: true, description: 'Whether it carried a valid signature' }),

@@ -2,6 +2,7 @@ import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import type { AuthService, Caller } from '../auth/auth.service';
+import type { Admission, AdmissionRequest } from '../http/admission';
 import type { SignedInUser } from '../users/user.schemas';
 import { ValidationFailed } from '../errors';
 import { validate } from '../validation';
@@ -37,6 +38,11 @@ export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean 
    * body as sent. `body` then only documents it; the handler reads it.
    */
   rawBody?: string;
+  /**
+   * For a `rawBody` route: decides from the headers and the caller's address, before a byte of the body is read, how
+   * much of it is read and under what bound the request runs, or refuses it (throws).
+   */
+  admit?: (request: AdmissionRequest) => Promise<Admission>;
   query?: Q;
   params?: P;
   /** The successful answer: a schema, or 'html' for a text/html page. */
@@ -156,6 +162,7 @@ export interface Endpoint {
   form: boolean;
   /** Takes its body unparsed, up to this size. */
   rawBody?: string;
+  admit?: Route['admit'];
   answer(request: RestRequest): Promise<RestAnswer>;
 }
 
@@ -171,6 +178,7 @@ export function endpoints(routes: Route[], auth: AuthService, registry: OpenAPIR
       path: r.path,
       form: Boolean(r.form),
       rawBody: r.rawBody,
+      admit: r.admit,
       answer: async (request) => {
         const user = r.auth ? await auth.authenticate(request.headers.authorization) : undefined;
         const input = {

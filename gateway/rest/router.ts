@@ -1,5 +1,5 @@
 import bodyParser from 'body-parser';
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import typeis from 'type-is';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -40,9 +40,26 @@ export function restRouter(endpoints: Endpoint[], config: Config, log: Logger): 
   });
   const urlencoded = bodyParser.urlencoded({ limit: config.BODY_LIMIT, extended: false, parameterLimit: 50 });
   // A route that takes its body as bytes is served before the parsers, which would change them.
+  const rawParsers = new Map<string, RequestHandler>();
+  const rawParser = (limit: string) => {
+    if (!rawParsers.has(limit)) rawParsers.set(limit, bodyParser.raw({ limit, type: () => true }));
+    return rawParsers.get(limit)!;
+  };
   for (const endpoint of endpoints.filter((e) => e.rawBody)) {
-    const raw = bodyParser.raw({ limit: endpoint.rawBody, type: () => true });
-    router[endpoint.method.toLowerCase() as 'post'](endpoint.path, raw, answerWith(endpoint));
+    router[endpoint.method.toLowerCase() as 'post'](endpoint.path, (req, res, next) => {
+      const take = async () => {
+        const admission = endpoint.admit
+          ? await endpoint.admit({ headers: req.headers, ip: req.ip ?? 'unknown' })
+          : { limit: endpoint.rawBody!, run: <T>(work: () => Promise<T>) => work() };
+        await admission.run(async () => {
+          await new Promise<void>((resolve, reject) =>
+            rawParser(admission.limit)(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+          );
+          await answerWithin(endpoint, req, res);
+        });
+      };
+      take().catch(next);
+    });
   }
   // Both parsers in one step, taken only by a request with a body: a GET passes neither.
   router.use((req, res, next) => {
@@ -72,20 +89,21 @@ export function restRouter(endpoints: Endpoint[], config: Config, log: Logger): 
 /** An endpoint as an Express handler: its input read from the request, its answer written in one call. */
 function answerWith(endpoint: Endpoint): RequestHandler {
   return (req, res, next) => {
-    const answer = async () => {
-      if (endpoint.form) await readForm(req, res);
-      const result = await endpoint.answer({
-        params: req.params as Record<string, string | undefined>,
-        query: () => req.query as Record<string, unknown>,
-        body: req.body,
-        raw: endpoint.rawBody && Buffer.isBuffer(req.body) ? req.body : undefined,
-        headers: req.headers,
-        ip: req.ip ?? 'unknown',
-      });
-      sendBody(res, result.status, result.body, result.contentType);
-    };
-    answer().catch(next);
+    answerWithin(endpoint, req, res).catch(next);
   };
+}
+
+async function answerWithin(endpoint: Endpoint, req: Request, res: Response): Promise<void> {
+  if (endpoint.form) await readForm(req, res);
+  const result = await endpoint.answer({
+    params: req.params as Record<string, string | undefined>,
+    query: () => req.query as Record<string, unknown>,
+    body: req.body,
+    raw: endpoint.rawBody && Buffer.isBuffer(req.body) ? req.body : undefined,
+    headers: req.headers,
+    ip: req.ip ?? 'unknown',
+  });
+  sendBody(res, result.status, result.body, result.contentType);
 }
 
 function isDecodable(path: string): boolean {

@@ -1,14 +1,17 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import pLimit from 'p-limit';
 import { z } from 'zod';
+import type { RateLimits } from '../auth/rate-limits';
 import type { Config } from '../config';
 import type { PlainRows } from '../database/plain-rows';
 import { ApiError, ValidationFailed } from '../errors';
 import type { JobQueue } from '../jobs/queue';
 import { messages } from '../messages';
-import { storeInstalledAt } from '../resources/store-connection';
+import { storeClient, storeInstalledAt } from '../resources/store-connection';
 import type { WebhookEventName } from '../resources/webhook-event.resource';
+import type { Admission } from '../http/admission';
 import { validate } from '../validation';
 
 /** The URLs Nuvemshop posts to: one for the events the app registers, one per privacy request (set in its portal). */
@@ -26,8 +29,19 @@ export const APP_EVENTS = ['app/uninstalled', 'app/suspended', 'app/resumed'] as
 
 export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
 
-/** Largest webhook body taken; a larger one is answered 413 and not recorded. */
-export const WEBHOOK_BODY_LIMIT = '1mb';
+/**
+ * Largest body claiming a signature: read whole to check it, so a stranger can claim one too. Nuvemshop's largest, a
+ * customer's data request listing their order ids, is tens of KB; a larger one is answered 413 and not recorded.
+ */
+export const WEBHOOK_BODY_LIMIT = '256kb';
+/**
+ * Largest unsigned body: a privacy request is a store id, a customer and lists of order ids, a few KB. Anyone can
+ * send one, so it is read and parsed only up to this.
+ */
+export const UNSIGNED_BODY_LIMIT = '16kb';
+/** Unsigned requests read and parsed at once by one process, and waiting for their turn; past both, 503. */
+const UNSIGNED_AT_ONCE = 4;
+const UNSIGNED_WAITING = 64;
 
 const StoreId = z.union([
   z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
@@ -54,23 +68,45 @@ const sha256 = (data: Buffer | string) => createHash('sha256').update(data).dige
  */
 export class WebhookService {
   private readonly secret: Buffer | undefined;
+  private readonly unsignedTurns = pLimit(UNSIGNED_AT_ONCE);
+  private readonly unsignedPerStoreDay: number;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly rows: PlainRows,
     private readonly jobs: JobQueue,
-    config: Pick<Config, 'NUVEMSHOP_CLIENT_SECRET'>,
+    private readonly limits: RateLimits,
+    config: Pick<Config, 'NUVEMSHOP_CLIENT_SECRET' | 'WEBHOOK_UNSIGNED_PER_STORE_DAY'>,
   ) {
     // Without the app's secret no signature can be checked, so none is valid.
     this.secret = config.NUVEMSHOP_CLIENT_SECRET ? Buffer.from(config.NUVEMSHOP_CLIENT_SECRET) : undefined;
+    this.unsignedPerStoreDay = config.WEBHOOK_UNSIGNED_PER_STORE_DAY;
   }
 
-  async receive(route: WebhookRoute, raw: Buffer | undefined, headers: IncomingHttpHeaders): Promise<void> {
+  /**
+   * Before a byte of the body is read: an app event must be signed (401 unread); an unsigned privacy request spends
+   * its address's budget (429) and is read up to UNSIGNED_BODY_LIMIT, a few at a time (503 when too many wait); a
+   * body claiming a signature is read whole only while its address has not spent that budget on failed signatures.
+   */
+  async admit(route: WebhookRoute, headers: IncomingHttpHeaders, ip: string): Promise<Admission> {
+    if (signatureOf(headers) === undefined) {
+      if (route === 'app') throw new ApiError(401, messages.invalidSignature);
+      await this.limits.consume('webhook', ip);
+      if (this.unsignedTurns.pendingCount >= UNSIGNED_WAITING) {
+        throw new ApiError(503, messages.webhookBusy, { 'Retry-After': '5' });
+      }
+      return { limit: UNSIGNED_BODY_LIMIT, run: (work) => this.unsignedTurns(work) };
+    }
+    await this.limits.beforeSignedWebhook(ip);
+    return { limit: WEBHOOK_BODY_LIMIT, run: (work) => work() };
+  }
+
+  async receive(route: WebhookRoute, raw: Buffer | undefined, headers: IncomingHttpHeaders, ip: string): Promise<void> {
     const body = raw ?? Buffer.alloc(0);
-    const header = headers[SIGNATURE_HEADER];
-    const signature = Array.isArray(header) ? header[0] : header;
+    const signature = signatureOf(headers);
     // An app event must be signed; a privacy request without a signature is recorded but never acted on.
     if ((route === 'app' || signature !== undefined) && !this.verifies(body, signature ?? '')) {
+      await this.limits.webhookSignatureFailed(ip);
       throw new ApiError(401, messages.invalidSignature);
     }
     const signed = signature !== undefined;
@@ -91,7 +127,8 @@ export class WebhookService {
     } else {
       storeId = validate(PrivacyWebhook, data, 'body').store_id;
       event = PRIVACY_EVENTS[route];
-      key = `${event} ${storeId} ${signed ? 'signed' : 'unsigned'} ${sha256(body)}`;
+      if (!signed) return this.recordUnsigned(event, storeId, body);
+      key = `${event} ${storeId} signed ${sha256(body)}`;
     }
     await this.orm.em.fork().transactional(async (em) => {
       const inserted = (await em.execute(
@@ -106,6 +143,39 @@ export class WebhookService {
     });
   }
 
+  /**
+   * An unsigned privacy request is recorded as such and never acted on, so it queues no job. Anyone can send one:
+   * only a store that is a client's is recorded, at most WEBHOOK_UNSIGNED_PER_STORE_DAY a day; the answer is the
+   * same either way, so it tells a stranger nothing about which stores are clients.
+   */
+  private async recordUnsigned(event: WebhookEventName, storeId: number, body: Buffer): Promise<void> {
+    await this.orm.em.fork().transactional(async (em) => {
+      await em.execute(`select pg_advisory_xact_lock(hashtextextended('unsigned webhooks ' || ?, 0))`, [storeId]);
+      const client = await storeClient<{ id: string }>(em, storeId);
+      if (!client) return;
+      const [{ today }] = (await em.execute(
+        `select count(*)::int as today from webhook_events
+          where store_id = ? and not signed and received_at > now() - interval '1 day'`,
+        [storeId],
+      )) as { today: number }[];
+      if (today >= this.unsignedPerStoreDay) return;
+      await em.execute(
+        `insert into webhook_events
+           (id, event, store_id, client_id, received_at, outcome, note, signed, delivery_key, created_at, updated_at)
+         values (?, ?, ?, ?, now(), 'unsigned', ?, false, ?, now(), now())
+         on conflict (delivery_key) do nothing`,
+        [
+          randomUUID(),
+          event,
+          storeId,
+          client.id,
+          event === 'store/redact' ? 'Unsigned: recorded, nothing erased' : 'Unsigned: recorded, nothing done',
+          `${event} ${storeId} unsigned ${sha256(body)}`,
+        ],
+      );
+    });
+  }
+
   /** Constant-time comparison of the hex HMAC-SHA256 of the body, keyed with the app's secret. */
   private verifies(body: Buffer, signature: string): boolean {
     if (!this.secret) return false;
@@ -113,6 +183,11 @@ export class WebhookService {
     const given = /^[0-9a-f]{64}$/i.test(signature.trim()) ? Buffer.from(signature.trim(), 'hex') : Buffer.alloc(0);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
+}
+
+function signatureOf(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers[SIGNATURE_HEADER];
+  return Array.isArray(header) ? header[0] : header;
 }
 
 function parseJson(body: Buffer): unknown {

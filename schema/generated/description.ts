@@ -359,7 +359,8 @@ export const types = {
           "failed",
           "handled",
           "ignored",
-          "recorded"
+          "recorded",
+          "unsigned"
         ]
       },
       "note": {

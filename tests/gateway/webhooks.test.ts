@@ -193,12 +193,12 @@ describe('Nuvemshop webhooks', () => {
     );
     const rows = await settled(storeId, 4);
     expect(rows.slice(1).map((r) => [r.event, r.signed, r.outcome, r.client_id])).toEqual([
-      ['store/redact', false, 'ignored', client.id],
-      ['customers/redact', false, 'handled', client.id],
+      ['store/redact', false, 'unsigned', client.id],
+      ['customers/redact', false, 'unsigned', client.id],
       ['customers/data_request', true, 'handled', client.id],
     ]);
-    expect(rows[1].note).toMatch(/Unsigned/);
-    expect(rows[2].note).toMatch(/keeps no customer data/);
+    expect(rows[1].note).toBe('Unsigned: recorded, nothing erased');
+    expect(rows[2].note).toBe('Unsigned: recorded, nothing done');
     expect(rows[3].note).toMatch(/keeps no customer data/);
     expect(await clientOf(storeId)).toMatchObject({ has_hiper: true, redacted_at: null });
   });

@@ -44,7 +44,42 @@ beforeAll(async () => {
       [hash, ageDays],
     );
   }
+  // History: a client's sync runs and the webhooks of its store, old and young, finished or still waiting.
+  const [client] = await sql<{ id: string }>(
+    database.url,
+    `insert into clients (id, url, nuvemshop_store_id) values (gen_random_uuid(), 'https://loja.example', 77)
+     returning id`,
+  );
+  for (const [name, ageDays, state] of [
+    ['old-finished', 100, 'succeeded'],
+    ['old-failed', 95, 'failed'],
+    ['young', 10, 'succeeded'],
+    ['old-but-running', 100, 'running'],
+  ] as const) {
+    await sql(
+      database.url,
+      `insert into sync_runs (id, client_id, kind, trigger, state, queued_at, started_at, finished_at, errors, created_at)
+       values (gen_random_uuid(), $1, 'stock', 'schedule', $2, now() - make_interval(days => $3),
+         now() - make_interval(days => $3), case when $2 = 'running' then null else now() - make_interval(days => $3) end,
+         $4, now() - make_interval(days => $3))`,
+      [client.id, state, ageDays, JSON.stringify([{ name }])],
+    );
+  }
+  for (const [key, ageDays, outcome] of [
+    ['old-handled', 100, 'handled'],
+    ['old-unsigned', 91, 'unsigned'],
+    ['old-waiting', 100, 'recorded'],
+    ['young', 5, 'ignored'],
+  ] as const) {
+    await sql(
+      database.url,
+      `insert into webhook_events (id, event, store_id, received_at, outcome, signed, delivery_key)
+       values (gen_random_uuid(), 'app/resumed', 77, now() - make_interval(days => $1), $2, $2 <> 'unsigned', $3)`,
+      [ageDays, outcome, key],
+    );
+  }
   t = await startTestGateway({
+    HISTORY_RETENTION_DAYS: '90',
     DATABASE_URL: database.url,
     MAINTENANCE_CRON: '* * * * *',
     JOBS_CRON_CHECK_SECONDS: '1',
@@ -62,21 +97,25 @@ describe('the prune-tables schedule', () => {
     expect(schedules).toEqual([{ name: 'prune-tables', cron: '* * * * *', timezone: 'UTC' }]);
   });
 
-  it('removes expired rate-limit rows and codes past the retention, and keeps the rest', async () => {
+  it('removes expired rate-limit rows, codes and history past their retention, and keeps the rest', async () => {
     const runs = () =>
-      t.sql<{ output: { rateLimits: number; authorizationCodes: number } }>(
+      t.sql<{ output: Record<string, number> }>(
         `select output from pgboss.job where name = 'prune-tables' and state = 'completed'`,
       );
     await expect.poll(async () => (await runs()).length, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
     const [first] = await runs();
-    expect(first.output).toEqual({ rateLimits: 2, authorizationCodes: 2 });
+    expect(first.output).toEqual({ rateLimits: 2, authorizationCodes: 2, webhookEvents: 2, syncRuns: 2 });
 
     const keys = await t.sql<{ key: string }>('select key from rate_limits order by key');
     expect(keys.map((r) => r.key)).toEqual(['login:never-expires', 'login:still-counting']);
     const codes = await t.sql<{ code_hash: string }>('select code_hash from authorization_codes order by code_hash');
     expect(codes.map((r) => r.code_hash)).toEqual(['c'.repeat(64), 'd'.repeat(64)]);
+    const runsLeft = await t.sql<{ name: string }>(`select errors->0->>'name' as name from sync_runs order by 1`);
+    expect(runsLeft.map((r) => r.name)).toEqual(['old-but-running', 'young']);
+    const eventsLeft = await t.sql<{ delivery_key: string }>(`select delivery_key from webhook_events order by 1`);
+    expect(eventsLeft.map((r) => r.delivery_key)).toEqual(['old-waiting', 'young']);
     recordFigures('prune-tables', {
-      securityPruned: `first scheduled run removed ${first.output.rateLimits} of 2 expired rate-limit rows and ${first.output.authorizationCodes} of 2 codes past a 10-day retention; fresh rows kept`,
+      securityPruned: `first scheduled run removed ${first.output.rateLimits} of 2 expired rate-limit rows and ${first.output.authorizationCodes} of 2 codes past a 10-day retention, and ${first.output.webhookEvents} webhooks and ${first.output.syncRuns} sync runs past 90 days; fresh rows, running runs and waiting webhooks kept`,
     });
   });
 });

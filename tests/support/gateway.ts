@@ -123,6 +123,7 @@ export async function startTestGateway(env: Record<string, string> = {}, log?: L
     RATE_LIMIT_RECOVERY_RECIPIENT: '10000',
     RATE_LIMIT_RESET: '10000',
     RATE_LIMIT_CALLBACK: '10000',
+    RATE_LIMIT_WEBHOOK_UNSIGNED: '10000',
     // Idle mail workers look for work twice a second, so a test waits fractions of a second for a queued mail.
     JOBS_POLL_INTERVAL_SECONDS: '0.5',
     ...env,

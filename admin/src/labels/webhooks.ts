@@ -16,7 +16,13 @@ export default {
     created_at: 'Criado em',
   },
   values: {
-    outcome: { recorded: 'Registrado', handled: 'Tratado', ignored: 'Ignorado', failed: 'Falhou' },
+    outcome: {
+      recorded: 'Registrado',
+      handled: 'Tratado',
+      ignored: 'Ignorado',
+      failed: 'Falhou',
+      unsigned: 'Não assinado',
+    },
   },
   title: 'Webhooks recebidos',
   table: 'Webhooks',

@@ -1,5 +1,5 @@
 import type { WebhookRoute, WebhookService } from '../../webhooks/webhook.service';
-import { AppWebhook, PrivacyWebhook, WEBHOOK_BODY_LIMIT } from '../../webhooks/webhook.service';
+import { AppWebhook, PrivacyWebhook, UNSIGNED_BODY_LIMIT, WEBHOOK_BODY_LIMIT } from '../../webhooks/webhook.service';
 import { messages } from '../../messages';
 import { Message } from '../../validation';
 import { route } from '../route';
@@ -24,11 +24,16 @@ export function webhookRoutes(webhooks: WebhookService) {
       summary: 'An app event of a store: app/uninstalled, app/suspended or app/resumed',
       auth: false,
       rawBody: WEBHOOK_BODY_LIMIT,
+      admit: ({ headers, ip }) => webhooks.admit('app', headers, ip),
       body: AppWebhook,
       response: Message,
-      errors: { 401: 'Invalid signature', 413: 'Request body is too large' },
-      handler: async ({ raw, headers }) => {
-        await webhooks.receive('app', raw, headers);
+      errors: {
+        401: 'Invalid signature (unsigned bodies are refused unread)',
+        413: 'Request body is too large',
+        429: 'Too many failed signatures from this address',
+      },
+      handler: async ({ raw, headers, caller }) => {
+        await webhooks.receive('app', raw, headers, caller.ip);
         return answered();
       },
     }),
@@ -40,11 +45,17 @@ export function webhookRoutes(webhooks: WebhookService) {
         summary,
         auth: false,
         rawBody: WEBHOOK_BODY_LIMIT,
+        admit: ({ headers, ip }) => webhooks.admit(kind, headers, ip),
         body: PrivacyWebhook,
         response: Message,
-        errors: { 401: 'Invalid signature (only when a signature is sent)', 413: 'Request body is too large' },
-        handler: async ({ raw, headers }) => {
-          await webhooks.receive(kind, raw, headers);
+        errors: {
+          401: 'Invalid signature (only when a signature is sent)',
+          413: `Request body is too large (${UNSIGNED_BODY_LIMIT} unsigned, ${WEBHOOK_BODY_LIMIT} signed)`,
+          429: 'Too many unsigned requests or failed signatures from this address',
+          503: 'Too many unsigned requests waiting',
+        },
+        handler: async ({ raw, headers, caller }) => {
+          await webhooks.receive(kind, raw, headers, caller.ip);
           return answered();
         },
       }),

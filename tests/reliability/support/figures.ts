@@ -51,6 +51,8 @@ const LABELS: [string, string][] = [
   ['searchAliasesStatus', 'search: 15 aliased searches in one request, status'],
   ['searchAliasesMs', 'search: that request (ms)'],
   ['searchMeDuringAliasesMs', 'search: /users/me during it (ms)'],
+  ['webhookCrash', 'webhooks: large unsigned bodies at once'],
+  ['webhookFilling', 'webhooks: small distinct unsigned posts'],
 ];
 
 /** Records figures of this test file for the summary printed at the end of the run. */
