@@ -164,6 +164,8 @@ const schema = z.object({
   /** Fields searching with `q` in one request: each is a count over its table that no other limit weighs. */
   GRAPHQL_MAX_SEARCHES: int(0).default(2),
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
+  /** Fields and fragments written in a document seen for the first time: what validating it may cost grows with them. */
+  GRAPHQL_MAX_SELECTIONS: int(10).default(150),
   GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
   GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
   GRAPHQL_COMPILED_OPERATIONS: int(0, 10_000).default(32),

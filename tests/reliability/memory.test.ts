@@ -1,12 +1,11 @@
 import { selectionOf } from '../support/declarations';
 import { clientResource } from '../../gateway/resources/client.resource';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, sql } from '../support/database';
 import { call } from '../support/gateway';
 import { recordFigures } from './support/figures';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { productionFlags, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
 /**
  * Anonymous distinct query texts, padded with a comment (free of tokens), must not grow the gateway's memory without
@@ -19,12 +18,6 @@ const LARGE_LISTS_RSS_BOUND_MB = 200;
 
 let database: { url: string; drop(): Promise<void> };
 let gateway: GatewayProcess;
-
-/** The node flags of the image's command, the same `npm start` uses (tests/gateway/packaging.test.ts checks it). */
-function productionFlags(): string[] {
-  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(__dirname, '..', '..', 'Dockerfile'), 'utf8'));
-  return (JSON.parse(cmd![1]) as string[]).filter((word) => word.startsWith('--'));
-}
 
 /** The process's resident memory now and at its peak, in MB, as the kernel counts it. */
 function memory(pid: number): { rss: number; peak: number } {

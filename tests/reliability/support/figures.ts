@@ -31,6 +31,8 @@ const LABELS: [string, string][] = [
   ['logSecretsFound', 'secrets found in logs'],
   ['paddedQueries', 'padded distinct queries'],
   ['largeLists', 'heap exhaustion replay'],
+  ['graphqlSpreadsFlood', 'GraphQL first sight: 16 connections, 430 fragment spreads each'],
+  ['graphqlSameFieldsFlood', 'GraphQL first sight: 16 connections, documents at the selection bound'],
   ['securityCallerMistakes', 'GraphQL caller mistakes'],
   ['securityRegistration', 'registration'],
   ['securityMaskedTokens', 'store tokens'],
