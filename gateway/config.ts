@@ -158,6 +158,13 @@ const schema = z.object({
   RATE_LIMIT_RESET: int(1).default(10),
   RATE_LIMIT_CALLBACK: int(1).default(30),
 
+  /** Searches (`q`) one user runs at once, and how many more of theirs wait for a turn before the next is refused. */
+  SEARCH_CONCURRENCY_PER_USER: int(1, 100).default(1),
+  SEARCH_QUEUE_PER_USER: int(0, 1000).default(4),
+  /** Searches run at once in all, and how many more wait for a turn before the next is refused. */
+  SEARCH_CONCURRENCY: int(1, 100).default(2),
+  SEARCH_QUEUE: int(0, 10_000).default(16),
+
   GRAPHQL_MAX_DEPTH: int(1).default(8),
   GRAPHQL_MAX_ALIASES: int(0).default(15),
   GRAPHQL_MAX_COST: int(1).default(5000),

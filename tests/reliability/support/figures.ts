@@ -53,6 +53,7 @@ const LABELS: [string, string][] = [
   ['searchAliasesStatus', 'search: 15 aliased searches in one request, status'],
   ['searchAliasesMs', 'search: that request (ms)'],
   ['searchMeDuringAliasesMs', 'search: /users/me during it (ms)'],
+  ['searchFlood', "search flood: one user's 20 searches at once over 305,000 items"],
 ];
 
 /** Records figures of this test file for the summary printed at the end of the run. */
