@@ -162,12 +162,21 @@ const schema = z.object({
   /** Unsigned privacy requests recorded per store and day; more are answered but not recorded. */
   WEBHOOK_UNSIGNED_PER_STORE_DAY: int(1, 10_000).default(20),
 
+  /** Searches (`q`) one user runs at once, and how many more of theirs wait for a turn before the next is refused. */
+  SEARCH_CONCURRENCY_PER_USER: int(1, 100).default(1),
+  SEARCH_QUEUE_PER_USER: int(0, 1000).default(4),
+  /** Searches run at once in all, and how many more wait for a turn before the next is refused. */
+  SEARCH_CONCURRENCY: int(1, 100).default(2),
+  SEARCH_QUEUE: int(0, 10_000).default(16),
+
   GRAPHQL_MAX_DEPTH: int(1).default(8),
   GRAPHQL_MAX_ALIASES: int(0).default(15),
   GRAPHQL_MAX_COST: int(1).default(5000),
   /** Fields searching with `q` in one request: each is a count over its table that no other limit weighs. */
   GRAPHQL_MAX_SEARCHES: int(0).default(2),
   GRAPHQL_MAX_TOKENS: int(100).default(5000),
+  /** Fields and fragments written in a document seen for the first time: what validating it may cost grows with them. */
+  GRAPHQL_MAX_SELECTIONS: int(10).default(150),
   GRAPHQL_MAX_QUERY_LENGTH: int(100, 1_000_000).default(20_000),
   GRAPHQL_DOCUMENT_CACHE_BYTES: int(65_536).default(4 * 1024 * 1024),
   GRAPHQL_COMPILED_OPERATIONS: int(0, 10_000).default(32),

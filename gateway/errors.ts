@@ -54,6 +54,10 @@ export class TooManyRequests extends ApiError {
 
 /** PostgreSQL cannot be reached: the caller may retry, so REST and GraphQL both answer this. */
 export const databaseUnavailable = () => new ApiError(503, messages.databaseUnavailable, { 'Retry-After': '5' });
+/** Too many searches running or waiting, the caller's or everyone's: another may start once one has answered. */
+export const tooManySearchesOfUser = (max: number) =>
+  new ApiError(429, messages.tooManySearchesOfUser(max), { 'Retry-After': '1' });
+export const tooManySearches = () => new ApiError(429, messages.tooManySearches, { 'Retry-After': '1' });
 /** A search PostgreSQL cancelled at the statement timeout: the same search would be cancelled again, so no Retry-After. */
 export const searchTimedOut = () => new ApiError(503, messages.searchTimedOut);
 

@@ -62,4 +62,7 @@ export const messages = {
   internalError: 'Internal Server Error',
   databaseUnavailable: 'Service temporarily unavailable, try again shortly',
   searchTimedOut: 'The database took too long to answer; try a narrower search',
+  tooManySearchesOfUser: (max: number) =>
+    `Too many searches at once: at most ${max} of yours may run or wait at a time; search again when one has answered`,
+  tooManySearches: 'Too many searches at once on the server; search again in a moment',
 } as const;

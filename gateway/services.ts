@@ -7,6 +7,7 @@ import { RateLimits } from './auth/rate-limits';
 import { TokenIssuer } from './auth/tokens';
 import { CallbackService } from './callback/callback.service';
 import { PlainRows } from './database/plain-rows';
+import { SearchLimits } from './database/search-limits';
 import { Mailer } from './email/mailer';
 import type { JobQueue } from './jobs/queue';
 import { queueDefinitions } from './jobs/workers';
@@ -45,7 +46,8 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   const limits = new RateLimits(orm.em, config);
   const mailer = new Mailer(config, log);
   const rows = new PlainRows(orm);
-  const users = new UserService(orm, rows, passwords, limits, config.USERS_OPEN_REGISTRATION, jobs);
+  const searches = new SearchLimits(config);
+  const users = new UserService(orm, rows, searches, passwords, limits, config.USERS_OPEN_REGISTRATION, jobs);
   const auth = new AuthService(orm, rows, config, tokens, passwords, users, limits, jobs);
   const sync = new SyncService(orm, jobs);
   return {
@@ -54,7 +56,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     resources: Object.fromEntries(
       genericResources().map((resource) => [
         resource.name,
-        new ResourceService(resource, entityFor(resource), orm, rows),
+        new ResourceService(resource, entityFor(resource), orm, rows, searches),
       ]),
     ),
     callback: new CallbackService(orm, rows, config, limits, jobs),

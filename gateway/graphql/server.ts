@@ -21,6 +21,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError, codeForStatus, databaseUnavailable, ValidationFailed } from '../errors';
 import { isDatabaseUnavailable } from '../database/unavailable';
+import { documentSizeRule } from './document-size';
 import { refuseTooManyRows } from './rows-limit';
 import { searchCostRule } from './search-cost';
 import type { Context } from './context';
@@ -173,9 +174,10 @@ const reportRejection = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-/** The depth, alias, cost and search limits, as validation rules. */
+/** The size, depth, alias, cost and search limits, as validation rules. */
 export function limitRules(config: Config): ValidationRule[] {
   return [
+    documentSizeRule(config.GRAPHQL_MAX_SELECTIONS),
     maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true, flattenFragments: true, ...reportRejection }),
     maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true, ...reportRejection }),
     costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true, ...reportRejection }),

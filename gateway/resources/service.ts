@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import { findPage, type ListOptions, type ListScope, type Total } from '../database/pagination';
 import type { PlainRows } from '../database/plain-rows';
+import type { SearchLimits } from '../database/search-limits';
 import type { Operation, Resource } from '../fields/resource';
 import { propertyOf } from '../fields/field';
 import { messages } from '../messages';
@@ -40,6 +41,7 @@ export class ResourceService implements ResourceOperations {
     private readonly entity: EntitySchema<EntityRow>,
     private readonly orm: MikroORM,
     private readonly rows: PlainRows,
+    private readonly searches: SearchLimits,
   ) {
     this.props = [...resource.props];
     const owner = resource.options.owner;
@@ -75,14 +77,8 @@ export class ResourceService implements ResourceOperations {
           ? { ownerTotals, owner: caller.id }
           : { count: true }
         : { table: this.resource.table };
-    const { rows, count } = await findPage(
-      this.rows,
-      this.entity as never,
-      this.props as never[],
-      scope,
-      options,
-      this.resource.sortable,
-      total,
+    const { rows, count } = await this.searches.around(caller.id, options, () =>
+      findPage(this.rows, this.entity as never, this.props as never[], scope, options, this.resource.sortable, total),
     );
     return { data: rows.map((row) => this.answer(row as object, caller)), count };
   }

@@ -6,6 +6,7 @@ import type { Caller } from '../auth/caller';
 import type { PasswordHasher } from '../auth/passwords';
 import type { RateLimits } from '../auth/rate-limits';
 import { findPage, type ListOptions } from '../database/pagination';
+import type { SearchLimits } from '../database/search-limits';
 import type { MailJob } from '../jobs/payloads';
 import type { JobQueue } from '../jobs/queue';
 import type { PlainRows } from '../database/plain-rows';
@@ -56,6 +57,7 @@ export class UserService {
   constructor(
     private readonly orm: MikroORM,
     private readonly rows: PlainRows,
+    private readonly searches: SearchLimits,
     private readonly passwords: PasswordHasher,
     private readonly limits: RateLimits,
     /** Who may sign up (USERS_OPEN_REGISTRATION). */
@@ -66,9 +68,9 @@ export class UserService {
   async list(caller: SignedInUser, options: ListOptions): Promise<{ data: UserPublic[]; count: number }> {
     requireSuperuser(caller);
     const scope = { search: userResource.searched };
-    const { rows, count } = await findPage(this.rows, User, USER_PUBLIC_PROPS, scope, options, userResource.sortable, {
-      table: 'users',
-    });
+    const { rows, count } = await this.searches.around(caller.id, options, () =>
+      findPage(this.rows, User, USER_PUBLIC_PROPS, scope, options, userResource.sortable, { table: 'users' }),
+    );
     return { data: rows.map(toUserPublic), count };
   }
 

@@ -3,6 +3,7 @@ import { clientResource } from '../../gateway/resources/client.resource';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenIssuer } from '../../gateway/auth/tokens';
 import {
@@ -838,5 +839,41 @@ describe('query limits', () => {
     const answer = await t.graphql(costly, {}, user.token);
     expectRefusedBeforeExecution(answer, /^Syntax Error: Query Cost limit of 5000 exceeded, found [\d.]+\.$/);
     expect(await t.sql('select id from items where owner_id = $1', [user.id])).toEqual([]);
+  });
+  it('refuses a document of more than GRAPHQL_MAX_SELECTIONS selections before validating it, signed in or not', async () => {
+    // 200 one-field fragments, each spread once: the merging rule would compare every pair of them.
+    const names = Array.from({ length: 200 }, (_, n) => `f${n}`);
+    const spread = `{ ${names.map((name) => `...${name}`).join(' ')} } ${names.map((name) => `fragment ${name} on Query { __typename }`).join(' ')}`;
+    for (const token of [undefined, su]) {
+      const answer = await t.graphql(spread, {}, token);
+      expect(answer.status).toBe(400);
+      expect(answer.body.data).toBeUndefined();
+      expect(answer.body.errors).toEqual([
+        expect.objectContaining({
+          message: 'The query has 400 selections (fields and fragments, as written); at most 150 are accepted',
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        }),
+        // graphql-js's word that the rest of the document was not validated.
+        expect.objectContaining({ message: 'Validation aborted.' }),
+      ]);
+    }
+    const within = await t.graphql(`{ ${'__typename '.repeat(150)}}`);
+    expect(within.body).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it("answers the explorer's schema query, the largest document a stranger sends", async () => {
+    // As GraphiQL asks for the schema, with every option it may set.
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      inputValueDeprecation: true,
+      schemaDescription: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      oneOf: true,
+    });
+    const answer = await t.graphql(query);
+    expect(answer.status).toBe(200);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data.__schema.queryType).toMatchObject({ name: 'Query' });
   });
 });

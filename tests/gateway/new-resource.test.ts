@@ -10,6 +10,8 @@ import type { Resource } from '../../gateway/fields/resource';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { resolverOf } from '../../gateway/graphql/resource-resolver';
 import { PlainRows } from '../../gateway/database/plain-rows';
+import { SearchLimits } from '../../gateway/database/search-limits';
+import { loadConfig } from '../../gateway/config';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { migrate, ormOptions } from '../../gateway/orm';
 import { loadResources } from '../../gateway/resources';
@@ -58,7 +60,7 @@ beforeAll(async () => {
   database = await createTestDatabase(inject('postgresUrl'));
   orm = await MikroORM.init({ ...ormOptions(database.url), entities: [...entities(), entityFor(note)] });
   await migrate(orm);
-  service = new ResourceService(note, entityFor(note), orm, new PlainRows(orm));
+  service = new ResourceService(note, entityFor(note), orm, new PlainRows(orm), new SearchLimits(loadConfig({})));
 });
 
 afterAll(async () => {

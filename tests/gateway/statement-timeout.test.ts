@@ -8,6 +8,7 @@ import { entityFor } from '../../gateway/resources/entity';
 import { clientResource } from '../../gateway/resources/client.resource';
 import { loadConfig } from '../../gateway/config';
 import { PlainRows } from '../../gateway/database/plain-rows';
+import { SearchLimits } from '../../gateway/database/search-limits';
 import { isDatabaseUnavailable } from '../../gateway/database/unavailable';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { ApiError } from '../../gateway/errors';
@@ -76,6 +77,7 @@ describe('the statement timeout', () => {
       entityFor(clientResource as never),
       orm,
       new PlainRows(orm),
+      new SearchLimits(loadConfig({})),
     );
     const started = performance.now();
     const searched = await holdingClients(database.url, () =>

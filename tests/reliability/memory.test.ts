@@ -1,12 +1,11 @@
 import { selectionOf } from '../support/declarations';
 import { clientResource } from '../../gateway/resources/client.resource';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, sql } from '../support/database';
 import { call } from '../support/gateway';
 import { recordFigures } from './support/figures';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { productionFlags, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
 /**
  * Anonymous distinct query texts, padded with a comment (free of tokens), must not grow the gateway's memory without
@@ -19,12 +18,6 @@ const LARGE_LISTS_RSS_BOUND_MB = 200;
 
 let database: { url: string; drop(): Promise<void> };
 let gateway: GatewayProcess;
-
-/** The node flags of the image's command, the same `npm start` uses (tests/gateway/packaging.test.ts checks it). */
-function productionFlags(): string[] {
-  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(__dirname, '..', '..', 'Dockerfile'), 'utf8'));
-  return (JSON.parse(cmd![1]) as string[]).filter((word) => word.startsWith('--'));
-}
 
 /** The process's resident memory now and at its peak, in MB, as the kernel counts it. */
 function memory(pid: number): { rss: number; peak: number } {
@@ -103,11 +96,11 @@ describe('the heap exhaustion attack, replayed', () => {
        select gen_random_uuid(), 'https://store-' || n || '.example.com', null, null, n
        from generate_series(1, 15000) as n`,
     );
-    // 800 anonymous distinct texts of 15 aliased lists and fragments: each parsed, validated and refused
-    // (signed out), none compiled.
+    // 800 anonymous distinct texts of 15 aliased lists and a fragment (within GRAPHQL_MAX_SELECTIONS): each parsed,
+    // validated and refused (signed out), none compiled.
     const anonymous = await flood(800, 8, (i) =>
       JSON.stringify({
-        query: `query Q${i} { ${Array.from({ length: 15 }, (_, n) => `a${n}: allClients(page: ${n}, perPage: 10) { ...F${n} }`).join(' ')} } ${Array.from({ length: 15 }, (_, n) => `fragment F${n} on Client { ${CLIENT_FIELDS} }`).join(' ')}`,
+        query: `query Q${i} { ${Array.from({ length: 15 }, (_, n) => `a${n}: allClients(page: ${n}, perPage: 10) { ...F }`).join(' ')} } fragment F on Client { ${CLIENT_FIELDS} }`,
       }),
     );
     expect(Object.keys(anonymous)).toEqual(['200']);
@@ -119,8 +112,9 @@ describe('the heap exhaustion attack, replayed', () => {
       form: { username: 'lister@example.com', password: 'a-good-password' },
     });
     const token = login.body.access_token as string;
+    // The fields in a fragment, spread in each list: written out in each, 15 lists pass GRAPHQL_MAX_SELECTIONS.
     const lists = (aliases: number) =>
-      `{ ${Array.from({ length: aliases }, (_, i) => `p${i}: allClients(page: ${i}, perPage: 1000) { ${CLIENT_FIELDS} }`).join(' ')} }`;
+      `{ ${Array.from({ length: aliases }, (_, i) => `p${i}: allClients(page: ${i}, perPage: 1000) { ...C }`).join(' ')} } fragment C on Client { ${CLIENT_FIELDS} }`;
     const statuses: Record<string, number[]> = { 15: [], 5: [] };
     // 12 at once of each: 15 pages of 1,000 (refused: more than GRAPHQL_MAX_ROWS) and 5 pages of 1,000 (answered).
     await Promise.all(

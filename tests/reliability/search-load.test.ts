@@ -3,6 +3,8 @@ import { ResourceService } from '../../gateway/resources/service';
 import { entityFor } from '../../gateway/resources/entity';
 import { clientResource } from '../../gateway/resources/client.resource';
 import { PlainRows } from '../../gateway/database/plain-rows';
+import { SearchLimits } from '../../gateway/database/search-limits';
+import { loadConfig } from '../../gateway/config';
 import { encryptToken } from '../../gateway/database/token-cipher';
 import type { SignedInUser } from '../../gateway/users/user.schemas';
 import { startTestGatewayAsSuperuser, type Answer, type TestGateway } from '../support/gateway';
@@ -82,6 +84,7 @@ describe(`searching ${CLIENTS.toLocaleString('en')} clients`, () => {
       entityFor(clientResource as never),
       t.gateway.orm,
       rows,
+      new SearchLimits(loadConfig({})),
     );
     const superuser = { id: 'superuser', isSuperuser: true } as unknown as SignedInUser;
     const found = await clients.list(superuser, { skip: 0, limit: 25, q: storeOf(123_456) });

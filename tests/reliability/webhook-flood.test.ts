@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, sql } from '../support/database';
 import { call } from '../support/gateway';
 import { startNuvemshopApi, webhookSignature, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
 import { recordFigures } from './support/figures';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { productionFlags, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
 /**
  * Anyone may post to the webhook routes. The built gateway runs under production's heap flags behind one trusted
@@ -23,11 +22,6 @@ let database: { url: string; drop(): Promise<void> };
 let api: NuvemshopApiStandIn;
 let gateway: GatewayProcess;
 let address = 0;
-
-function productionFlags(): string[] {
-  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(__dirname, '..', '..', 'Dockerfile'), 'utf8'));
-  return (JSON.parse(cmd![1]) as string[]).filter((word) => word.startsWith('--'));
-}
 
 const peakRss = (pid: number) =>
   Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;

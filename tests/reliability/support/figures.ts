@@ -31,6 +31,8 @@ const LABELS: [string, string][] = [
   ['logSecretsFound', 'secrets found in logs'],
   ['paddedQueries', 'padded distinct queries'],
   ['largeLists', 'heap exhaustion replay'],
+  ['graphqlSpreadsFlood', 'GraphQL first sight: 16 connections, 430 fragment spreads each'],
+  ['graphqlSameFieldsFlood', 'GraphQL first sight: 16 connections, documents at the selection bound'],
   ['securityCallerMistakes', 'GraphQL caller mistakes'],
   ['securityRegistration', 'registration'],
   ['securityMaskedTokens', 'store tokens'],
@@ -51,6 +53,7 @@ const LABELS: [string, string][] = [
   ['searchAliasesStatus', 'search: 15 aliased searches in one request, status'],
   ['searchAliasesMs', 'search: that request (ms)'],
   ['searchMeDuringAliasesMs', 'search: /users/me during it (ms)'],
+  ['searchFlood', "search flood: one user's 20 searches at once over 305,000 items"],
   ['webhookCrash', 'webhooks: large unsigned bodies at once'],
   ['webhookFilling', 'webhooks: small distinct unsigned posts'],
 ];
