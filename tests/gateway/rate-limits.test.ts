@@ -99,6 +99,22 @@ describe('the client address behind a proxy', () => {
       }
     },
   );
+  it('counts 30 failed logins with a fresh X-Forwarded-For each against the address the proxy appended', async () => {
+    const proxied = await startTestGateway({ TRUST_PROXY: '1', RATE_LIMIT_LOGIN: '10' });
+    try {
+      const statuses = [];
+      for (let i = 1; i <= 30; i++) {
+        const answer = await proxied.request('POST', '/api/v1/login/access-token', {
+          form: { username: `victim${i}@example.com`, password: 'wrong-password' },
+          headers: { 'X-Forwarded-For': `198.51.${i}.${i}, 203.0.113.60` },
+        });
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([...Array(10).fill(400), ...Array(20).fill(429)]);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('login timing', () => {
