@@ -157,6 +157,12 @@ describe('addresses', () => {
     '/api/v1/nothing',
     '/graphql/x',
     '//graphql',
+    '/%2fapi/v1/x',
+    '/%2Fapi/v1/users/me',
+    '/%2f%2Fgraphql',
+    '/%5capi/v1/x',
+    '/api%2fv1/x',
+    '/%2fdocs',
     '/docs/nothing-here',
     '/assets/nothing-here.js',
   ])('%s answers a JSON 404, never the admin page', async (address) => {
