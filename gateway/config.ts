@@ -186,6 +186,8 @@ const schema = z.object({
   RATE_LIMIT_RECOVERY_RECIPIENT_WINDOW_SECONDS: int(1).default(3600),
   RATE_LIMIT_RESET: int(1).default(10),
   RATE_LIMIT_CALLBACK: int(1).default(30),
+  /** Synchronisations one user may start per window: each run calls both platforms for a whole catalogue. */
+  RATE_LIMIT_SYNC: int(1).default(10),
 
   GRAPHQL_MAX_DEPTH: int(1).default(8),
   GRAPHQL_MAX_ALIASES: int(0).default(15),
