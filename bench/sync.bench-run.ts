@@ -112,6 +112,8 @@ beforeAll(async () => {
     SYNC_STOCK_INTERVAL_SECONDS: String(STOCK_INTERVAL),
     SYNC_CONCURRENCY: '20',
     JOBS_POLL_INTERVAL_SECONDS: '0.5',
+    // One user starts every client's run at once.
+    RATE_LIMIT_SYNC: '100000',
   });
   const login = await call(gateway.url, 'POST', '/api/v1/login/access-token', {
     form: { username: SUPERUSER.email, password: SUPERUSER.password },

@@ -25,8 +25,13 @@ export interface AppParts {
   assets: AdminAssets;
 }
 
-/** Addresses that belong to the API, the explorer or /docs, however many slashes lead them: never the admin's page. */
-const NOT_A_SCREEN = /^\/+(?:api|graphql|docs)(?:\/|$)/i;
+/** A slash as a path may spell it: plain, percent-encoded (`%2f`), or a backslash, which browsers read as one. */
+const SLASH = String.raw`(?:\/|\\|%2f|%5c)`;
+/**
+ * Addresses that belong to the API, the explorer or /docs, however many slashes lead them and however they are
+ * spelled: never the admin's page.
+ */
+const NOT_A_SCREEN = new RegExp(`^${SLASH}+(?:api|graphql|docs)(?:${SLASH}|$)`, 'i');
 
 /**
  * The one HTTP pipeline: every request, whatever answers it, passes the same protections (http/protections.ts) first,

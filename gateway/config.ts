@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { publicAddressesTrusted } from './proxy-ranges';
 
 /**
  * Every setting the gateway reads, parsed and validated once at start.
@@ -44,6 +45,34 @@ export type ProxyTrust = boolean | number | string[];
 
 const PROXY_TRUST_ALTERNATIVES =
   'the number of proxies in front of the gateway (e.g. 1) or their addresses (e.g. loopback,10.0.0.0/8)';
+
+/**
+ * What production believes at most: no real deployment stands behind more proxies than this, and a proxy's
+ * addresses (a cloud load balancer's or a CDN's published ranges included) fit in a /8 of public IPv4 and a /24 of
+ * public IPv6. Private, loopback and link-local ranges count nothing: no stranger connects from them.
+ */
+const MAX_TRUSTED_HOPS = 5;
+const MAX_TRUSTED_PUBLIC = { ipv4: 1n << 24n, ipv6: 1n << 104n } as const;
+
+/** Why production refuses a TRUST_PROXY setting, or undefined. */
+function proxyTrustTooWide(setting: ProxyTrust): string | undefined {
+  const escape = 'so a client could choose the address the rate limits count by sending its own X-Forwarded-For';
+  const fix = `set ${PROXY_TRUST_ALTERNATIVES} before running with NODE_ENV=production`;
+  if (setting === true) return `TRUST_PROXY=true believes any X-Forwarded-For a client sends; ${fix}`;
+  if (typeof setting === 'number' && setting > MAX_TRUSTED_HOPS) {
+    return `TRUST_PROXY=${setting} believes ${setting} proxies, more than the ${MAX_TRUSTED_HOPS} a deployment stands behind, ${escape}; ${fix}`;
+  }
+  if (!Array.isArray(setting)) return undefined;
+  const trusted = publicAddressesTrusted(setting);
+  if (!trusted) {
+    return `TRUST_PROXY=${setting.join(',')} has an entry in a notation production does not measure; write each address as a.b.c.d or an IPv6 address, with a /prefix or an IPv4 netmask, or ${fix}`;
+  }
+  const wide = (family: string, count: bigint, width: string) =>
+    `TRUST_PROXY=${setting.join(',')} believes ${count} public ${family} addresses, more than a ${width} holds, ${escape}; ${fix}`;
+  if (trusted.ipv4 > MAX_TRUSTED_PUBLIC.ipv4) return wide('IPv4', trusted.ipv4, '/8');
+  if (trusted.ipv6 > MAX_TRUSTED_PUBLIC.ipv6) return wide('IPv6', trusted.ipv6, '/24');
+  return undefined;
+}
 
 const proxyTrust = z.string().transform((value, ctx): ProxyTrust => {
   const text = value.trim().toLowerCase();
@@ -162,6 +191,9 @@ const schema = z.object({
   /** Unsigned privacy requests recorded per store and day; more are answered but not recorded. */
   WEBHOOK_UNSIGNED_PER_STORE_DAY: int(1, 10_000).default(20),
 
+  /** Synchronisations one user may start per window: each run calls both platforms for a whole catalogue. */
+  RATE_LIMIT_SYNC: int(1).default(10),
+
   /** Searches (`q`) one user runs at once, and how many more of theirs wait for a turn before the next is refused. */
   SEARCH_CONCURRENCY_PER_USER: int(1, 100).default(1),
   SEARCH_QUEUE_PER_USER: int(0, 1000).default(4),
@@ -261,12 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     NUVEMSHOP_USER_AGENT: parsed.data.NUVEMSHOP_USER_AGENT ?? `Sistema de Integração (${parsed.data.FIRST_SUPERUSER})`,
   };
   if (config.NODE_ENV === 'production') {
-    if (config.TRUST_PROXY === true) {
-      // Every client could then choose the address the rate limits count, by sending its own X-Forwarded-For.
-      throw new ConfigError(
-        `TRUST_PROXY=true believes any X-Forwarded-For a client sends; set ${PROXY_TRUST_ALTERNATIVES} before running with NODE_ENV=production`,
-      );
-    }
+    const tooWide = proxyTrustTooWide(config.TRUST_PROXY);
+    if (tooWide) throw new ConfigError(tooWide);
     for (const [key, devDefault] of PRODUCTION_SECRETS) {
       if (config[key] === devDefault) {
         throw new ConfigError(`${key} keeps its development default; set it before running with NODE_ENV=production`);

@@ -47,8 +47,8 @@ export const sessionOfInactiveUser = () => new ApiError(400, messages.inactiveUs
 export const sessionUserGone = () => new ApiError(404, messages.userNotFound, {}, SESSION_CODE);
 
 export class TooManyRequests extends ApiError {
-  constructor(retryAfterSeconds: number) {
-    super(429, messages.tooManyRequests, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  constructor(retryAfterSeconds: number, detail: string = messages.tooManyRequests) {
+    super(429, detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
 

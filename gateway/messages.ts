@@ -11,6 +11,7 @@ export const messages = {
   userNotFound: 'User not found',
   incorrectLogin: 'Incorrect email or password',
   tooManyRequests: 'Too many requests',
+  tooManySyncRuns: 'Too many synchronisations started; wait before starting another',
 
   // Accounts
   userIdNotFound: 'The user with this id does not exist in the system',

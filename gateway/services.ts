@@ -49,7 +49,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   const searches = new SearchLimits(config);
   const users = new UserService(orm, rows, searches, passwords, limits, config.USERS_OPEN_REGISTRATION, jobs);
   const auth = new AuthService(orm, rows, config, tokens, passwords, users, limits, jobs);
-  const sync = new SyncService(orm, jobs);
+  const sync = new SyncService(orm, jobs, limits);
   return {
     auth,
     users,

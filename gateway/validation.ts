@@ -128,10 +128,39 @@ export function issuesOf(error: z.ZodError, root: Location, data: unknown): Vali
     });
 }
 
-/** Parse `data` with `schema`, or throw a 422 listing every problem under `root`. */
+/** A UTF-16 surrogate without its pair: no Unicode character, so UTF-8 (PostgreSQL's, bcrypt's) cannot hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Where in a parsed value a text holds a lone surrogate, which would be stored as U+FFFD instead of as sent. */
+function loneSurrogates(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => loneSurrogates(item, [...path, i]));
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return [];
+  return Object.entries(value).flatMap(([key, item]) => loneSurrogates(item, [...path, key]));
+}
+
+/**
+ * Parse `data` with `schema`, or throw a 422 listing every problem under `root`. Every text a caller sends passes
+ * here, through every door, so this is where a text that cannot be kept as sent is refused: what the schema keeps
+ * is searched, so a field the schema ignores is ignored here too.
+ */
 export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Location): z.output<S> {
   const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) throw new ValidationFailed(issuesOf(result.error, root, data));
+  const broken = loneSurrogates(result.data);
+  if (broken.length > 0) {
+    throw new ValidationFailed(
+      broken.map((path) => {
+        const field = path[path.length - 1];
+        return {
+          type: 'string_unicode',
+          loc: [root, ...path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+          msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
+          input: typeof field === 'string' && secretNames.has(field) ? undefined : echo(valueAt(data, path)),
+        };
+      }),
+    );
+  }
   return result.data;
 }
 

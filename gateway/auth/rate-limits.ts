@@ -3,14 +3,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { TooManyRequests } from '../errors';
+import { messages } from '../messages';
 
-export type LimitName = 'login' | 'signup' | 'recovery' | 'reset' | 'callback' | 'webhook';
+export type LimitName = 'login' | 'signup' | 'recovery' | 'reset' | 'callback' | 'webhook' | 'sync';
+
+/** What a 429 says when a budget has a more telling reason than "Too many requests". */
+const DETAILS: Partial<Record<LimitName, string>> = { sync: messages.tooManySyncRuns };
 
 /** How long an address where an account signed in stays known to it. */
 const KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600;
 
 /**
- * Per-address budgets on the public routes, the login throttle, and the recovery mails one address may receive. Counters live in PostgreSQL, so several gateway
+ * Per-address budgets on the public routes, per-user budgets on starting synchronisations, the login throttle, and the recovery mails one address may receive. Counters live in PostgreSQL, so several gateway
  * processes on one database share one budget. Keys are HMACs (keyed by SECRET_KEY) of what they count: the table
  * never holds an email or an address as typed.
  *
@@ -53,6 +57,7 @@ export class RateLimits {
       recovery: make('recovery', config.RATE_LIMIT_RECOVERY),
       reset: make('reset', config.RATE_LIMIT_RESET),
       callback: make('callback', config.RATE_LIMIT_CALLBACK),
+      sync: make('sync', config.RATE_LIMIT_SYNC),
       // A flood of unsigned webhooks is refused from memory once an address has spent its budget, without a
       // statement each.
       webhook: make(
@@ -95,7 +100,7 @@ export class RateLimits {
     try {
       await this.limiters[name].consume(this.keyOf(key));
     } catch (error) {
-      if (error instanceof RateLimiterRes) throw new TooManyRequests(error.msBeforeNext / 1000);
+      if (error instanceof RateLimiterRes) throw new TooManyRequests(error.msBeforeNext / 1000, DETAILS[name]);
       throw error;
     }
   }

@@ -36,9 +36,15 @@ export function graphqlRoute(apollo: ApolloServer<Context>, services: Services, 
     if (!refusal) return next(error);
     sendBody(res, refusal.status, JSON.stringify(refusal.body), JSON_TYPE);
   };
+  // A GraphQL answer may hold what only its caller may read (a GET query too): never kept by any cache.
+  const notStored: RequestHandler = (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
   router.get('/', explorerPage());
   router.all(
     '/',
+    notStored,
     json,
     bodyRead,
     refuseLongQuery,

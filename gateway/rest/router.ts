@@ -39,6 +39,11 @@ export function restRouter(endpoints: Endpoint[], config: Config, log: Logger): 
     type: ['application/json', 'application/*+json'],
   });
   const urlencoded = bodyParser.urlencoded({ limit: config.BODY_LIMIT, extended: false, parameterLimit: 50 });
+  // What a caller reads with its token is its own: no browser or shared cache may keep it, whatever the answer.
+  router.use((req, res, next) => {
+    if (req.headers.authorization !== undefined) res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   // A route that takes its body as bytes is served before the parsers, which would change them.
   const rawParsers = new Map<string, RequestHandler>();
   const rawParser = (limit: string) => {

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { RateLimits } from '../auth/rate-limits';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../jobs/queue';
 import { clientResource } from '../resources/client.resource';
@@ -16,7 +17,14 @@ export class SyncService {
   constructor(
     private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
+    private readonly limits: RateLimits,
   ) {}
+
+  /** A user starts a run: within their RATE_LIMIT_SYNC budget, or 429, before anything is looked up. */
+  async start(user: { id: string }, clientId: string, kind: SyncKind = 'catalogue'): Promise<SyncRunPublic> {
+    await this.limits.consume('sync', user.id);
+    return this.requestRun(clientId, kind, 'manual');
+  }
 
   /**
    * Queues a run of the client, or answers the one already queued or running. The client's row is locked meanwhile,

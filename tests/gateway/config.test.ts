@@ -196,6 +196,64 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ ...productionSecrets, TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual(['loopback']);
   });
 
+  it('refuses in production a hop count above 5, naming the alternatives', () => {
+    for (const value of ['6', '99']) {
+      expect(() => loadConfig({ ...productionSecrets, TRUST_PROXY: value }), value).toThrow(
+        new RegExp(`TRUST_PROXY=${value} believes ${value} proxies[\\s\\S]*number of proxies[\\s\\S]*their addresses`),
+      );
+    }
+    expect(loadConfig({ ...productionSecrets, TRUST_PROXY: '5' }).TRUST_PROXY).toBe(5);
+    expect(loadConfig({ TRUST_PROXY: '99' }).TRUST_PROXY).toBe(99);
+  });
+
+  it('refuses in production address lists that cover more than a /8 of public IPv4 or a /24 of public IPv6', () => {
+    for (const [value, family] of [
+      ['0.0.0.0/1,128.0.0.0/1', 'IPv4'],
+      ['0/1', 'notation'],
+      ['0x0.0.0.0/1', 'notation'],
+      ['11.0.0.0/7', 'IPv4'],
+      ['11.0.0.0/254.0.0.0', 'IPv4'],
+      // Several ranges that each fit count together.
+      ['11.0.0.0/8,12.0.0.0/8', 'IPv4'],
+      // IPv4-mapped IPv6 ranges match IPv4 clients, so they count as IPv4.
+      ['::ffff:0.0.0.0/96', 'IPv4'],
+      ['::ffff:0:0/97', 'IPv4'],
+      ['::ffff:11.0.0.0/103', 'IPv4'],
+      ['::/1', 'IPv6'],
+      ['2000::/3', 'IPv6'],
+      ['2600::/23', 'IPv6'],
+      // A range that holds private space and more is counted whole.
+      ['8.0.0.0/6', 'IPv4'],
+    ]) {
+      const load = () => loadConfig({ ...productionSecrets, TRUST_PROXY: value });
+      expect(load, value).toThrow(ConfigError);
+      expect(load, value).toThrow(
+        family === 'notation' ? /notation production does not measure/ : new RegExp(`public ${family} addresses`),
+      );
+      expect(load, value).toThrow(/number of proxies[\s\S]*their addresses/);
+    }
+    // Address 0/0 and ::/0 are not even ranges to proxy-addr.
+    for (const value of ['0.0.0.0/0', '::/0']) {
+      expect(() => loadConfig({ ...productionSecrets, TRUST_PROXY: value }), value).toThrow(/is not an address/);
+    }
+    // Outside production the operator's word stands.
+    expect(loadConfig({ TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' }).TRUST_PROXY).toEqual(['0.0.0.0/1', '128.0.0.0/1']);
+  });
+
+  it('accepts in production the proxies of real deployments', () => {
+    for (const value of [
+      'loopback,linklocal,uniquelocal',
+      '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7,fe80::/10,127.0.0.1/8,::1',
+      '11.0.0.0/8',
+      '203.0.113.7,::ffff:198.51.100.7,2001:db8::7,fe80::1%eth0',
+      '10.0.0.0/255.0.0.0',
+      // A CDN's published ranges.
+      '173.245.48.0/20,103.21.244.0/22,104.16.0.0/13,172.64.0.0/13,131.0.72.0/22,2400:cb00::/32,2606:4700::/32,2a06:98c0::/29,2600:9000::/28',
+    ]) {
+      expect(loadConfig({ ...productionSecrets, TRUST_PROXY: value }).TRUST_PROXY, value).toEqual(value.split(','));
+    }
+  });
+
   it('accepts true outside production, believing every proxy', () => {
     const { TRUST_PROXY } = loadConfig({ TRUST_PROXY: 'true' });
     expect(TRUST_PROXY).toBe(true);

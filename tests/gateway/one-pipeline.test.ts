@@ -157,6 +157,12 @@ describe('addresses', () => {
     '/api/v1/nothing',
     '/graphql/x',
     '//graphql',
+    '/%2fapi/v1/x',
+    '/%2Fapi/v1/users/me',
+    '/%2f%2Fgraphql',
+    '/%5capi/v1/x',
+    '/api%2fv1/x',
+    '/%2fdocs',
     '/docs/nothing-here',
     '/assets/nothing-here.js',
   ])('%s answers a JSON 404, never the admin page', async (address) => {
@@ -170,5 +176,28 @@ describe('addresses', () => {
     const answer = await call(t.url, 'GET', '/clientes/', { headers: { accept: 'text/html' } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^text\/(html|plain)/);
+  });
+});
+
+describe('answers read with a token', () => {
+  it('carry Cache-Control: no-store on REST, whatever their status, and on every GraphQL answer', async () => {
+    const answers = [
+      await call(t.url, 'GET', '/api/v1/users/me', { token }),
+      await call(t.url, 'GET', '/api/v1/items/', { token }),
+      await call(t.url, 'GET', '/api/v1/items/not-an-id', { token }),
+      await call(t.url, 'GET', '/api/v1/users/me', { token: 'not-a-token' }),
+      await call(t.url, 'POST', '/api/v1/items/', { token, json: {} }),
+      await call(t.url, 'GET', '/api/v1/nothing', { token }),
+      await call(t.url, 'POST', '/graphql', { token, json: { query: '{ me { email } }' } }),
+      await call(t.url, 'POST', '/graphql', { json: { query: '{ __typename }' } }),
+      await call(t.url, 'GET', '/graphql?query=%7B__typename%7D', { headers: { 'Apollo-Require-Preflight': '1' } }),
+      await call(t.url, 'POST', '/graphql', { token, json: { query: '{ nope }' } }),
+    ];
+    for (const answer of answers) expect(answer.headers.get('cache-control'), answer.text).toBe('no-store');
+  });
+
+  it('leave public REST answers as they were', async () => {
+    const health = await call(t.url, 'GET', '/api/v1/utils/health-check/');
+    expect(health.headers.get('cache-control')).toBeNull();
   });
 });

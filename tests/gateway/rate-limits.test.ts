@@ -67,6 +67,47 @@ describe('rate limits on public routes', () => {
   });
 });
 
+describe('starting synchronisations', () => {
+  it('is limited per user, in REST and GraphQL alike, with a clear detail and Retry-After', async () => {
+    const limited = await startTestGateway({ RATE_LIMIT_SYNC: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    try {
+      const [alice, bob] = [await limited.createUser(), await limited.createUser()];
+      const client = await limited.request('POST', '/api/v1/clients/', {
+        token: alice.token,
+        json: { url: 'https://unconnected.example' },
+      });
+      const rest = (token: string) => limited.request('POST', `/api/v1/clients/${client.body.id}/sync`, { token });
+      const graphql = (token: string) =>
+        limited.request('POST', '/graphql', {
+          token,
+          json: { query: `mutation { syncClient(id: "${client.body.id}") { id } }` },
+        });
+      // Not connected to both platforms: 409, which still spends the budget of whoever asked.
+      expect((await rest(alice.token)).status).toBe(409);
+      expect((await graphql(alice.token)).body.errors[0].extensions.status).toBe(409);
+      expect((await rest(alice.token)).status).toBe(409);
+
+      const refused = await rest(alice.token);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ detail: 'Too many synchronisations started; wait before starting another' });
+      const retry = Number(refused.headers.get('retry-after'));
+      expect(retry).toBeGreaterThan(0);
+      expect(retry).toBeLessThanOrEqual(60);
+      const viaGraphql = await graphql(alice.token);
+      expect(viaGraphql.body.errors[0]).toMatchObject({
+        message: 'Too many synchronisations started; wait before starting another',
+        extensions: { code: 'TOO_MANY_REQUESTS', status: 429 },
+      });
+      expect(viaGraphql.headers.get('retry-after')).toBeTruthy();
+      // Another user has a budget of their own.
+      expect((await rest(bob.token)).status).toBe(409);
+      expect(await limited.sql('select 1 from sync_runs')).toHaveLength(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('the client address behind a proxy', () => {
   // The gateway is reached through one proxy (here the test itself, on loopback), which appends the address it was
   // reached from to X-Forwarded-For; whatever stands left of it was written by the client.
@@ -99,6 +140,22 @@ describe('the client address behind a proxy', () => {
       }
     },
   );
+  it('counts 30 failed logins with a fresh X-Forwarded-For each against the address the proxy appended', async () => {
+    const proxied = await startTestGateway({ TRUST_PROXY: '1', RATE_LIMIT_LOGIN: '10' });
+    try {
+      const statuses = [];
+      for (let i = 1; i <= 30; i++) {
+        const answer = await proxied.request('POST', '/api/v1/login/access-token', {
+          form: { username: `victim${i}@example.com`, password: 'wrong-password' },
+          headers: { 'X-Forwarded-For': `198.51.${i}.${i}, 203.0.113.60` },
+        });
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([...Array(10).fill(400), ...Array(20).fill(429)]);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('login timing', () => {

@@ -12,6 +12,8 @@ export const syncEnv = (hiper: HiperStandIn, nuvemshop: NuvemshopApiStandIn): Re
   SYNC_STOCK_INTERVAL_SECONDS: '86400',
   // A step that could not reach a platform is retried a second later, not ten.
   SYNC_RETRY_DELAY_SECONDS: '1',
+  // These tests start runs by the dozen as one user; the budget itself is tested in rate-limits.test.ts.
+  RATE_LIMIT_SYNC: '1000',
 });
 
 /** Store ids, unique within a test file's stand-in. */

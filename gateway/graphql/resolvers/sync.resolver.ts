@@ -22,7 +22,6 @@ export class SyncResolver {
     description: 'Queues a run of the client now, or answers the one already queued or running',
   })
   async syncClient(@Args() { id, kind }: SyncClientArgs, @Ctx() ctx: Context) {
-    await ctx.user();
-    return ctx.services.sync.requestRun(id, kind ?? 'catalogue', 'manual');
+    return ctx.services.sync.start(await ctx.user(), id, kind ?? 'catalogue');
   }
 }

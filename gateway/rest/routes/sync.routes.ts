@@ -3,6 +3,7 @@ import { clientResource } from '../../resources/client.resource';
 import { syncRunResource } from '../../resources/sync-run.resource';
 import { NOT_CONNECTED, type SyncService } from '../../sync/sync.service';
 import { SyncRequest } from '../../sync/sync.schemas';
+import { messages } from '../../messages';
 import { IdParams } from '../../validation';
 import { route } from '../route';
 
@@ -20,8 +21,8 @@ export function syncRoutes(sync: SyncService) {
       body: z.preprocess((body) => body ?? {}, SyncRequest),
       response: syncRunResource.public,
       status: 202,
-      errors: { 404: clientResource.messages.notFound, 409: NOT_CONNECTED },
-      handler: ({ params, body }) => sync.requestRun(params.id, body.kind, 'manual'),
+      errors: { 404: clientResource.messages.notFound, 409: NOT_CONNECTED, 429: messages.tooManySyncRuns },
+      handler: ({ params, body, user }) => sync.start(user, params.id, body.kind),
     }),
   ];
 }
