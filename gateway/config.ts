@@ -134,6 +134,8 @@ const schema = z.object({
   SYNC_STOCK_INTERVAL_SECONDS: int(10, 86_400).default(600),
   SYNC_FULL_READ_CRON: cron.default('30 3 * * *'),
   SYNC_CONCURRENCY: int(1, 200).default(20),
+  /** How often each suspended client's store is asked `GET /store`: a lapse of free days, or its payment, sends no webhook. */
+  SYNC_SUSPENDED_CHECK_MINUTES: int(1, 1440).default(60),
   /**
    * How long one job of a run writes before handing the rest to a continuation. A crashed process's job is failed
    * after three times this and retried elsewhere; its client's lease runs out ten seconds later.

@@ -86,6 +86,7 @@ describe('store synchronisation settings', () => {
       SYNC_STOCK_INTERVAL_SECONDS: 600,
       SYNC_FULL_READ_CRON: '30 3 * * *',
       SYNC_CONCURRENCY: 20,
+      SYNC_SUSPENDED_CHECK_MINUTES: 60,
       PUBLIC_URL: 'http://localhost:8000',
     });
   });
@@ -128,6 +129,14 @@ describe('store synchronisation settings', () => {
     expect(loadConfig({ SYNC_STOCK_INTERVAL_SECONDS: '86400' }).SYNC_STOCK_INTERVAL_SECONDS).toBe(86_400);
     for (const value of ['9', '86401', '1.5', 'often']) {
       expect(() => loadConfig({ SYNC_STOCK_INTERVAL_SECONDS: value }), value).toThrow('SYNC_STOCK_INTERVAL_SECONDS');
+    }
+  });
+
+  it('keeps SYNC_SUSPENDED_CHECK_MINUTES between a minute and a day', () => {
+    expect(loadConfig({ SYNC_SUSPENDED_CHECK_MINUTES: '1' }).SYNC_SUSPENDED_CHECK_MINUTES).toBe(1);
+    expect(loadConfig({ SYNC_SUSPENDED_CHECK_MINUTES: '1440' }).SYNC_SUSPENDED_CHECK_MINUTES).toBe(1440);
+    for (const value of ['0', '1441', '2.5', 'hourly']) {
+      expect(() => loadConfig({ SYNC_SUSPENDED_CHECK_MINUTES: value }), value).toThrow('SYNC_SUSPENDED_CHECK_MINUTES');
     }
   });
 

@@ -230,6 +230,41 @@ describe('the store platform’s answers', () => {
     expect(nuvemshop.requestsOf(c.storeId)).toHaveLength(1);
   });
 
+  it('a store whose free days ran out (402, no webhook) is asked GET /store at each check and comes back by itself', async () => {
+    const check = t.gateway.services.queues.find((q) => q.name === 'sync-suspended-check');
+    expect(check?.everySeconds).toBe(60 * 60);
+    const c = await connectedClient();
+    c.account.add({ nome: 'Produto' });
+    nuvemshop.suspend(c.storeId);
+    expect((await syncNow(c.id)).state).toBe('failed');
+    const stateOf = async () => (await t.request('GET', `/api/v1/clients/${c.id}`, { token: su })).body.sync_state;
+    expect(await stateOf()).toBe('suspended');
+    const calls = () => nuvemshop.requestsOf(c.storeId).map((r) => `${r.method} ${r.path} ${r.status}`);
+    const before = calls().length;
+    /** One firing of the schedule, and the store's answers to it. */
+    const checked = async () => {
+      const seen = calls().length;
+      await t.gateway.services.jobs.send('sync-suspended-check', {});
+      const until = Date.now() + 15_000;
+      while (calls().length === seen && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 300));
+      return calls().slice(seen);
+    };
+
+    // Still unpaid: the one call is GET /store, and the client stays suspended with no run queued.
+    expect(await checked()).toEqual(['GET /store 402']);
+    expect(await stateOf()).toBe('suspended');
+    expect((await t.request('POST', `/api/v1/clients/${c.id}/sync`, { token: su, json: {} })).status).toBe(409);
+
+    // Paid, and Nuvemshop sends nothing: the next check finds the store working and its runs resume.
+    nuvemshop.resume(c.storeId);
+    expect(await checked()).toEqual(['GET /store 200']);
+    expect(await stateOf()).toBe('idle');
+    expect(calls().slice(before, before + 2)).toEqual(['GET /store 402', 'GET /store 200']);
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1 });
+  });
+
   it('a Hiper key refused fails the run with its message and the client', async () => {
     const c = await connectedClient();
     hiper.refuseKey(c.account.key);
