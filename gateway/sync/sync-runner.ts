@@ -543,7 +543,7 @@ class PageWork {
       brand: desired.brand,
       published: desired.published,
       ...(desired.attributes.length ? { attributes: desired.attributes } : {}),
-      variants: desired.variants.map((v) => this.newVariant(v, true)),
+      variants: desired.variants.map((v) => this.createdVariant(v)),
       ...(desired.images.length ? { images: desired.images.map((src, i) => ({ src, position: i + 1 })) } : {}),
       ...(categories ? { categories } : {}),
     });
@@ -554,6 +554,29 @@ class PageWork {
     });
     await this.linked(row, created, desired, true);
     this.tally.created++;
+    if (this.location) {
+      // The location's stock goes in the next stock-price batch; until then the new variants hold 0, never unlimited.
+      for (const variant of row.written!.variants) {
+        this.pending.push({
+          row,
+          written: row.written!,
+          variant,
+          price: variant.price,
+          stock: variant.stock,
+          hiperProductId: p.id,
+        });
+        variant.stock = 0;
+      }
+    }
+  }
+
+  /**
+   * A variant of `POST /products`, which is not among the calls that take `inventory_levels` (they may be ignored,
+   * leaving stock unmanaged, i.e. unlimited): always `stock`, and 0 when a location's stock is written afterwards, as
+   * `stock` alone lands on the store's first location.
+   */
+  private createdVariant(v: Desired['variants'][number]): NewVariant {
+    return { ...this.newVariant(v, true), inventory_levels: undefined, stock: this.location ? 0 : v.stock };
   }
 
   private newVariant(v: Desired['variants'][number], withDimensions: boolean): NewVariant {

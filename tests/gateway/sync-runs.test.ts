@@ -162,6 +162,59 @@ describe('a first run', () => {
   });
 });
 
+describe('stock on creation', () => {
+  it('never leaves a new variant unlimited: created with stock, the location’s stock written through stock-price', async () => {
+    const c = await connectedClient();
+    const second = c.store.addLocation('Loja física');
+    const located = await t.request('PUT', `/api/v1/clients/${c.id}`, {
+      token: su,
+      json: { nuvemshop_location_id: second.id },
+    });
+    expect(located.status, located.text).toBe(200);
+    const grade = c.account.add({
+      nome: 'Meia',
+      variacao: [
+        { nomeVariacaoA: 'P', tipoVariacaoA: 'Tamanho', quantidadeEmEstoque: 4 },
+        { nomeVariacaoA: 'G', tipoVariacaoA: 'Tamanho', quantidadeEmEstoque: 9 },
+      ],
+    });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1, failed: 0 });
+    const created = nuvemshop.requestsOf(c.storeId).find((r) => r.route === 'POST /products')!;
+    for (const v of (created.body as { variants: Record<string, unknown>[] }).variants) {
+      expect(v).not.toHaveProperty('inventory_levels');
+      expect(typeof v.stock).toBe('number');
+    }
+    expect(writes(c.storeId).filter((w) => w?.includes('/products'))).toEqual([
+      'POST /products',
+      'PATCH /products/stock-price',
+    ]);
+    const [product] = c.store.products;
+    const levels = (sku: number) =>
+      product.variants.find((v) => v.sku === String(sku))!.inventory_levels.map((l) => [l.location_id, l.stock]);
+    for (const v of product.variants) expect(v.stock_management).toBe(true);
+    expect(levels(grade.variacao![0].codigo)).toEqual([
+      [c.store.locations[0].id, 0],
+      [second.id, 4],
+    ]);
+    expect(levels(grade.variacao![1].codigo)).toEqual([
+      [c.store.locations[0].id, 0],
+      [second.id, 9],
+    ]);
+    // What was written is known: the next run writes nothing.
+    const again = await syncNow(c.id, 'full');
+    expect(again).toMatchObject({ state: 'succeeded', unchanged: 1, created: 0, updated: 0 });
+  });
+
+  it('without a location, creates every variant with its stock in POST /products and writes nothing more', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Boné', quantidadeEmEstoque: 5 });
+    expect((await syncNow(c.id)).created).toBe(1);
+    expect(writes(c.storeId).filter((w) => w?.includes('/products'))).toEqual(['POST /products']);
+    expect(c.store.products[0].variants[0]).toMatchObject({ stock_management: true, stock: 5 });
+  });
+});
+
 describe('a later run', () => {
   it('sends a price and stock change through stock-price only, and unpublishes a removed product', async () => {
     const c = await connectedClient();

@@ -174,6 +174,11 @@ export interface NuvemshopApiOptions {
   duplicateWebhooks?: 'accept' | 'refuse';
   /** `published` and `visibility` in one body: refused with 422 (default, as reported since 2026-07-28) or accepted. */
   refuseBothPublishedAndVisibility?: boolean;
+  /**
+   * Whether `POST /products` applies its variants' `inventory_levels` (unverified: it is not among the calls the
+   * multi-inventory guide lists, so by default they are ignored and a variant without `stock` is left unlimited).
+   */
+  createTakesInventoryLevels?: boolean;
   /** Products a store may hold (100,000 documented). */
   maxProducts?: number;
   /** What one request costs in the bucket (unverified weights; 1 each unless told). */
@@ -302,7 +307,10 @@ export class StandInStore {
     token: string,
     bucket: BucketSettings,
     private readonly options: Required<Pick<NuvemshopApiOptions, 'maxInlineImages' | 'maxProducts'>> &
-      Pick<NuvemshopApiOptions, 'rootCategoryParent' | 'refuseBothPublishedAndVisibility'>,
+      Pick<
+        NuvemshopApiOptions,
+        'rootCategoryParent' | 'refuseBothPublishedAndVisibility' | 'createTakesInventoryLevels'
+      >,
   ) {
     this.token = token;
     this.bucket = bucket;
@@ -414,7 +422,11 @@ export class StandInStore {
     if (variants.length > MAX_VARIANTS) {
       throw unprocessable(`Product is not allowed to have more than ${MAX_VARIANTS} variants`);
     }
-    for (const input of variants) product.variants.push(this.newVariant(product, isObject(input) ? input : {}));
+    for (const input of variants) {
+      const fields = isObject(input) ? { ...input } : {};
+      if (!this.options.createTakesInventoryLevels) delete fields.inventory_levels;
+      product.variants.push(this.newVariant(product, fields));
+    }
     this.refuseRepeatedValues(product.variants);
     const images = Array.isArray(body.images) ? body.images : [];
     if (images.length > this.options.maxInlineImages) {
@@ -1330,6 +1342,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           maxProducts: options.maxProducts ?? 100_000,
           rootCategoryParent: options.rootCategoryParent === undefined ? 0 : options.rootCategoryParent,
           refuseBothPublishedAndVisibility: options.refuseBothPublishedAndVisibility ?? true,
+          createTakesInventoryLevels: options.createTakesInventoryLevels ?? false,
         },
       );
       stores.set(storeId, store);
