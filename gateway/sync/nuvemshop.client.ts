@@ -217,6 +217,8 @@ function describe(body: unknown): string {
 export const STOCK_PRICE_BATCH = 50;
 /** The largest page Nuvemshop serves. */
 export const MAX_PER_PAGE = 200;
+/** The most results one query may reach (page × per_page); past it Nuvemshop refuses the query. */
+export const MAX_QUERY_RESULTS = 10_000;
 
 export interface NuvemshopClientOptions {
   /** `{NUVEMSHOP_API_URL}`, version segment included. */
@@ -225,6 +227,8 @@ export interface NuvemshopClientOptions {
   userAgent: string;
   /** Longest wait for one answer (ms). */
   timeoutMs: number;
+  /** The most results one query may reach (10,000 unless told). */
+  maxQueryResults?: number;
   /** 429s answered to one call before it gives up as unavailable (8 unless told). */
   rateLimitRetries?: number;
 }
@@ -294,9 +298,23 @@ export class NuvemshopStoreClient {
     return this.listPage<NuvemshopProduct>('/products', page, perPage);
   }
 
-  /** Every product, a page at a time. */
-  products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
-    return this.pages<NuvemshopProduct>('/products', perPage);
+  /**
+   * Every product, a page at a time, in `since_id` windows: a query may reach at most 10,000 results, so each window
+   * pages no further than that and the next one starts after the last id read.
+   */
+  async *products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
+    const pagesPerWindow = Math.max(1, Math.floor((this.options.maxQueryResults ?? MAX_QUERY_RESULTS) / perPage));
+    for (let since = 0; ;) {
+      let last = since;
+      for (let page = 1; page <= pagesPerWindow; page++) {
+        const items = await this.listPage<NuvemshopProduct>('/products', page, perPage, { since_id: since });
+        if (items.length > 0) yield items;
+        for (const item of items) last = Math.max(last, item.id);
+        if (items.length < perPage) return;
+      }
+      if (last === since) return;
+      since = last;
+    }
   }
 
   createProduct(product: NewProduct): Promise<NuvemshopProduct> {
@@ -397,9 +415,12 @@ export class NuvemshopStoreClient {
     }
   }
 
-  private async listPage<T>(path: string, page: number, perPage: number): Promise<T[]> {
+  private async listPage<T>(path: string, page: number, perPage: number, filters: Query = {}): Promise<T[]> {
     // Past the last page some stores answer 404 "Last page is N" rather than []: both are the end.
-    const items = await this.send<T[]>('GET', path, { query: { page, per_page: perPage }, missing: true });
+    const items = await this.send<T[]>('GET', path, {
+      query: { ...filters, page, per_page: perPage },
+      missing: true,
+    });
     return Array.isArray(items) ? items : [];
   }
 

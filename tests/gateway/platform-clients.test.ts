@@ -293,6 +293,33 @@ describe('the Nuvemshop client and stand-in', () => {
     expect(other.variants[0].stock).toBe(5);
   });
 
+  it('reads a store past the 10,000-result cap in since_id windows, no query reaching past the cap', async () => {
+    // The cap scaled down: 10,000 results of 200 a page is 50 pages, as 50 results of 10 a page is 5.
+    const standIn = await startNuvemshopApi({ bucket: FAST_BUCKET, maxQueryItems: 50 });
+    try {
+      const store = standIn.addStore(78);
+      for (let i = 0; i < 125; i++) store.seedProduct(simpleProduct(`W-${i}`));
+      const client = new NuvemshopClient({
+        baseUrl: standIn.url,
+        userAgent: USER_AGENT,
+        timeoutMs: 2000,
+        maxQueryResults: 50,
+      }).store(78, store.token);
+      const skus: string[] = [];
+      for await (const page of client.products(10)) skus.push(...page.map((p) => p.variants[0].sku!));
+      expect(skus).toHaveLength(125);
+      expect(new Set(skus).size).toBe(125);
+      const lists = standIn.requestsOf(78);
+      expect(lists.every((r) => r.status === 200)).toBe(true);
+      expect(lists.every((r) => Number(r.query.page) * Number(r.query.per_page) <= 50)).toBe(true);
+      const windows = lists.map((r) => r.query.since_id);
+      expect([...new Set(windows)]).toEqual(['0', String(store.products[49].id), String(store.products[99].id)]);
+      expect(lists).toHaveLength(13);
+    } finally {
+      await standIn.close();
+    }
+  });
+
   it.each(['empty', 'not-found'] as const)(
     'ends the product listing on a page past the last (%s)',
     async (pastLastPage) => {
@@ -310,11 +337,11 @@ describe('the Nuvemshop client and stand-in', () => {
           ['L-0', 'L-1'],
           ['L-2', 'L-3'],
         ]);
-        const lists = standIn.requestsOf(77).map((r) => [r.query.page, r.status]);
+        const lists = standIn.requestsOf(77).map((r) => [r.query.since_id, r.query.page, r.status]);
         expect(lists).toEqual([
-          ['1', 200],
-          ['2', 200],
-          ['3', pastLastPage === 'empty' ? 200 : 404],
+          ['0', '1', 200],
+          ['0', '2', 200],
+          ['0', '3', pastLastPage === 'empty' ? 200 : 404],
         ]);
         expect(await client.listProducts(9, 2)).toEqual([]);
       } finally {

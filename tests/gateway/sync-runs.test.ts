@@ -113,6 +113,28 @@ describe('a first run', () => {
     expect(adopted.variants[0]).toMatchObject({ price: '30.00', stock: 2 });
   });
 
+  it('adopts by SKU in a store that already holds 25,000 products, creating only what is missing', async () => {
+    const c = await connectedClient();
+    for (let i = 0; i < 25_000; i++) {
+      c.store.seedProduct({ name: `Antigo ${i}`, variants: [{ sku: String(900_000 + i), price: '10.00', stock: 1 }] });
+    }
+    const existing = Array.from({ length: 20 }, (_, k) => c.account.add({ codigo: 900_000 + k * 1249, preco: 10 }));
+    const missing = Array.from({ length: 10 }, (_, k) => c.account.add({ codigo: 800_000 + k, preco: 10 }));
+    const run = await syncNow(c.id, 'catalogue', 120_000);
+    expect(run).toMatchObject({ state: 'succeeded', created: 10, failed: 0 });
+    expect(run.updated + run.unchanged).toBe(20);
+    expect(c.store.products).toHaveLength(25_010);
+    for (const p of [...existing, ...missing]) {
+      expect(c.store.products.filter((x) => x.variants.some((v) => v.sku === String(p.codigo)))).toHaveLength(1);
+    }
+    const lists = nuvemshop.requestsOf(c.storeId).filter((r) => r.route === 'GET /products');
+    expect(lists.every((r) => r.status === 200)).toBe(true);
+    expect(lists.every((r) => Number(r.query.page ?? 1) * Number(r.query.per_page ?? 30) <= 10_000)).toBe(true);
+    // The whole catalogue read once, 200 a page, in three since_id windows.
+    expect(lists).toHaveLength(126);
+    expect(new Set(lists.map((r) => r.query.since_id)).size).toBe(3);
+  }, 120_000);
+
   it('does not duplicate a creation whose answer was lost: the marked product is found by its SKU', async () => {
     const c = await connectedClient();
     const p = c.account.add({ nome: 'Jaqueta', preco: 300, quantidadeEmEstoque: 1 });

@@ -1044,7 +1044,14 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/products$/,
       name: 'GET /products',
-      handler: (s, _p, _b, q) => page(s.products, q, `/${s.id}/products`, (p) => s.productJson(p)),
+      handler: (s, _p, _b, q) => {
+        // `since_id`: only products after that id, in id order.
+        const since = q.since_id === undefined ? undefined : Number(q.since_id);
+        if (since !== undefined && !Number.isSafeInteger(since)) throw unprocessable('since_id must be a whole number');
+        const products =
+          since === undefined ? s.products : s.products.filter((p) => p.id > since).sort((a, b) => a.id - b.id);
+        return page(products, q, `/${s.id}/products`, (p) => s.productJson(p));
+      },
     },
     {
       method: 'POST',
