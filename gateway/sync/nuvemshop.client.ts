@@ -186,6 +186,13 @@ export class StoreSuspended extends PlatformError {
   }
 }
 
+/** Nuvemshop answered 403: the app lacks a scope for the call; nothing changes until the store grants it. */
+export class PermissionMissing extends PlatformError {
+  constructor(body?: unknown) {
+    super(messages.storePermissionMissing, false, 403, body);
+  }
+}
+
 /** Nuvemshop was down, slow or kept answering 429: the same call may work later. */
 export class NuvemshopUnavailable extends PlatformError {
   constructor(message: string, status?: number, body?: unknown) {
@@ -317,6 +324,11 @@ export class NuvemshopStoreClient {
     }
   }
 
+  /** One product as the store holds it, or null when it is gone: how an answer not understood is settled. */
+  async getProduct(productId: number): Promise<NuvemshopProduct | null> {
+    return (await this.send<NuvemshopProduct | undefined>('GET', `/products/${productId}`, { missing: true })) ?? null;
+  }
+
   createProduct(product: NewProduct): Promise<NuvemshopProduct> {
     return this.send('POST', '/products', { body: product });
   }
@@ -348,12 +360,15 @@ export class NuvemshopStoreClient {
       const answer = await this.send<
         { id: number; variants: { id: number; success: boolean; error?: string }[] }[] | undefined
       >('PATCH', '/products/stock-price', { body: batch });
-      for (const product of answer ?? []) {
-        for (const variant of product.variants ?? []) {
+      // Another shape than the per-variant report leaves those variants unreported: the caller reads them back.
+      for (const product of Array.isArray(answer) ? answer : []) {
+        if (!product || typeof product !== 'object' || !Array.isArray(product.variants)) continue;
+        for (const variant of product.variants) {
+          if (!variant || typeof variant !== 'object' || typeof variant.success !== 'boolean') continue;
           results.push({
             productId: product.id,
             variantId: variant.id,
-            success: variant.success === true,
+            success: variant.success,
             error: variant.error,
           });
         }
@@ -475,7 +490,9 @@ export class NuvemshopStoreClient {
       if (response.status === 401) throw new TokenRevoked(answer);
       if (response.status === 402) throw new StoreSuspended(answer);
       if (response.status === 404 && missing) return undefined as T;
-      if (response.status >= 500 || response.status === 408) {
+      if (response.status === 403) throw new PermissionMissing(answer);
+      // 409 "can occur with too many PUT requests": transient, retried with backoff like a 5xx.
+      if (response.status >= 500 || response.status === 408 || response.status === 409) {
         throw new NuvemshopUnavailable(
           `Nuvemshop answered HTTP ${response.status} to ${method} ${path}`,
           response.status,

@@ -6,6 +6,7 @@ import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError } from '../resources/s
 import { HiperClient, HiperKeyRefused, isGradeChild, type HiperProduct } from './hiper.client';
 import {
   NuvemshopClient,
+  PermissionMissing,
   StoreSuspended,
   TokenRevoked,
   type NewVariant,
@@ -13,6 +14,7 @@ import {
   type NuvemshopStoreClient,
   STOCK_PRICE_BATCH,
   type StockPriceProduct,
+  type StockPriceResult,
   type VariantChanges,
 } from './nuvemshop.client';
 import { PlatformError } from './platform-call';
@@ -297,7 +299,12 @@ export class SyncRunner {
       // What was created before the failure is saved (a failing database leaves marks, looked up next time).
       await work.close().catch(() => undefined);
       await this.record(em, run, tally, store.requests);
-      if (error instanceof TokenRevoked || error instanceof StoreSuspended || error instanceof HiperKeyRefused) {
+      if (
+        error instanceof TokenRevoked ||
+        error instanceof StoreSuspended ||
+        error instanceof HiperKeyRefused ||
+        error instanceof PermissionMissing
+      ) {
         const state =
           error instanceof TokenRevoked ? 'token_revoked' : error instanceof StoreSuspended ? 'suspended' : 'failed';
         await this.finish(em, run, 'failed', [{ hiper_id: '', sku: null, message: error.message }], state);
@@ -448,7 +455,8 @@ class PageWork {
       !(error instanceof PlatformError) ||
       error.retryable ||
       error instanceof TokenRevoked ||
-      error instanceof StoreSuspended
+      error instanceof StoreSuspended ||
+      error instanceof PermissionMissing
     )
       throw error;
     this.tally.failed++;
@@ -809,6 +817,7 @@ class PageWork {
       byProduct.set(id, entry);
     }
     const results = new Map((await this.store.updateStockPrice([...byProduct.values()])).map((r) => [r.variantId, r]));
+    await this.readBack(batch, results);
     const rows = new Set<SyncProduct>();
     for (const x of batch) {
       const result = results.get(x.variant.variantId);
@@ -834,6 +843,36 @@ class PageWork {
       this.waiting.delete(x.hiperProductId);
       if (waiting.changed) this.tally.updated++;
       else this.tally.unchanged++;
+    }
+  }
+
+  /**
+   * Settles the variants a stock-price answer did not report (an answer of another shape) by reading their products
+   * back once: what the store holds is what was written, so nothing is sent again on every run.
+   */
+  private async readBack(batch: PendingStock[], results: Map<number, StockPriceResult>): Promise<void> {
+    const products = new Map<number, NuvemshopProduct | null>();
+    for (const x of batch) {
+      if (results.has(x.variant.variantId)) continue;
+      const id = Number(x.row.nuvemshopProductId);
+      if (!products.has(id)) products.set(id, await this.store.getProduct(id));
+      const held = products.get(id)?.variants.find((v) => v.id === x.variant.variantId);
+      if (!held) continue;
+      const stock = this.location
+        ? held.inventory_levels?.find((l) => l.location_id === this.location)?.stock
+        : held.stock;
+      const applied = Number(held.price) === x.price && stock === x.stock;
+      results.set(x.variant.variantId, {
+        productId: id,
+        variantId: x.variant.variantId,
+        success: applied,
+        ...(applied ? {} : { error: 'Nuvemshop did not apply the price and stock sent (read back)' }),
+      });
+      if (!applied) {
+        // The store's own values become what was written: the next run sends only what still differs.
+        x.variant.price = Number(held.price);
+        x.variant.stock = stock ?? 0;
+      }
     }
   }
 

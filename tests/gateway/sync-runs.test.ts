@@ -340,6 +340,56 @@ describe('the store platform’s answers', () => {
     expect(run).toMatchObject({ state: 'succeeded', created: 1 });
   });
 
+  it.each(['products', 'empty'] as const)(
+    'a stock-price answer of another shape (%s) is settled by reading the product back once, never re-sent',
+    async (shape) => {
+      const c = await connectedClient();
+      const product = c.account.add({ nome: 'Caneca', preco: 20, quantidadeEmEstoque: 3 });
+      expect((await syncNow(c.id)).created).toBe(1);
+      c.store.stockPriceAnswer = shape;
+      c.account.change(product.id, { preco: 25, quantidadeEmEstoque: 8 });
+      const since = nuvemshop.requestsOf(c.storeId).length;
+      const run = await syncNow(c.id);
+      expect(run).toMatchObject({ state: 'succeeded', updated: 1, failed: 0 });
+      expect(
+        nuvemshop
+          .requestsOf(c.storeId)
+          .slice(since)
+          .map((r) => r.route),
+      ).toEqual(['PATCH /products/stock-price', 'GET /products/{id}']);
+      expect(c.store.products[0].variants[0]).toMatchObject({ price: '25.00', stock: 8 });
+      // Settled: the next runs send nothing.
+      const after = nuvemshop.requestsOf(c.storeId).length;
+      expect(await syncNow(c.id, 'full')).toMatchObject({ state: 'succeeded', unchanged: 1 });
+      expect(writes(c.storeId, after)).toEqual([]);
+    },
+  );
+
+  it('409 is retried as a transient, never a refusal of the product', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Vaso' });
+    nuvemshop.inject({ store: c.storeId, method: 'POST', path: '/products', status: 409, times: 1 });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1, failed: 0 });
+    expect(c.store.products).toHaveLength(1);
+    expect(nuvemshop.requestsOf(c.storeId).filter((r) => r.status === 409)).toHaveLength(1);
+  });
+
+  it('403 ends the run failed with the permission message, and calls the store no more', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Prato' });
+    c.account.add({ nome: 'Copo' });
+    nuvemshop.inject({ store: c.storeId, method: 'POST', path: '/products', status: 403, times: Infinity });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      failed: 0,
+      errors: [expect.objectContaining({ message: 'Nuvemshop refused the call: the app lacks a permission' })],
+    });
+    expect(nuvemshop.requestsOf(c.storeId).filter((r) => r.status === 403)).toHaveLength(1);
+    nuvemshop.clearFaults();
+  });
+
   it('a Hiper key refused fails the run with its message and the client', async () => {
     const c = await connectedClient();
     hiper.refuseKey(c.account.key);

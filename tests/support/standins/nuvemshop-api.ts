@@ -179,6 +179,11 @@ export interface NuvemshopApiOptions {
    * multi-inventory guide lists, so by default they are ignored and a variant without `stock` is left unlimited).
    */
   createTakesInventoryLevels?: boolean;
+  /**
+   * What `PATCH /products/stock-price` answers (unverified): the per-variant report (default), the updated products,
+   * or an empty object.
+   */
+  stockPriceAnswer?: 'per-variant' | 'products' | 'empty';
   /** Products a store may hold (100,000 documented). */
   maxProducts?: number;
   /** What one request costs in the bucket (unverified weights; 1 each unless told). */
@@ -295,6 +300,8 @@ export class StandInStore {
   locations: Location[] = [{ id: locationId(), name: 'Depósito', priority: 0 }];
   /** What each image was sent with (its `src`, or `attachment:<filename>`), by image id. */
   sentSrc = new Map<number, string>();
+  /** This store's `stock-price` answer shape, over the stand-in's `stockPriceAnswer`. */
+  stockPriceAnswer?: NuvemshopApiOptions['stockPriceAnswer'];
   /** Variants that `stock-price` reports as failed, with the error it gives. */
   refuseInStockPrice = new Map<number, string>();
   info: Record<string, unknown>;
@@ -1074,7 +1081,24 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'PATCH',
       pattern: /^\/products\/stock-price$/,
       name: 'PATCH /products/stock-price',
-      handler: (s, _p, b) => s.stockPrice(b),
+      handler: (s, _p, b) => {
+        const report = s.stockPrice(b);
+        // Unverified: the answer's shape. Another one reports no variant, though each was applied as usual.
+        const shape = s.stockPriceAnswer ?? options.stockPriceAnswer;
+        if (shape === 'products') {
+          return report.map((entry) => {
+            const product = s.product(Number(entry.id));
+            return product ? s.productJson(product) : entry;
+          });
+        }
+        return shape === 'empty' ? {} : report;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/products\/(\d+)$/,
+      name: 'GET /products/{id}',
+      handler: (s, [id]) => s.productJson(productOf(s, id)),
     },
     {
       method: 'PUT',
