@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../jobs/queue';
-import { clientResource } from '../resources/client.resource';
+import { clientResource, storeConnectionOf } from '../resources/client.resource';
 import { storeClient } from '../resources/store-connection';
 import type { WebhookEventName, WebhookOutcome } from '../resources/webhook-event.resource';
 import { NuvemshopClient, StoreSuspended, TokenRevoked, type NuvemshopStoreInfo } from '../sync/nuvemshop.client';
@@ -12,7 +12,6 @@ import { APP_EVENTS } from './webhook.service';
 type Em = ReturnType<MikroORM['em']['fork']>;
 type ClientRow = Record<string, unknown> & {
   id: string;
-  nuvemshopStoreId: number | string;
   url: string;
   name: string | null;
   nuvemshopToken: string | null;
@@ -177,7 +176,7 @@ export class StoreLife {
       .find<ClientRow>(clientResource.name, { syncState: 'suspended' } as never);
     const outcome: Record<string, number> = { working: 0, suspended: 0, revoked: 0, unknown: 0 };
     for (const found of suspended) {
-      const storeId = Number(found.nuvemshopStoreId);
+      const { storeId } = storeConnectionOf(found);
       if (!found.nuvemshopToken || !storeId) continue;
       let standing: Standing | undefined;
       try {
