@@ -1,9 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
+import { decryptToken, encryptToken } from '../database/token-cipher';
 import { storeConnectionOf } from '../resources/client.resource';
 import type { ProductLinkState } from '../resources/product-link.resource';
 import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError } from '../resources/sync-run.resource';
-import { HiperClient, HiperKeyRefused, isGradeChild, type HiperProduct } from './hiper.client';
+import {
+  HiperClient,
+  HiperCursorStuck,
+  HiperKeyRefused,
+  isGradeChild,
+  type HiperProduct,
+  type HiperTokenStore,
+} from './hiper.client';
 import {
   NuvemshopClient,
   PermissionMissing,
@@ -246,7 +255,11 @@ export class SyncRunner {
       position.from ?? (kind === 'full' ? 0 : Number(kind === 'stock' ? cursors.stockCursor : cursors.catalogueCursor));
     let skip = position.skip ?? 0;
     const connection = storeConnectionOf(client);
-    const hiper = HiperClient.fromConfig(this.config, connection.hiperKey!);
+    const hiper = HiperClient.fromConfig(
+      this.config,
+      connection.hiperKey!,
+      this.hiperTokens(client.id, connection.hiperKey!),
+    );
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
     const tally: Tally = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
     const work = new PageWork(em, store, client, kind, tally, this.cacheOf(runId));
@@ -261,6 +274,7 @@ export class SyncRunner {
           over = true;
           break;
         }
+        if (page.cursor <= from) throw new HiperCursorStuck(from, page.cursor);
         await work.load(page.products);
         let index = skip;
         for (; index < page.products.length && Date.now() <= deadline; index++) {
@@ -303,6 +317,7 @@ export class SyncRunner {
         error instanceof TokenRevoked ||
         error instanceof StoreSuspended ||
         error instanceof HiperKeyRefused ||
+        error instanceof HiperCursorStuck ||
         error instanceof PermissionMissing
       ) {
         const state =
@@ -312,6 +327,38 @@ export class SyncRunner {
       }
       throw error;
     }
+  }
+
+  /**
+   * Where a client's Hiper token is kept for every run in every process: encrypted, with the hash of the key it was
+   * minted from, so a key changed by staff is never paired with its predecessor's token.
+   */
+  private hiperTokens(clientId: string, key: string): HiperTokenStore {
+    const keyHash = createHash('sha256').update(key).digest('hex');
+    const connection = this.orm.em.getConnection();
+    return {
+      load: async () => {
+        const [row] = await connection.execute<{ hiper_bearer: string | null; hiper_bearer_renew_at: Date | null }[]>(
+          `select hiper_bearer, hiper_bearer_renew_at from sync_clients where client_id = ?`,
+          [clientId],
+        );
+        if (!row?.hiper_bearer || !row.hiper_bearer_renew_at) return null;
+        try {
+          const kept = JSON.parse(decryptToken(row.hiper_bearer)) as { key?: string; token?: string };
+          if (kept.key !== keyHash || typeof kept.token !== 'string') return null;
+          return { token: kept.token, renewAt: new Date(row.hiper_bearer_renew_at).getTime() };
+        } catch {
+          // Encrypted with another key, or damaged: a new token replaces it.
+          return null;
+        }
+      },
+      save: async (token, renewAt) => {
+        await connection.execute(
+          `update sync_clients set hiper_bearer = ?, hiper_bearer_renew_at = ? where client_id = ?`,
+          [encryptToken(JSON.stringify({ key: keyHash, token })), new Date(renewAt), clientId],
+        );
+      },
+    };
   }
 
   private over(runId: string): StepOutcome {

@@ -402,6 +402,41 @@ describe('the store platform’s answers', () => {
     expect(client.body.sync_state).toBe('failed');
   });
 
+  it('a Hiper cursor that does not advance ends the run failed, the cursor unmoved', async () => {
+    const c = await connectedClient();
+    const product = c.account.add({ nome: 'Lápis' });
+    hiper.inject({
+      path: '/produtos/pontoDeSincronizacao',
+      status: 200,
+      body: { pontoDeSincronizacao: 0, produtos: [product], errors: [], message: null },
+    });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      errors: [expect.objectContaining({ message: "Hiper's cursor did not advance" })],
+    });
+    const [cursor] = await t.sql<{ catalogue_cursor: string }>(
+      'select catalogue_cursor from sync_clients where client_id = $1',
+      [c.id],
+    );
+    expect(cursor.catalogue_cursor).toBe('0');
+  });
+
+  it('shares one Hiper token, stored encrypted, by every run of a client; a 401 renews it once', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Régua' });
+    for (let i = 0; i < 8; i++) expect((await syncNow(c.id, i % 2 ? 'stock' : 'catalogue')).state).toBe('succeeded');
+    expect(hiper.tokensIssued(c.account.key)).toBe(1);
+    const [row] = await t.sql<{ hiper_bearer: string }>('select hiper_bearer from sync_clients where client_id = $1', [
+      c.id,
+    ]);
+    expect(row.hiper_bearer).toMatch(/^v1:/);
+    // Hiper stops taking it before its exp: one new token, kept for the runs after.
+    hiper.invalidateTokens(c.account.key);
+    for (let i = 0; i < 3; i++) expect((await syncNow(c.id)).state).toBe('succeeded');
+    expect(hiper.tokensIssued(c.account.key)).toBe(2);
+  });
+
   it('a 5xx is retried by the job, the cursor unmoved until the page is written', async () => {
     const c = await connectedClient();
     c.account.add({ nome: 'Produto', preco: 12 });
