@@ -116,12 +116,16 @@ const schema = z.object({
   CHECKOUT_URL: z.url().optional(),
   /** The store API's base, version segment included: a store's calls go to `{NUVEMSHOP_API_URL}/{store id}/...`. */
   NUVEMSHOP_API_URL: z.url().default('https://api.nuvemshop.com.br/v1'),
-  /** Nuvemshop answers 400 to a call without `AppName (contact)`; `Sistema de Integração (FIRST_SUPERUSER)` unless set. */
+  /**
+   * Nuvemshop answers 400 to a call without `AppName (contact)`; `Sistema de Integracao (FIRST_SUPERUSER)` unless set.
+   * ASCII only: Node sends a header's `ç` or `ã` as raw Latin-1 bytes, which a server may refuse.
+   */
   NUVEMSHOP_USER_AGENT: z
     .string()
+    .regex(/^[\x20-\x7e]*$/, 'must be ASCII (write Integracao, not Integração): it is sent as an HTTP header')
     .regex(
       /^[^()]*\S[^()]*\(\s*\S[^()]*\)\s*$/,
-      'must name the app and a contact, e.g. Sistema de Integração (ti@example.com)',
+      'must name the app and a contact, e.g. Sistema de Integracao (ti@example.com)',
     )
     .optional(),
   /** The address Nuvemshop calls with webhooks; FRONTEND_HOST unless set, and https in production. */
@@ -245,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     FRONTEND_HOST: parsed.data.FRONTEND_HOST ?? origin,
     CHECKOUT_URL: parsed.data.CHECKOUT_URL ?? `${origin}/`,
     PUBLIC_URL: parsed.data.PUBLIC_URL ?? parsed.data.FRONTEND_HOST ?? origin,
-    NUVEMSHOP_USER_AGENT: parsed.data.NUVEMSHOP_USER_AGENT ?? `Sistema de Integração (${parsed.data.FIRST_SUPERUSER})`,
+    NUVEMSHOP_USER_AGENT: parsed.data.NUVEMSHOP_USER_AGENT ?? `Sistema de Integracao (${parsed.data.FIRST_SUPERUSER})`,
   };
   if (config.NODE_ENV === 'production') {
     if (config.TRUST_PROXY === true) {

@@ -140,6 +140,8 @@ export interface ProductChanges {
   published?: boolean;
   /** Replaces the whole list. */
   categories?: number[];
+  /** The variant axes, changed before the variants' values that must match them. */
+  attributes?: Text[];
 }
 
 /** One product's variants in `PATCH /products/stock-price`. */

@@ -130,6 +130,9 @@ export function desiredOf(p: HiperProduct): Desired {
   };
 }
 
+/** A text as a language object, as every example of Nuvemshop's attributes and values shows (stores here are in pt). */
+const inPortuguese = (text: string) => ({ pt: text });
+
 /** A value with its objects' keys in order: what PostgreSQL's jsonb gives back need not keep the order written. */
 const canonical = (value: unknown): unknown =>
   Array.isArray(value)
@@ -597,7 +600,7 @@ class PageWork {
       description: desired.description,
       brand: desired.brand,
       published: desired.published,
-      ...(desired.attributes.length ? { attributes: desired.attributes } : {}),
+      ...(desired.attributes.length ? { attributes: desired.attributes.map(inPortuguese) } : {}),
       variants: desired.variants.map((v) => this.createdVariant(v)),
       ...(desired.images.length ? { images: desired.images.map((src, i) => ({ src, position: i + 1 })) } : {}),
       ...(categories ? { categories } : {}),
@@ -640,7 +643,7 @@ class PageWork {
       barcode: v.barcode,
       price: v.price,
       ...this.stockFields(v.stock),
-      ...(v.values.length ? { values: v.values } : {}),
+      ...(v.values.length ? { values: v.values.map(inPortuguese) } : {}),
       ...(withDimensions ? v.dimensions : {}),
     };
   }
@@ -737,9 +740,15 @@ class PageWork {
         const changes: Record<string, unknown> = {};
         for (const key of ['name', 'description', 'brand', 'published'] as const)
           if (!sameJson(written[key], desired[key])) changes[key] = desired[key];
-        if (Object.keys(changes).length) {
-          await this.store.updateProduct(productId, changes);
+        // A grade's axes change before its variants' values, which must match them in number.
+        const axesChanged = desired.attributes.length > 0 && !sameJson(written.attributes ?? [], desired.attributes);
+        if (Object.keys(changes).length || axesChanged) {
+          await this.store.updateProduct(productId, {
+            ...changes,
+            ...(axesChanged ? { attributes: desired.attributes.map(inPortuguese) } : {}),
+          });
           Object.assign(written, changes);
+          if (axesChanged) written.attributes = desired.attributes;
           changed = true;
           await this.save(row);
         }
@@ -758,7 +767,7 @@ class PageWork {
           const patch: VariantChanges = { id: old.variantId };
           if (old.sku !== v.sku) patch.sku = v.sku;
           if (old.barcode !== v.barcode) patch.barcode = v.barcode;
-          if (!sameJson(old.values, v.values) && v.values.length) patch.values = v.values;
+          if (!sameJson(old.values, v.values) && v.values.length) patch.values = v.values.map(inPortuguese);
           if (dimensionsOn && !sameJson(old.dimensions ?? {}, v.dimensions)) Object.assign(patch, v.dimensions);
           if (Object.keys(patch).length > 1) patches.push(patch);
         }

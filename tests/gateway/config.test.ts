@@ -81,7 +81,7 @@ describe('store synchronisation settings', () => {
     expect(loadConfig({})).toMatchObject({
       HIPER_API_URL: 'https://ms-ecommerce.hiper.com.br/api/v1',
       NUVEMSHOP_API_URL: 'https://api.nuvemshop.com.br/v1',
-      NUVEMSHOP_USER_AGENT: 'Sistema de Integração (admin@example.com)',
+      NUVEMSHOP_USER_AGENT: 'Sistema de Integracao (admin@example.com)',
       SYNC_CATALOGUE_CRON: '0 * * * *',
       SYNC_STOCK_INTERVAL_SECONDS: 600,
       SYNC_FULL_READ_CRON: '30 3 * * *',
@@ -93,12 +93,19 @@ describe('store synchronisation settings', () => {
 
   it('names FIRST_SUPERUSER as the contact in the User-Agent unless NUVEMSHOP_USER_AGENT is set', () => {
     expect(loadConfig({ FIRST_SUPERUSER: 'ti@loja.example' }).NUVEMSHOP_USER_AGENT).toBe(
-      'Sistema de Integração (ti@loja.example)',
+      'Sistema de Integracao (ti@loja.example)',
     );
     expect(loadConfig({ NUVEMSHOP_USER_AGENT: 'Integrador (suporte@x.example)' }).NUVEMSHOP_USER_AGENT).toBe(
       'Integrador (suporte@x.example)',
     );
     expect(() => loadConfig({ NUVEMSHOP_USER_AGENT: 'Integrador' })).toThrow(/NUVEMSHOP_USER_AGENT: must name/);
+  });
+
+  it('refuses a NUVEMSHOP_USER_AGENT that is not ASCII at start, saying so', () => {
+    expect(() => loadConfig({ NUVEMSHOP_USER_AGENT: 'Sistema de Integração (ti@loja.example)' })).toThrow(
+      /NUVEMSHOP_USER_AGENT: must be ASCII/,
+    );
+    expect(loadConfig({ FIRST_SUPERUSER: 'ti@loja.example' }).NUVEMSHOP_USER_AGENT).toMatch(/^[\x20-\x7e]+$/);
   });
 
   it('takes PUBLIC_URL from FRONTEND_HOST unless it is set', () => {

@@ -18,7 +18,7 @@ import {
 import { startHiper, type HiperStandIn } from '../support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
 
-const USER_AGENT = 'Sistema de Integração (admin@example.com)';
+const USER_AGENT = 'Sistema de Integracao (admin@example.com)';
 /** A bucket of the documented size that drains 20 times faster than the real one, so bursts take seconds. */
 const FAST_BUCKET = { size: 40, drainPerSecond: 40 };
 
@@ -489,7 +489,7 @@ describe('the Nuvemshop client and stand-in', () => {
     const config = loadConfig({ NUVEMSHOP_API_URL: nuvemshop.url, FIRST_SUPERUSER: 'ti@loja.example' });
     const { id, store } = newStore();
     await NuvemshopClient.fromConfig(config).store(id, store.token).getStore();
-    expect(nuvemshop.requestsOf(id)[0].headers['user-agent']).toBe('Sistema de Integração (ti@loja.example)');
+    expect(nuvemshop.requestsOf(id)[0].headers['user-agent']).toBe('Sistema de Integracao (ti@loja.example)');
   });
 });
 

@@ -237,6 +237,41 @@ describe('stock on creation', () => {
   });
 });
 
+describe('shapes as the platform documents them', () => {
+  it('sends attributes and values as language objects, and a grade’s new axis before its variants’ values', async () => {
+    const c = await connectedClient();
+    const grade = c.account.add({
+      nome: 'Camisa',
+      variacao: [
+        { nomeVariacaoA: 'Azul', tipoVariacaoA: 'Cor', quantidadeEmEstoque: 1 },
+        { nomeVariacaoA: 'Verde', tipoVariacaoA: 'Cor', quantidadeEmEstoque: 1 },
+      ],
+    });
+    expect((await syncNow(c.id)).created).toBe(1);
+    const created = nuvemshop.requestsOf(c.storeId).find((r) => r.route === 'POST /products')!.body as {
+      attributes: unknown[];
+      variants: { values: unknown[] }[];
+    };
+    expect(created.attributes).toEqual([{ pt: 'Cor' }]);
+    expect(created.variants.map((v) => v.values)).toEqual([[{ pt: 'Azul' }], [{ pt: 'Verde' }]]);
+
+    // The grade gains a second axis: the product's attributes change first, then its variants' values.
+    const since = nuvemshop.requestsOf(c.storeId).length;
+    c.account.changeVariation(grade.variacao![0].id, { tipoVariacaoB: 'Tamanho', nomeVariacaoB: 'P' });
+    c.account.changeVariation(grade.variacao![1].id, { tipoVariacaoB: 'Tamanho', nomeVariacaoB: 'G' });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', updated: 1, failed: 0 });
+    expect(writes(c.storeId, since)).toEqual(['PUT /products/{id}', 'PATCH /products/{id}/variants']);
+    const [product] = c.store.products;
+    expect(product.attributes).toEqual([{ pt: 'Cor' }, { pt: 'Tamanho' }]);
+    expect(product.variants.map((v) => v.values)).toEqual([
+      [{ pt: 'Azul' }, { pt: 'P' }],
+      [{ pt: 'Verde' }, { pt: 'G' }],
+    ]);
+    expect(await syncNow(c.id, 'full')).toMatchObject({ state: 'succeeded', unchanged: 1 });
+  });
+});
+
 describe('a later run', () => {
   it('sends a price and stock change through stock-price only, and unpublishes a removed product', async () => {
     const c = await connectedClient();

@@ -458,6 +458,14 @@ export class StandInStore {
       product.name = name;
     }
     if (body.description !== undefined) product.description = this.text(body.description);
+    if (body.attributes !== undefined && product.variants.length > 0) {
+      // On an existing product (unverified): the axes change, and each variant's values must be made to match them.
+      if (!Array.isArray(body.attributes)) throw fieldErrors({ attributes: ['must be a list'] });
+      if (body.attributes.length > MAX_ATTRIBUTES) {
+        throw unprocessable(`A product cannot have more than ${MAX_ATTRIBUTES} attributes`);
+      }
+      product.attributes = body.attributes.map((a) => this.text(a));
+    }
     if (body.brand !== undefined) product.brand = body.brand === null || body.brand === '' ? null : String(body.brand);
     if (typeof body.published === 'boolean') product.published = body.published;
     if (body.visibility !== undefined) product.published = body.visibility === 'visible';
