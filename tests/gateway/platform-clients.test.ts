@@ -15,6 +15,21 @@ import {
   StoreSuspended,
   TokenRevoked,
 } from '../../gateway/sync/nuvemshop.client';
+import { exchangeCode } from '../../gateway/callback/nuvemshop-token.client';
+import {
+  docDescribedError,
+  docFieldErrors,
+  docImage,
+  docLastPage,
+  docProduct,
+  docStore,
+  docTokenWithStoreId,
+  docTokenWithUserId,
+  docVariant,
+  docWebhook,
+  shapeOf,
+} from '../support/fixtures/nuvemshop-docs';
+import { startNuvemshopStandIn } from '../support/nuvemshop';
 import { startHiper, type HiperStandIn } from '../support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
 
@@ -633,5 +648,80 @@ describe('the Hiper client and stand-in', () => {
     account.add({ nome: 'Fora da loja', enviarParaLojaVirtual: false });
     const { products } = await clientOf(account.key).readAll(0);
     expect(products.map((p) => p.nome)).toEqual(['Na loja']);
+  });
+});
+
+describe('the documentation’s own examples', () => {
+  /** Every documented field of `doc` is in `served` with the same JSON type (a documented null may be anything). */
+  const expectDocumentedShape = (served: Record<string, unknown>, doc: Record<string, unknown>) => {
+    const mine = shapeOf(served);
+    for (const [field, type] of Object.entries(shapeOf(doc))) {
+      if (type !== 'null') expect([field, mine[field]]).toEqual([field, type]);
+      else expect(mine, field).toHaveProperty(field);
+    }
+  };
+
+  it('are read by the Nuvemshop client: product, variant, image, store and webhook', async () => {
+    const { id, client } = newStore();
+    nuvemshop.inject({ store: id, method: 'GET', path: '/products/1234', status: 200, body: docProduct });
+    const product = (await client.getProduct(1234))!;
+    expect(product.variants[0]).toMatchObject({ id: 144, sku: '3001', stock: 5, price: '12.00' });
+    expect(product.attributes).toEqual([{ pt: 'Cor' }]);
+    expect(product.images[0].src).toMatch(/cloudfront/);
+    nuvemshop.inject({ store: id, method: 'GET', path: '/store', status: 200, body: docStore });
+    expect(await client.getStore()).toMatchObject({ id: 1234, main_language: 'pt' });
+    nuvemshop.inject({ store: id, method: 'GET', path: '/webhooks', status: 200, body: [docWebhook] });
+    expect(await client.listWebhooks()).toEqual([docWebhook]);
+  });
+
+  it('give a refusal’s gist in both documented 422 shapes, and end a listing on 404 "Last page is N"', async () => {
+    const { id, client } = newStore();
+    nuvemshop.inject({ store: id, method: 'POST', path: '/products', status: 422, body: docFieldErrors });
+    await expect(client.createProduct({ name: '' })).rejects.toThrow(/name: can't be blank/);
+    nuvemshop.inject({ store: id, method: 'POST', path: '/products', status: 422, body: docDescribedError });
+    await expect(client.createProduct({ name: 'x' })).rejects.toThrow(
+      /Variants cannot be repeated; duplicate_variant_ids: 144, 145/,
+    );
+    nuvemshop.inject({ store: id, method: 'GET', path: '/products', status: 404, body: docLastPage });
+    expect(await client.listProducts(4)).toEqual([]);
+  });
+
+  it('are the shapes the stand-in answers in', async () => {
+    const { store, client } = newStore();
+    store.addLocation('Loja física');
+    const created = await client.createProduct({
+      name: 'Camisa',
+      attributes: [{ pt: 'Cor' }],
+      variants: [{ sku: '3001', barcode: '7891234567895', price: 12, stock: 5, values: [{ pt: 'Azul' }] }],
+      images: [{ src: 'https://hiper-gestao.s3.amazonaws.com/a/imagem-de-produto/b/600.jpeg' }],
+    });
+    expectDocumentedShape(created as never, docProduct);
+    expectDocumentedShape(created.variants[0] as never, docVariant);
+    expectDocumentedShape(created.images[0] as never, docImage);
+    expectDocumentedShape((await client.getStore()) as never, docStore);
+    const webhook = await client.createWebhook({ event: 'app/uninstalled', url: docWebhook.url });
+    expectDocumentedShape(webhook as never, docWebhook);
+    const refused = await rawRequest(
+      'POST',
+      `${nuvemshop.url}/${store.id}/products`,
+      { 'User-Agent': USER_AGENT, Authentication: `bearer ${store.token}`, 'Content-Type': 'application/json' },
+      JSON.stringify({ name: '' }),
+    );
+    expect([refused.status, refused.body]).toEqual([422, docFieldErrors]);
+  });
+
+  it('are read at the install: the token answer with user_id or store_id', async () => {
+    for (const answer of [docTokenWithUserId, docTokenWithStoreId]) {
+      const platform = await startNuvemshopStandIn(() => ({ status: 200, body: answer }));
+      try {
+        const exchange = await exchangeCode(
+          { tokenUrl: platform.url, clientId: '1', clientSecret: 's', timeoutMs: 2000 },
+          'code',
+        );
+        expect(exchange).toEqual({ kind: 'granted', storeId: 1234, accessToken: answer.access_token });
+      } finally {
+        await platform.close();
+      }
+    }
   });
 });
