@@ -15,6 +15,7 @@ import {
 } from './hiper.client';
 import {
   NuvemshopClient,
+  NuvemshopUnavailable,
   PermissionMissing,
   StoreSuspended,
   TokenRevoked,
@@ -409,6 +410,15 @@ export class SyncRunner {
   }
 }
 
+/** Whether an answer carries the product's id and each variant's: what a creation must learn. */
+const hasIds = (product: NuvemshopProduct | null | undefined): product is NuvemshopProduct =>
+  !!product &&
+  Number.isSafeInteger(product.id) &&
+  Array.isArray(product.variants) &&
+  product.variants.length > 0 &&
+  product.variants.every((v) => Number.isSafeInteger(v?.id)) &&
+  Array.isArray(product.images);
+
 /** Whether a product is in the store and we know what we wrote there: it is updated, never created again. */
 const isLinked = (row: SyncProduct | null | undefined): row is SyncProduct & { written: WrittenProduct } =>
   !!row?.nuvemshopProductId && !!row.written;
@@ -595,7 +605,7 @@ class PageWork {
       await this.em.flush();
     }
     const categories = desired.category ? [await this.categoryId(desired.category)] : undefined;
-    const created = await this.store.createProduct({
+    const answer = await this.store.createProduct({
       name: desired.name,
       description: desired.description,
       brand: desired.brand,
@@ -605,6 +615,7 @@ class PageWork {
       ...(desired.images.length ? { images: desired.images.map((src, i) => ({ src, position: i + 1 })) } : {}),
       ...(categories ? { categories } : {}),
     });
+    const created = hasIds(answer) ? answer : await this.readCreated(desired);
     this.cache.skus?.set(desired.variants[0].sku, [created.id]);
     const images = [...created.images].sort((a, b) => a.position - b.position);
     desired.images.forEach((source, i) => {
@@ -626,6 +637,16 @@ class PageWork {
         variant.stock = 0;
       }
     }
+  }
+
+  /**
+   * The product a creation made, read back by its SKU when the answer lacked the ids: never created twice. Not found
+   * yet, the step is retried, and the saved mark has it looked up again rather than created.
+   */
+  private async readCreated(desired: Desired): Promise<NuvemshopProduct> {
+    const found = await this.store.findProductBySku(desired.variants[0].sku);
+    if (found && hasIds(found)) return found;
+    throw new NuvemshopUnavailable('Nuvemshop answered a creation without the product’s ids');
   }
 
   /**

@@ -400,6 +400,29 @@ describe('the store platform’s answers', () => {
     },
   );
 
+  it('a creation answered 2xx without the ids is settled by reading the product back once, never created twice', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Cesto', quantidadeEmEstoque: 2 });
+    nuvemshop.inject({ store: c.storeId, method: 'POST', path: '/products', answerBody: {} });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1, failed: 0 });
+    expect(c.store.products).toHaveLength(1);
+    expect(
+      nuvemshop
+        .requestsOf(c.storeId)
+        .map((r) => r.route)
+        .filter((r) => r?.includes('/products')),
+    ).toEqual(['GET /products', 'POST /products', 'GET /products/sku/{sku}']);
+    const links = await t.request('GET', `/api/v1/product-links/?client_id=${c.id}`, { token: su });
+    expect(links.body.data[0]).toMatchObject({
+      nuvemshop_product_id: c.store.products[0].id,
+      nuvemshop_variant_id: c.store.products[0].variants[0].id,
+    });
+    const after = nuvemshop.requestsOf(c.storeId).length;
+    expect(await syncNow(c.id, 'full')).toMatchObject({ state: 'succeeded', unchanged: 1 });
+    expect(writes(c.storeId, after)).toEqual([]);
+  });
+
   it('409 is retried as a transient, never a refusal of the product', async () => {
     const c = await connectedClient();
     c.account.add({ nome: 'Vaso' });

@@ -144,6 +144,8 @@ export interface Fault {
   delayMs?: number;
   /** Closes the connection without an answer. */
   drop?: boolean;
+  /** Serves the request normally (its change applied) but answers this body instead, with the same status. */
+  answerBody?: unknown;
 }
 
 /** Watches requests as they are served: see `NuvemshopApiStandIn.intercept`. */
@@ -1347,7 +1349,9 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           return;
         }
         await interceptor?.(record, 'received');
-        const { status, body, headers } = serve(req, raw, record, fault);
+        const served = serve(req, raw, record, fault);
+        const { status, headers } = served;
+        const body = fault && 'answerBody' in fault && status < 300 ? fault.answerBody : served.body;
         record.status = status;
         await interceptor?.(record, 'served');
         if (res.destroyed) return;
