@@ -145,12 +145,16 @@ const schema = z.object({
   CHECKOUT_URL: z.url().optional(),
   /** The store API's base, version segment included: a store's calls go to `{NUVEMSHOP_API_URL}/{store id}/...`. */
   NUVEMSHOP_API_URL: z.url().default('https://api.nuvemshop.com.br/v1'),
-  /** Nuvemshop answers 400 to a call without `AppName (contact)`; `Sistema de Integração (FIRST_SUPERUSER)` unless set. */
+  /**
+   * Nuvemshop answers 400 to a call without `AppName (contact)`; `Sistema de Integracao (FIRST_SUPERUSER)` unless set.
+   * ASCII only: Node sends a header's `ç` or `ã` as raw Latin-1 bytes, which a server may refuse.
+   */
   NUVEMSHOP_USER_AGENT: z
     .string()
+    .regex(/^[\x20-\x7e]*$/, 'must be ASCII (write Integracao, not Integração): it is sent as an HTTP header')
     .regex(
       /^[^()]*\S[^()]*\(\s*\S[^()]*\)\s*$/,
-      'must name the app and a contact, e.g. Sistema de Integração (ti@example.com)',
+      'must name the app and a contact, e.g. Sistema de Integracao (ti@example.com)',
     )
     .optional(),
   /** The address Nuvemshop calls with webhooks; FRONTEND_HOST unless set, and https in production. */
@@ -163,6 +167,8 @@ const schema = z.object({
   SYNC_STOCK_INTERVAL_SECONDS: int(10, 86_400).default(600),
   SYNC_FULL_READ_CRON: cron.default('30 3 * * *'),
   SYNC_CONCURRENCY: int(1, 200).default(20),
+  /** How often each suspended client's store is asked `GET /store`: a lapse of free days, or its payment, sends no webhook. */
+  SYNC_SUSPENDED_CHECK_MINUTES: int(1, 1440).default(60),
   /**
    * How long one job of a run writes before handing the rest to a continuation. A crashed process's job is failed
    * after three times this and retried elsewhere; its client's lease runs out ten seconds later.
@@ -290,7 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     FRONTEND_HOST: parsed.data.FRONTEND_HOST ?? origin,
     CHECKOUT_URL: parsed.data.CHECKOUT_URL ?? `${origin}/`,
     PUBLIC_URL: parsed.data.PUBLIC_URL ?? parsed.data.FRONTEND_HOST ?? origin,
-    NUVEMSHOP_USER_AGENT: parsed.data.NUVEMSHOP_USER_AGENT ?? `Sistema de Integração (${parsed.data.FIRST_SUPERUSER})`,
+    NUVEMSHOP_USER_AGENT: parsed.data.NUVEMSHOP_USER_AGENT ?? `Sistema de Integracao (${parsed.data.FIRST_SUPERUSER})`,
   };
   if (config.NODE_ENV === 'production') {
     const tooWide = proxyTrustTooWide(config.TRUST_PROXY);

@@ -51,6 +51,8 @@ export const messages = {
   hiperTimedOut: 'Hiper did not answer in time',
   storeTokenRevoked: 'Nuvemshop refused the store token',
   storeSuspended: 'Nuvemshop suspended the store (payment required)',
+  hiperCursorStuck: "Hiper's cursor did not advance",
+  storePermissionMissing: 'Nuvemshop refused the call: the app lacks a permission',
 
   // Requests
   notFound: 'Not Found',

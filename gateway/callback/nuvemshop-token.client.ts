@@ -43,7 +43,8 @@ export async function exchangeCode(app: NuvemshopApp, code: string): Promise<Exc
     const description = typeof body.error_description === 'string' ? body.error_description : body.error;
     return { kind: 'refused', reason: description };
   }
-  const storeId = Number(body?.user_id);
+  // The store id comes as `user_id`, or at some requests as `store_id` (authentication.md).
+  const storeId = Number(body?.user_id ?? body?.store_id);
   const accessToken = body?.access_token;
   if (
     !response.ok ||

@@ -14,6 +14,8 @@ export interface JobPayloads {
   'sync-catalogue-schedule': Record<string, never>;
   'sync-stock-schedule': Record<string, never>;
   'sync-full-schedule': Record<string, never>;
+  /** Ask every suspended client's store whether it works again. */
+  'sync-suspended-check': Record<string, never>;
   /** A webhook Nuvemshop delivered, recorded in `webhook_events`, to act on. */
   webhook: { id: string };
   /** After an app install: the store's record read, the app's webhooks registered. */

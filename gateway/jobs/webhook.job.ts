@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import type { StoreLife } from '../webhooks/store-life';
 import type { QueueDefinition } from './queue';
 
@@ -25,5 +26,19 @@ export function storeInstallQueue({ storeLife }: StoreLifeDeps): QueueDefinition
     options: { ...RETRIES, expireInSeconds: 120 },
     concurrency: 1,
     handle: (job) => storeLife.installed(job.data.storeId),
+  };
+}
+
+/** The `sync-suspended-check` queue: every SYNC_SUSPENDED_CHECK_MINUTES, each suspended store is asked `GET /store`. */
+export function suspendedCheckQueue({
+  storeLife,
+  config,
+}: StoreLifeDeps & { config: Pick<Config, 'SYNC_SUSPENDED_CHECK_MINUTES'> }): QueueDefinition<'sync-suspended-check'> {
+  return {
+    name: 'sync-suspended-check',
+    options: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
+    concurrency: 1,
+    everySeconds: config.SYNC_SUSPENDED_CHECK_MINUTES * 60,
+    handle: () => storeLife.checkSuspended(),
   };
 }

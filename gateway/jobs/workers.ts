@@ -3,7 +3,7 @@ import { mailQueue } from './mail.job';
 import { pruneQueue } from './prune.job';
 import type { QueueDefinition } from './queue';
 import { syncQueue, syncScheduleQueues, type SyncJobDeps } from './sync.job';
-import { storeInstallQueue, webhookQueue, type StoreLifeDeps } from './webhook.job';
+import { storeInstallQueue, suspendedCheckQueue, webhookQueue, type StoreLifeDeps } from './webhook.job';
 
 /**
  * Every queue of the product, each with its retries, concurrency, schedule and handler: the gateway (unless
@@ -18,5 +18,6 @@ export function queueDefinitions(deps: MailJobDeps & SyncJobDeps & StoreLifeDeps
     ...syncScheduleQueues(deps),
     webhookQueue(deps),
     storeInstallQueue(deps),
+    suspendedCheckQueue(deps),
   ] as QueueDefinition[];
 }

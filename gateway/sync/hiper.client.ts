@@ -81,6 +81,20 @@ export class HiperAnswerNotUnderstood extends PlatformError {
   }
 }
 
+/** Hiper answered a cursor no greater than the one sent: reading on would never end. */
+export class HiperCursorStuck extends PlatformError {
+  constructor(sent: number, answered: number) {
+    super(messages.hiperCursorStuck, false, undefined, { sent, answered });
+  }
+}
+
+/** A token kept beyond one client object: shared by every run of an account, in every process. */
+export interface HiperTokenStore {
+  /** The kept token and when to renew it, or null. */
+  load(): Promise<{ token: string; renewAt: number } | null>;
+  save(token: string, renewAt: number): Promise<void>;
+}
+
 export interface HiperClientOptions {
   /** `{HIPER_API_URL}` */
   baseUrl: string;
@@ -94,6 +108,8 @@ export interface HiperClientOptions {
   maxPages?: number;
   /** The clock tokens are checked against (ms since the epoch). */
   now?: () => number;
+  /** Where the token is kept between runs and processes (only in this object unless given). */
+  tokens?: HiperTokenStore;
 }
 
 /** The seconds-since-epoch `exp` claim of a JWT, read without verifying it (Hiper does that). */
@@ -130,6 +146,8 @@ export class HiperClient {
   private readonly base: string;
   private readonly now: () => number;
   private current?: { token: string; renewAt: number };
+  /** The last token Hiper answered 401 to: never taken again from the shared store. */
+  private refused?: string;
   private minting?: Promise<string>;
 
   constructor(private readonly options: HiperClientOptions) {
@@ -137,15 +155,32 @@ export class HiperClient {
     this.now = options.now ?? Date.now;
   }
 
-  static fromConfig(config: Pick<Config, 'HIPER_API_URL' | 'HIPER_TIMEOUT_MS'>, key: string): HiperClient {
-    return new HiperClient({ baseUrl: config.HIPER_API_URL, key, timeoutMs: config.HIPER_TIMEOUT_MS });
+  static fromConfig(
+    config: Pick<Config, 'HIPER_API_URL' | 'HIPER_TIMEOUT_MS'>,
+    key: string,
+    tokens?: HiperTokenStore,
+  ): HiperClient {
+    return new HiperClient({ baseUrl: config.HIPER_API_URL, key, timeoutMs: config.HIPER_TIMEOUT_MS, tokens });
   }
 
   /** A token for the account: the kept one while it has time left, else a new one (one request at a time). */
   async token(): Promise<string> {
     if (this.current && this.now() < this.current.renewAt) return this.current.token;
-    this.minting ??= this.mint().finally(() => (this.minting = undefined));
+    this.minting ??= this.keptOrMinted().finally(() => (this.minting = undefined));
     return this.minting;
+  }
+
+  /** The shared token while it has time left (and was not just refused), else a new one, shared in turn. */
+  private async keptOrMinted(): Promise<string> {
+    const refused = this.refused;
+    const kept = await this.options.tokens?.load();
+    if (kept && kept.token !== refused && this.now() < kept.renewAt) {
+      this.current = kept;
+      return kept.token;
+    }
+    const token = await this.mint();
+    await this.options.tokens?.save(token, this.current!.renewAt);
+    return token;
   }
 
   /**
@@ -156,6 +191,7 @@ export class HiperClient {
     const path = `/produtos/pontoDeSincronizacao?pontoDeSincronizacao=${encodeURIComponent(String(cursor))}`;
     let { response, body } = await this.call(path, await this.token());
     if (response.status === 401) {
+      this.refused = this.current?.token;
       this.current = undefined;
       ({ response, body } = await this.call(path, await this.token()));
       if (response.status === 401) {
@@ -182,9 +218,7 @@ export class HiperClient {
     for (let pages = 0; pages < (this.options.maxPages ?? 1000); pages++) {
       const page = await this.page(cursor);
       if (page.cursor === null) return;
-      if (page.cursor <= cursor) {
-        throw new HiperAnswerNotUnderstood(`Hiper answered cursor ${page.cursor} after cursor ${cursor}`);
-      }
+      if (page.cursor <= cursor) throw new HiperCursorStuck(cursor, page.cursor);
       cursor = page.cursor;
       yield { products: page.products, cursor };
     }

@@ -140,6 +140,8 @@ export interface ProductChanges {
   published?: boolean;
   /** Replaces the whole list. */
   categories?: number[];
+  /** The variant axes, changed before the variants' values that must match them. */
+  attributes?: Text[];
 }
 
 /** One product's variants in `PATCH /products/stock-price`. */
@@ -186,6 +188,13 @@ export class StoreSuspended extends PlatformError {
   }
 }
 
+/** Nuvemshop answered 403: the app lacks a scope for the call; nothing changes until the store grants it. */
+export class PermissionMissing extends PlatformError {
+  constructor(body?: unknown) {
+    super(messages.storePermissionMissing, false, 403, body);
+  }
+}
+
 /** Nuvemshop was down, slow or kept answering 429: the same call may work later. */
 export class NuvemshopUnavailable extends PlatformError {
   constructor(message: string, status?: number, body?: unknown) {
@@ -217,6 +226,8 @@ function describe(body: unknown): string {
 export const STOCK_PRICE_BATCH = 50;
 /** The largest page Nuvemshop serves. */
 export const MAX_PER_PAGE = 200;
+/** The most results one query may reach (page × per_page); past it Nuvemshop refuses the query. */
+export const MAX_QUERY_RESULTS = 10_000;
 
 export interface NuvemshopClientOptions {
   /** `{NUVEMSHOP_API_URL}`, version segment included. */
@@ -225,6 +236,8 @@ export interface NuvemshopClientOptions {
   userAgent: string;
   /** Longest wait for one answer (ms). */
   timeoutMs: number;
+  /** The most results one query may reach (10,000 unless told). */
+  maxQueryResults?: number;
   /** 429s answered to one call before it gives up as unavailable (8 unless told). */
   rateLimitRetries?: number;
 }
@@ -294,9 +307,28 @@ export class NuvemshopStoreClient {
     return this.listPage<NuvemshopProduct>('/products', page, perPage);
   }
 
-  /** Every product, a page at a time. */
-  products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
-    return this.pages<NuvemshopProduct>('/products', perPage);
+  /**
+   * Every product, a page at a time, in `since_id` windows: a query may reach at most 10,000 results, so each window
+   * pages no further than that and the next one starts after the last id read.
+   */
+  async *products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
+    const pagesPerWindow = Math.max(1, Math.floor((this.options.maxQueryResults ?? MAX_QUERY_RESULTS) / perPage));
+    for (let since = 0; ;) {
+      let last = since;
+      for (let page = 1; page <= pagesPerWindow; page++) {
+        const items = await this.listPage<NuvemshopProduct>('/products', page, perPage, { since_id: since });
+        if (items.length > 0) yield items;
+        for (const item of items) last = Math.max(last, item.id);
+        if (items.length < perPage) return;
+      }
+      if (last === since) return;
+      since = last;
+    }
+  }
+
+  /** One product as the store holds it, or null when it is gone: how an answer not understood is settled. */
+  async getProduct(productId: number): Promise<NuvemshopProduct | null> {
+    return (await this.send<NuvemshopProduct | undefined>('GET', `/products/${productId}`, { missing: true })) ?? null;
   }
 
   createProduct(product: NewProduct): Promise<NuvemshopProduct> {
@@ -330,12 +362,15 @@ export class NuvemshopStoreClient {
       const answer = await this.send<
         { id: number; variants: { id: number; success: boolean; error?: string }[] }[] | undefined
       >('PATCH', '/products/stock-price', { body: batch });
-      for (const product of answer ?? []) {
-        for (const variant of product.variants ?? []) {
+      // Another shape than the per-variant report leaves those variants unreported: the caller reads them back.
+      for (const product of Array.isArray(answer) ? answer : []) {
+        if (!product || typeof product !== 'object' || !Array.isArray(product.variants)) continue;
+        for (const variant of product.variants) {
+          if (!variant || typeof variant !== 'object' || typeof variant.success !== 'boolean') continue;
           results.push({
             productId: product.id,
             variantId: variant.id,
-            success: variant.success === true,
+            success: variant.success,
             error: variant.error,
           });
         }
@@ -397,9 +432,12 @@ export class NuvemshopStoreClient {
     }
   }
 
-  private async listPage<T>(path: string, page: number, perPage: number): Promise<T[]> {
+  private async listPage<T>(path: string, page: number, perPage: number, filters: Query = {}): Promise<T[]> {
     // Past the last page some stores answer 404 "Last page is N" rather than []: both are the end.
-    const items = await this.send<T[]>('GET', path, { query: { page, per_page: perPage }, missing: true });
+    const items = await this.send<T[]>('GET', path, {
+      query: { ...filters, page, per_page: perPage },
+      missing: true,
+    });
     return Array.isArray(items) ? items : [];
   }
 
@@ -454,7 +492,9 @@ export class NuvemshopStoreClient {
       if (response.status === 401) throw new TokenRevoked(answer);
       if (response.status === 402) throw new StoreSuspended(answer);
       if (response.status === 404 && missing) return undefined as T;
-      if (response.status >= 500 || response.status === 408) {
+      if (response.status === 403) throw new PermissionMissing(answer);
+      // 409 "can occur with too many PUT requests": transient, retried with backoff like a 5xx.
+      if (response.status >= 500 || response.status === 408 || response.status === 409) {
         throw new NuvemshopUnavailable(
           `Nuvemshop answered HTTP ${response.status} to ${method} ${path}`,
           response.status,

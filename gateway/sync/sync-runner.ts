@@ -1,11 +1,22 @@
+import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
+import { decryptToken, encryptToken } from '../database/token-cipher';
 import { storeConnectionOf } from '../resources/client.resource';
 import type { ProductLinkState } from '../resources/product-link.resource';
 import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError } from '../resources/sync-run.resource';
-import { HiperClient, HiperKeyRefused, isGradeChild, type HiperProduct } from './hiper.client';
+import {
+  HiperClient,
+  HiperCursorStuck,
+  HiperKeyRefused,
+  isGradeChild,
+  type HiperProduct,
+  type HiperTokenStore,
+} from './hiper.client';
 import {
   NuvemshopClient,
+  NuvemshopUnavailable,
+  PermissionMissing,
   StoreSuspended,
   TokenRevoked,
   type NewVariant,
@@ -13,6 +24,7 @@ import {
   type NuvemshopStoreClient,
   STOCK_PRICE_BATCH,
   type StockPriceProduct,
+  type StockPriceResult,
   type VariantChanges,
 } from './nuvemshop.client';
 import { PlatformError } from './platform-call';
@@ -118,6 +130,9 @@ export function desiredOf(p: HiperProduct): Desired {
     })),
   };
 }
+
+/** A text as a language object, as every example of Nuvemshop's attributes and values shows (stores here are in pt). */
+const inPortuguese = (text: string) => ({ pt: text });
 
 /** A value with its objects' keys in order: what PostgreSQL's jsonb gives back need not keep the order written. */
 const canonical = (value: unknown): unknown =>
@@ -244,7 +259,11 @@ export class SyncRunner {
       position.from ?? (kind === 'full' ? 0 : Number(kind === 'stock' ? cursors.stockCursor : cursors.catalogueCursor));
     let skip = position.skip ?? 0;
     const connection = storeConnectionOf(client);
-    const hiper = HiperClient.fromConfig(this.config, connection.hiperKey!);
+    const hiper = HiperClient.fromConfig(
+      this.config,
+      connection.hiperKey!,
+      this.hiperTokens(client.id, connection.hiperKey!),
+    );
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
     const tally: Tally = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
     const work = new PageWork(em, store, client, kind, tally, this.cacheOf(runId));
@@ -259,6 +278,7 @@ export class SyncRunner {
           over = true;
           break;
         }
+        if (page.cursor <= from) throw new HiperCursorStuck(from, page.cursor);
         await work.load(page.products);
         let index = skip;
         for (; index < page.products.length && Date.now() <= deadline; index++) {
@@ -297,7 +317,13 @@ export class SyncRunner {
       // What was created before the failure is saved (a failing database leaves marks, looked up next time).
       await work.close().catch(() => undefined);
       await this.record(em, run, tally, store.requests);
-      if (error instanceof TokenRevoked || error instanceof StoreSuspended || error instanceof HiperKeyRefused) {
+      if (
+        error instanceof TokenRevoked ||
+        error instanceof StoreSuspended ||
+        error instanceof HiperKeyRefused ||
+        error instanceof HiperCursorStuck ||
+        error instanceof PermissionMissing
+      ) {
         const state =
           error instanceof TokenRevoked ? 'token_revoked' : error instanceof StoreSuspended ? 'suspended' : 'failed';
         await this.finish(em, run, 'failed', [{ hiper_id: '', sku: null, message: error.message }], state);
@@ -305,6 +331,38 @@ export class SyncRunner {
       }
       throw error;
     }
+  }
+
+  /**
+   * Where a client's Hiper token is kept for every run in every process: encrypted, with the hash of the key it was
+   * minted from, so a key changed by staff is never paired with its predecessor's token.
+   */
+  private hiperTokens(clientId: string, key: string): HiperTokenStore {
+    const keyHash = createHash('sha256').update(key).digest('hex');
+    const connection = this.orm.em.getConnection();
+    return {
+      load: async () => {
+        const [row] = await connection.execute<{ hiper_bearer: string | null; hiper_bearer_renew_at: Date | null }[]>(
+          `select hiper_bearer, hiper_bearer_renew_at from sync_clients where client_id = ?`,
+          [clientId],
+        );
+        if (!row?.hiper_bearer || !row.hiper_bearer_renew_at) return null;
+        try {
+          const kept = JSON.parse(decryptToken(row.hiper_bearer)) as { key?: string; token?: string };
+          if (kept.key !== keyHash || typeof kept.token !== 'string') return null;
+          return { token: kept.token, renewAt: new Date(row.hiper_bearer_renew_at).getTime() };
+        } catch {
+          // Encrypted with another key, or damaged: a new token replaces it.
+          return null;
+        }
+      },
+      save: async (token, renewAt) => {
+        await connection.execute(
+          `update sync_clients set hiper_bearer = ?, hiper_bearer_renew_at = ? where client_id = ?`,
+          [encryptToken(JSON.stringify({ key: keyHash, token })), new Date(renewAt), clientId],
+        );
+      },
+    };
   }
 
   private over(runId: string): StepOutcome {
@@ -351,6 +409,15 @@ export class SyncRunner {
     this.caches.delete(runId);
   }
 }
+
+/** Whether an answer carries the product's id and each variant's: what a creation must learn. */
+const hasIds = (product: NuvemshopProduct | null | undefined): product is NuvemshopProduct =>
+  !!product &&
+  Number.isSafeInteger(product.id) &&
+  Array.isArray(product.variants) &&
+  product.variants.length > 0 &&
+  product.variants.every((v) => Number.isSafeInteger(v?.id)) &&
+  Array.isArray(product.images);
 
 /** Whether a product is in the store and we know what we wrote there: it is updated, never created again. */
 const isLinked = (row: SyncProduct | null | undefined): row is SyncProduct & { written: WrittenProduct } =>
@@ -448,7 +515,8 @@ class PageWork {
       !(error instanceof PlatformError) ||
       error.retryable ||
       error instanceof TokenRevoked ||
-      error instanceof StoreSuspended
+      error instanceof StoreSuspended ||
+      error instanceof PermissionMissing
     )
       throw error;
     this.tally.failed++;
@@ -537,16 +605,17 @@ class PageWork {
       await this.em.flush();
     }
     const categories = desired.category ? [await this.categoryId(desired.category)] : undefined;
-    const created = await this.store.createProduct({
+    const answer = await this.store.createProduct({
       name: desired.name,
       description: desired.description,
       brand: desired.brand,
       published: desired.published,
-      ...(desired.attributes.length ? { attributes: desired.attributes } : {}),
-      variants: desired.variants.map((v) => this.newVariant(v, true)),
+      ...(desired.attributes.length ? { attributes: desired.attributes.map(inPortuguese) } : {}),
+      variants: desired.variants.map((v) => this.createdVariant(v)),
       ...(desired.images.length ? { images: desired.images.map((src, i) => ({ src, position: i + 1 })) } : {}),
       ...(categories ? { categories } : {}),
     });
+    const created = hasIds(answer) ? answer : await this.readCreated(desired);
     this.cache.skus?.set(desired.variants[0].sku, [created.id]);
     const images = [...created.images].sort((a, b) => a.position - b.position);
     desired.images.forEach((source, i) => {
@@ -554,6 +623,39 @@ class PageWork {
     });
     await this.linked(row, created, desired, true);
     this.tally.created++;
+    if (this.location) {
+      // The location's stock goes in the next stock-price batch; until then the new variants hold 0, never unlimited.
+      for (const variant of row.written!.variants) {
+        this.pending.push({
+          row,
+          written: row.written!,
+          variant,
+          price: variant.price,
+          stock: variant.stock,
+          hiperProductId: p.id,
+        });
+        variant.stock = 0;
+      }
+    }
+  }
+
+  /**
+   * The product a creation made, read back by its SKU when the answer lacked the ids: never created twice. Not found
+   * yet, the step is retried, and the saved mark has it looked up again rather than created.
+   */
+  private async readCreated(desired: Desired): Promise<NuvemshopProduct> {
+    const found = await this.store.findProductBySku(desired.variants[0].sku);
+    if (found && hasIds(found)) return found;
+    throw new NuvemshopUnavailable('Nuvemshop answered a creation without the product’s ids');
+  }
+
+  /**
+   * A variant of `POST /products`, which is not among the calls that take `inventory_levels` (they may be ignored,
+   * leaving stock unmanaged, i.e. unlimited): always `stock`, and 0 when a location's stock is written afterwards, as
+   * `stock` alone lands on the store's first location.
+   */
+  private createdVariant(v: Desired['variants'][number]): NewVariant {
+    return { ...this.newVariant(v, true), inventory_levels: undefined, stock: this.location ? 0 : v.stock };
   }
 
   private newVariant(v: Desired['variants'][number], withDimensions: boolean): NewVariant {
@@ -562,7 +664,7 @@ class PageWork {
       barcode: v.barcode,
       price: v.price,
       ...this.stockFields(v.stock),
-      ...(v.values.length ? { values: v.values } : {}),
+      ...(v.values.length ? { values: v.values.map(inPortuguese) } : {}),
       ...(withDimensions ? v.dimensions : {}),
     };
   }
@@ -659,9 +761,15 @@ class PageWork {
         const changes: Record<string, unknown> = {};
         for (const key of ['name', 'description', 'brand', 'published'] as const)
           if (!sameJson(written[key], desired[key])) changes[key] = desired[key];
-        if (Object.keys(changes).length) {
-          await this.store.updateProduct(productId, changes);
+        // A grade's axes change before its variants' values, which must match them in number.
+        const axesChanged = desired.attributes.length > 0 && !sameJson(written.attributes ?? [], desired.attributes);
+        if (Object.keys(changes).length || axesChanged) {
+          await this.store.updateProduct(productId, {
+            ...changes,
+            ...(axesChanged ? { attributes: desired.attributes.map(inPortuguese) } : {}),
+          });
           Object.assign(written, changes);
+          if (axesChanged) written.attributes = desired.attributes;
           changed = true;
           await this.save(row);
         }
@@ -680,7 +788,7 @@ class PageWork {
           const patch: VariantChanges = { id: old.variantId };
           if (old.sku !== v.sku) patch.sku = v.sku;
           if (old.barcode !== v.barcode) patch.barcode = v.barcode;
-          if (!sameJson(old.values, v.values) && v.values.length) patch.values = v.values;
+          if (!sameJson(old.values, v.values) && v.values.length) patch.values = v.values.map(inPortuguese);
           if (dimensionsOn && !sameJson(old.dimensions ?? {}, v.dimensions)) Object.assign(patch, v.dimensions);
           if (Object.keys(patch).length > 1) patches.push(patch);
         }
@@ -786,6 +894,7 @@ class PageWork {
       byProduct.set(id, entry);
     }
     const results = new Map((await this.store.updateStockPrice([...byProduct.values()])).map((r) => [r.variantId, r]));
+    await this.readBack(batch, results);
     const rows = new Set<SyncProduct>();
     for (const x of batch) {
       const result = results.get(x.variant.variantId);
@@ -811,6 +920,36 @@ class PageWork {
       this.waiting.delete(x.hiperProductId);
       if (waiting.changed) this.tally.updated++;
       else this.tally.unchanged++;
+    }
+  }
+
+  /**
+   * Settles the variants a stock-price answer did not report (an answer of another shape) by reading their products
+   * back once: what the store holds is what was written, so nothing is sent again on every run.
+   */
+  private async readBack(batch: PendingStock[], results: Map<number, StockPriceResult>): Promise<void> {
+    const products = new Map<number, NuvemshopProduct | null>();
+    for (const x of batch) {
+      if (results.has(x.variant.variantId)) continue;
+      const id = Number(x.row.nuvemshopProductId);
+      if (!products.has(id)) products.set(id, await this.store.getProduct(id));
+      const held = products.get(id)?.variants.find((v) => v.id === x.variant.variantId);
+      if (!held) continue;
+      const stock = this.location
+        ? held.inventory_levels?.find((l) => l.location_id === this.location)?.stock
+        : held.stock;
+      const applied = Number(held.price) === x.price && stock === x.stock;
+      results.set(x.variant.variantId, {
+        productId: id,
+        variantId: x.variant.variantId,
+        success: applied,
+        ...(applied ? {} : { error: 'Nuvemshop did not apply the price and stock sent (read back)' }),
+      });
+      if (!applied) {
+        // The store's own values become what was written: the next run sends only what still differs.
+        x.variant.price = Number(held.price);
+        x.variant.stock = stock ?? 0;
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { EncryptedText } from '../database/token-cipher';
 
 /**
  * Where a client's synchronisation stands between runs: the two Hiper cursors (each moved only after the batch it
@@ -22,6 +23,16 @@ export class SyncClient {
 
   @Property({ type: 'datetime', nullable: true })
   leaseUntil?: Date | null;
+
+  /**
+   * The Hiper bearer token every run of the client shares, in every process, with the hash of the key it was minted
+   * from (JSON, encrypted like the other tokens); renewed from `hiperBearerRenewAt`, shortly before its `exp`.
+   */
+  @Property({ type: EncryptedText, nullable: true, lazy: true })
+  hiperBearer?: string | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  hiperBearerRenewAt?: Date | null;
 }
 
 /** What was last written to the store for one variant, to write only what differs. */

@@ -2,10 +2,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../jobs/queue';
-import { clientResource } from '../resources/client.resource';
+import { clientResource, storeConnectionOf } from '../resources/client.resource';
 import { storeClient } from '../resources/store-connection';
 import type { WebhookEventName, WebhookOutcome } from '../resources/webhook-event.resource';
-import { NuvemshopClient, TokenRevoked, type NuvemshopStoreInfo } from '../sync/nuvemshop.client';
+import { NuvemshopClient, StoreSuspended, TokenRevoked, type NuvemshopStoreInfo } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { APP_EVENTS } from './webhook.service';
 
@@ -32,6 +32,11 @@ type Verdict = {
   outcome: WebhookOutcome;
   note: string;
 };
+/** What `GET /store` says of a store now: it works (200), its API access is cut (402), its token is dead (401). */
+type Standing = 'working' | 'suspended' | 'revoked';
+
+/** The events whose body names the app, the same on every delivery: each is only a reason to ask the store. */
+export const STANDING_EVENTS: WebhookEventName[] = ['app/suspended', 'app/resumed'];
 
 /** Nuvemshop sends `store/redact` 48 hours after an uninstall; the store's data is erased no earlier. */
 export const REDACT_AFTER_MS = 48 * 3600 * 1000;
@@ -65,11 +70,13 @@ export class StoreLife {
     const storeId = Number(event.store_id);
     // Whether the app is still installed, asked before any row is locked: a token that still works means this
     // uninstall is older than the store's latest install. A suspended store is not called.
-    let tokenWorks: boolean | undefined;
-    if (event.event === 'app/uninstalled') {
+    let standing: Standing | undefined;
+    if (event.event === 'app/uninstalled' || STANDING_EVENTS.includes(event.event)) {
       const client = await storeClient<ClientRow>(this.orm.em.fork(), storeId);
-      if (client?.nuvemshopToken && client.syncState !== 'suspended') {
-        tokenWorks = await this.tokenWorks(storeId, client.nuvemshopToken);
+      // A suspension or resumption asks even a suspended store: its answer decides which came last.
+      const ask = event.event === 'app/uninstalled' ? client?.syncState !== 'suspended' : true;
+      if (client?.nuvemshopToken && client.syncState !== 'disconnected' && ask) {
+        standing = await this.standing(storeId, client.nuvemshopToken);
       }
     }
     let delayedUntil: Date | undefined;
@@ -79,7 +86,7 @@ export class StoreLife {
       const current = await this.eventRow(em, eventId, true);
       if (!current || current.outcome !== 'recorded') return undefined;
       const client = await storeClient<ClientRow>(em, storeId, true);
-      const decided = await this.decide(em, current, client, tokenWorks);
+      const decided = await this.decide(em, current, client, standing);
       if ('due' in decided) delayedUntil = decided.due;
       await em.execute(
         `update webhook_events set client_id = ?, outcome = ?, note = ?, updated_at = now() where id = ?`,
@@ -97,7 +104,7 @@ export class StoreLife {
     em: Em,
     event: EventRow,
     client: ClientRow | null,
-    tokenWorks: boolean | undefined,
+    standing: Standing | undefined,
   ): Promise<Verdict | (Verdict & { due: Date })> {
     const received = new Date(event.received_at);
     switch (event.event) {
@@ -114,24 +121,81 @@ export class StoreLife {
     }
     switch (event.event) {
       case 'app/uninstalled':
-        if (tokenWorks) {
+        if (standing === 'working') {
           return { outcome: 'ignored', note: 'The store’s token still works: older than the store’s latest install' };
         }
         client.nuvemshopToken = null;
         client.syncState = 'disconnected';
         return { outcome: 'handled', note: 'App uninstalled: store token erased, client disconnected' };
       case 'app/suspended':
-        if (client.syncState === 'disconnected') return { outcome: 'ignored', note: 'The client is disconnected' };
-        client.syncState = 'suspended';
-        return { outcome: 'handled', note: 'Store suspended: no calls to it until app/resumed or a new install' };
       case 'app/resumed':
-        if (client.syncState !== 'suspended') {
-          return { outcome: 'ignored', note: `The client was not suspended (${client.syncState})` };
-        }
-        client.syncState = 'idle';
-        return { outcome: 'handled', note: 'Store resumed' };
+        return this.follow(em, event, client, standing);
     }
     return { outcome: 'ignored', note: 'Unknown event' };
+  }
+
+  /**
+   * `app/suspended` and `app/resumed` look the same on every delivery and may come late or twice: the store's answer
+   * to `GET /store`, asked for this webhook, decides the state, unless a later one of them has already decided it.
+   */
+  private async follow(em: Em, event: EventRow, client: ClientRow, standing: Standing | undefined): Promise<Verdict> {
+    if (client.syncState === 'disconnected') return { outcome: 'ignored', note: 'The client is disconnected' };
+    if (!client.nuvemshopToken) return { outcome: 'ignored', note: 'The client has no store token' };
+    const [later] = (await em.execute(
+      `select 1 from webhook_events where store_id = ? and event in (?, ?) and outcome = 'handled' and received_at > ?
+        limit 1`,
+      [Number(event.store_id), ...STANDING_EVENTS, event.received_at],
+    )) as unknown[];
+    if (later) return { outcome: 'ignored', note: 'A later suspension or resumption already decided' };
+    if (!standing) return { outcome: 'ignored', note: 'GET /store answered neither 200, 401 nor 402: state kept' };
+    return { outcome: 'handled', note: this.apply(client, standing) };
+  }
+
+  /** Sets a client's state from its store's answer to `GET /store`; answers what happened. */
+  private apply(client: ClientRow, standing: Standing): string {
+    const before = client.syncState;
+    if (standing === 'revoked') {
+      client.syncState = 'token_revoked';
+      return 'GET /store answered 401: store token revoked';
+    }
+    if (standing === 'suspended') {
+      client.syncState = 'suspended';
+      return 'GET /store answered 402: store suspended, no calls to it but the suspended check';
+    }
+    if (before === 'suspended' || before === 'token_revoked') client.syncState = 'idle';
+    return `GET /store answered 200: the store works (${before} → ${client.syncState})`;
+  }
+
+  /**
+   * Asks every suspended client's store `GET /store`, the only call a suspended store gets: a 200 brings it back.
+   * Nuvemshop sends no webhook when an app's free days lapse or are paid, so a 402 may end with no `app/resumed`.
+   */
+  async checkSuspended(): Promise<Record<string, unknown>> {
+    const suspended = await this.orm.em
+      .fork()
+      .find<ClientRow>(clientResource.name, { syncState: 'suspended' } as never);
+    const outcome: Record<string, number> = { working: 0, suspended: 0, revoked: 0, unknown: 0 };
+    for (const found of suspended) {
+      const { storeId } = storeConnectionOf(found);
+      if (!found.nuvemshopToken || !storeId) continue;
+      let standing: Standing | undefined;
+      try {
+        standing = await this.standing(storeId, found.nuvemshopToken);
+      } catch (error) {
+        // Nuvemshop unreachable: asked again at the next check.
+        this.log.warn({ store: storeId, err: { message: (error as Error).message } }, 'suspended check failed');
+      }
+      outcome[standing ?? 'unknown']++;
+      if (!standing || standing === 'suspended') continue;
+      await this.orm.em.fork().transactional(async (em) => {
+        const client = await storeClient<ClientRow>(em, storeId, true);
+        // Only a client still suspended, with the token that was asked: an install or a webhook may have come first.
+        if (client?.syncState !== 'suspended' || client.nuvemshopToken !== found.nuvemshopToken) return;
+        const note = this.apply(client, standing);
+        this.log.info({ client: client.id, store: storeId, note }, 'suspended check');
+      });
+    }
+    return outcome;
   }
 
   /**
@@ -228,14 +292,15 @@ export class StoreLife {
     }
   }
 
-  private async tokenWorks(storeId: number, token: string): Promise<boolean | undefined> {
+  /** The store's answer to `GET /store`, or undefined for another refusal; an unreachable store throws (retried). */
+  private async standing(storeId: number, token: string): Promise<Standing | undefined> {
     try {
       await this.nuvemshop.store(storeId, token).getStore();
-      return true;
+      return 'working';
     } catch (error) {
-      if (error instanceof TokenRevoked) return false;
+      if (error instanceof TokenRevoked) return 'revoked';
+      if (error instanceof StoreSuspended) return 'suspended';
       if (error instanceof PlatformError && error.retryable) throw error;
-      // Any other answer (a 402, a refusal) does not say the app is installed: the uninstall is believed.
       return undefined;
     }
   }

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { RateLimits } from '../auth/rate-limits';
@@ -26,6 +26,11 @@ const PRIVACY_EVENTS: Record<Exclude<WebhookRoute, 'app'>, WebhookEventName> = {
 
 /** The events the app registers for each store it is installed on. */
 export const APP_EVENTS = ['app/uninstalled', 'app/suspended', 'app/resumed'] as const;
+
+/** Events whose body (the app's id) is the same for every suspension or resumption of one install. */
+const REPEATING_EVENTS: WebhookEventName[] = ['app/suspended', 'app/resumed'];
+/** How long a body seen again counts as the same delivery of a repeating event. */
+const REPEAT_WINDOW_SECONDS = 600;
 
 export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
 
@@ -131,6 +136,7 @@ export class WebhookService {
       key = `${event} ${storeId} signed ${sha256(body)}`;
     }
     await this.orm.em.fork().transactional(async (em) => {
+      if (REPEATING_EVENTS.includes(event)) key = await repeatableKey(em, storeId, key);
       const inserted = (await em.execute(
         `insert into webhook_events
            (id, event, store_id, client_id, received_at, outcome, signed, webhook_id, delivery_key, created_at, updated_at)
@@ -188,6 +194,21 @@ export class WebhookService {
 function signatureOf(headers: IncomingHttpHeaders): string | undefined {
   const header = headers[SIGNATURE_HEADER];
   return Array.isArray(header) ? header[0] : header;
+}
+
+/**
+ * The delivery key of a suspension or resumption: the same as a recent delivery's while that is still the store's
+ * latest such event (a repeat, dropped by the unique key), otherwise a new one, so a second cycle counts like the first.
+ */
+async function repeatableKey(em: EntityManager, storeId: number, key: string): Promise<string> {
+  await em.execute(`select pg_advisory_xact_lock(hashtextextended('webhook repeats ' || ?, 0))`, [storeId]);
+  const [latest] = (await em.execute(
+    `select delivery_key from webhook_events where store_id = ? and event in (?, ?)
+      and received_at > now() - make_interval(secs => ?) order by received_at desc limit 1`,
+    [storeId, ...REPEATING_EVENTS, REPEAT_WINDOW_SECONDS],
+  )) as { delivery_key: string }[];
+  if (latest && latest.delivery_key.startsWith(`${key} #`)) return latest.delivery_key;
+  return `${key} #${randomUUID()}`;
 }
 
 function parseJson(body: Buffer): unknown {

@@ -59,6 +59,19 @@ describe('store authorization callback', () => {
     expect(client.body).toMatchObject({ nuvemshop_store_id: 777001, nuvemshop_token: 'store-token-1' });
   });
 
+  it('reads the store id from store_id when the answer carries it instead of user_id', async () => {
+    platform.answer = () => ({
+      status: 200,
+      body: { access_token: 'store-token-sid', token_type: 'bearer', scope: 'read_products', store_id: 777009 },
+    });
+    const answer = await authorize('code-store-id');
+    expect(answer.status).toBe(200);
+    const rows = await clientsOfStore(777009);
+    expect(rows).toHaveLength(1);
+    const client = await t.request('GET', `/api/v1/clients/${rows[0].id}`, { token: superuser });
+    expect(client.body).toMatchObject({ nuvemshop_store_id: 777009, nuvemshop_token: 'store-token-sid' });
+  });
+
   it('updates the client of a known store on a new install', async () => {
     platform.answer = () => granted(777002, 'first-token');
     expect((await authorize('install-1')).status).toBe(200);

@@ -81,23 +81,31 @@ describe('store synchronisation settings', () => {
     expect(loadConfig({})).toMatchObject({
       HIPER_API_URL: 'https://ms-ecommerce.hiper.com.br/api/v1',
       NUVEMSHOP_API_URL: 'https://api.nuvemshop.com.br/v1',
-      NUVEMSHOP_USER_AGENT: 'Sistema de Integração (admin@example.com)',
+      NUVEMSHOP_USER_AGENT: 'Sistema de Integracao (admin@example.com)',
       SYNC_CATALOGUE_CRON: '0 * * * *',
       SYNC_STOCK_INTERVAL_SECONDS: 600,
       SYNC_FULL_READ_CRON: '30 3 * * *',
       SYNC_CONCURRENCY: 20,
+      SYNC_SUSPENDED_CHECK_MINUTES: 60,
       PUBLIC_URL: 'http://localhost:8000',
     });
   });
 
   it('names FIRST_SUPERUSER as the contact in the User-Agent unless NUVEMSHOP_USER_AGENT is set', () => {
     expect(loadConfig({ FIRST_SUPERUSER: 'ti@loja.example' }).NUVEMSHOP_USER_AGENT).toBe(
-      'Sistema de Integração (ti@loja.example)',
+      'Sistema de Integracao (ti@loja.example)',
     );
     expect(loadConfig({ NUVEMSHOP_USER_AGENT: 'Integrador (suporte@x.example)' }).NUVEMSHOP_USER_AGENT).toBe(
       'Integrador (suporte@x.example)',
     );
     expect(() => loadConfig({ NUVEMSHOP_USER_AGENT: 'Integrador' })).toThrow(/NUVEMSHOP_USER_AGENT: must name/);
+  });
+
+  it('refuses a NUVEMSHOP_USER_AGENT that is not ASCII at start, saying so', () => {
+    expect(() => loadConfig({ NUVEMSHOP_USER_AGENT: 'Sistema de Integração (ti@loja.example)' })).toThrow(
+      /NUVEMSHOP_USER_AGENT: must be ASCII/,
+    );
+    expect(loadConfig({ FIRST_SUPERUSER: 'ti@loja.example' }).NUVEMSHOP_USER_AGENT).toMatch(/^[\x20-\x7e]+$/);
   });
 
   it('takes PUBLIC_URL from FRONTEND_HOST unless it is set', () => {
@@ -128,6 +136,14 @@ describe('store synchronisation settings', () => {
     expect(loadConfig({ SYNC_STOCK_INTERVAL_SECONDS: '86400' }).SYNC_STOCK_INTERVAL_SECONDS).toBe(86_400);
     for (const value of ['9', '86401', '1.5', 'often']) {
       expect(() => loadConfig({ SYNC_STOCK_INTERVAL_SECONDS: value }), value).toThrow('SYNC_STOCK_INTERVAL_SECONDS');
+    }
+  });
+
+  it('keeps SYNC_SUSPENDED_CHECK_MINUTES between a minute and a day', () => {
+    expect(loadConfig({ SYNC_SUSPENDED_CHECK_MINUTES: '1' }).SYNC_SUSPENDED_CHECK_MINUTES).toBe(1);
+    expect(loadConfig({ SYNC_SUSPENDED_CHECK_MINUTES: '1440' }).SYNC_SUSPENDED_CHECK_MINUTES).toBe(1440);
+    for (const value of ['0', '1441', '2.5', 'hourly']) {
+      expect(() => loadConfig({ SYNC_SUSPENDED_CHECK_MINUTES: value }), value).toThrow('SYNC_SUSPENDED_CHECK_MINUTES');
     }
   });
 

@@ -15,10 +15,25 @@ import {
   StoreSuspended,
   TokenRevoked,
 } from '../../gateway/sync/nuvemshop.client';
+import { exchangeCode } from '../../gateway/callback/nuvemshop-token.client';
+import {
+  docDescribedError,
+  docFieldErrors,
+  docImage,
+  docLastPage,
+  docProduct,
+  docStore,
+  docTokenWithStoreId,
+  docTokenWithUserId,
+  docVariant,
+  docWebhook,
+  shapeOf,
+} from '../support/fixtures/nuvemshop-docs';
+import { startNuvemshopStandIn } from '../support/nuvemshop';
 import { startHiper, type HiperStandIn } from '../support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
 
-const USER_AGENT = 'Sistema de Integração (admin@example.com)';
+const USER_AGENT = 'Sistema de Integracao (admin@example.com)';
 /** A bucket of the documented size that drains 20 times faster than the real one, so bursts take seconds. */
 const FAST_BUCKET = { size: 40, drainPerSecond: 40 };
 
@@ -293,6 +308,33 @@ describe('the Nuvemshop client and stand-in', () => {
     expect(other.variants[0].stock).toBe(5);
   });
 
+  it('reads a store past the 10,000-result cap in since_id windows, no query reaching past the cap', async () => {
+    // The cap scaled down: 10,000 results of 200 a page is 50 pages, as 50 results of 10 a page is 5.
+    const standIn = await startNuvemshopApi({ bucket: FAST_BUCKET, maxQueryItems: 50 });
+    try {
+      const store = standIn.addStore(78);
+      for (let i = 0; i < 125; i++) store.seedProduct(simpleProduct(`W-${i}`));
+      const client = new NuvemshopClient({
+        baseUrl: standIn.url,
+        userAgent: USER_AGENT,
+        timeoutMs: 2000,
+        maxQueryResults: 50,
+      }).store(78, store.token);
+      const skus: string[] = [];
+      for await (const page of client.products(10)) skus.push(...page.map((p) => p.variants[0].sku!));
+      expect(skus).toHaveLength(125);
+      expect(new Set(skus).size).toBe(125);
+      const lists = standIn.requestsOf(78);
+      expect(lists.every((r) => r.status === 200)).toBe(true);
+      expect(lists.every((r) => Number(r.query.page) * Number(r.query.per_page) <= 50)).toBe(true);
+      const windows = lists.map((r) => r.query.since_id);
+      expect([...new Set(windows)]).toEqual(['0', String(store.products[49].id), String(store.products[99].id)]);
+      expect(lists).toHaveLength(13);
+    } finally {
+      await standIn.close();
+    }
+  });
+
   it.each(['empty', 'not-found'] as const)(
     'ends the product listing on a page past the last (%s)',
     async (pastLastPage) => {
@@ -310,11 +352,11 @@ describe('the Nuvemshop client and stand-in', () => {
           ['L-0', 'L-1'],
           ['L-2', 'L-3'],
         ]);
-        const lists = standIn.requestsOf(77).map((r) => [r.query.page, r.status]);
+        const lists = standIn.requestsOf(77).map((r) => [r.query.since_id, r.query.page, r.status]);
         expect(lists).toEqual([
-          ['1', 200],
-          ['2', 200],
-          ['3', pastLastPage === 'empty' ? 200 : 404],
+          ['0', '1', 200],
+          ['0', '2', 200],
+          ['0', '3', pastLastPage === 'empty' ? 200 : 404],
         ]);
         expect(await client.listProducts(9, 2)).toEqual([]);
       } finally {
@@ -433,11 +475,13 @@ describe('the Nuvemshop client and stand-in', () => {
       'Content-Type': 'application/json',
     };
     const outside = [
-      await rawRequest('GET', `${nuvemshop.url}/${id}/products/${product.id}`, headers),
+      await rawRequest('GET', `${nuvemshop.url}/${id}/products/${product.id}/variants`, headers),
       await rawRequest('DELETE', `${nuvemshop.url}/${id}/products/${product.id}`, headers),
       await rawRequest('GET', `${nuvemshop.url}/${id}/orders`, headers),
     ];
     expect(outside.map((a) => a.status)).toEqual([404, 404, 404]);
+    // Reading one product back is in the contract (an answer not understood is settled so).
+    expect((await rawRequest('GET', `${nuvemshop.url}/${id}/products/${product.id}`, headers)).status).toBe(200);
     const put = await rawRequest(
       'PUT',
       `${nuvemshop.url}/${id}/products/${product.id}`,
@@ -447,14 +491,20 @@ describe('the Nuvemshop client and stand-in', () => {
     expect(put.status).toBe(200);
     expect(store.product(product.id)).toMatchObject({ name: { pt: 'Outro nome' } });
     expect(store.product(product.id)!.variants[0]).toMatchObject({ price: '19.90', stock: 5 });
-    expect(nuvemshop.requestsOf(id).map((r) => r.route)).toEqual([null, null, null, 'PUT /products/{id}']);
+    expect(nuvemshop.requestsOf(id).map((r) => r.route)).toEqual([
+      null,
+      null,
+      null,
+      'GET /products/{id}',
+      'PUT /products/{id}',
+    ]);
   });
 
   it('builds its client from the configuration', async () => {
     const config = loadConfig({ NUVEMSHOP_API_URL: nuvemshop.url, FIRST_SUPERUSER: 'ti@loja.example' });
     const { id, store } = newStore();
     await NuvemshopClient.fromConfig(config).store(id, store.token).getStore();
-    expect(nuvemshop.requestsOf(id)[0].headers['user-agent']).toBe('Sistema de Integração (ti@loja.example)');
+    expect(nuvemshop.requestsOf(id)[0].headers['user-agent']).toBe('Sistema de Integracao (ti@loja.example)');
   });
 });
 
@@ -598,5 +648,80 @@ describe('the Hiper client and stand-in', () => {
     account.add({ nome: 'Fora da loja', enviarParaLojaVirtual: false });
     const { products } = await clientOf(account.key).readAll(0);
     expect(products.map((p) => p.nome)).toEqual(['Na loja']);
+  });
+});
+
+describe('the documentation’s own examples', () => {
+  /** Every documented field of `doc` is in `served` with the same JSON type (a documented null may be anything). */
+  const expectDocumentedShape = (served: Record<string, unknown>, doc: Record<string, unknown>) => {
+    const mine = shapeOf(served);
+    for (const [field, type] of Object.entries(shapeOf(doc))) {
+      if (type !== 'null') expect([field, mine[field]]).toEqual([field, type]);
+      else expect(mine, field).toHaveProperty(field);
+    }
+  };
+
+  it('are read by the Nuvemshop client: product, variant, image, store and webhook', async () => {
+    const { id, client } = newStore();
+    nuvemshop.inject({ store: id, method: 'GET', path: '/products/1234', status: 200, body: docProduct });
+    const product = (await client.getProduct(1234))!;
+    expect(product.variants[0]).toMatchObject({ id: 144, sku: '3001', stock: 5, price: '12.00' });
+    expect(product.attributes).toEqual([{ pt: 'Cor' }]);
+    expect(product.images[0].src).toMatch(/cloudfront/);
+    nuvemshop.inject({ store: id, method: 'GET', path: '/store', status: 200, body: docStore });
+    expect(await client.getStore()).toMatchObject({ id: 1234, main_language: 'pt' });
+    nuvemshop.inject({ store: id, method: 'GET', path: '/webhooks', status: 200, body: [docWebhook] });
+    expect(await client.listWebhooks()).toEqual([docWebhook]);
+  });
+
+  it('give a refusal’s gist in both documented 422 shapes, and end a listing on 404 "Last page is N"', async () => {
+    const { id, client } = newStore();
+    nuvemshop.inject({ store: id, method: 'POST', path: '/products', status: 422, body: docFieldErrors });
+    await expect(client.createProduct({ name: '' })).rejects.toThrow(/name: can't be blank/);
+    nuvemshop.inject({ store: id, method: 'POST', path: '/products', status: 422, body: docDescribedError });
+    await expect(client.createProduct({ name: 'x' })).rejects.toThrow(
+      /Variants cannot be repeated; duplicate_variant_ids: 144, 145/,
+    );
+    nuvemshop.inject({ store: id, method: 'GET', path: '/products', status: 404, body: docLastPage });
+    expect(await client.listProducts(4)).toEqual([]);
+  });
+
+  it('are the shapes the stand-in answers in', async () => {
+    const { store, client } = newStore();
+    store.addLocation('Loja física');
+    const created = await client.createProduct({
+      name: 'Camisa',
+      attributes: [{ pt: 'Cor' }],
+      variants: [{ sku: '3001', barcode: '7891234567895', price: 12, stock: 5, values: [{ pt: 'Azul' }] }],
+      images: [{ src: 'https://hiper-gestao.s3.amazonaws.com/a/imagem-de-produto/b/600.jpeg' }],
+    });
+    expectDocumentedShape(created as never, docProduct);
+    expectDocumentedShape(created.variants[0] as never, docVariant);
+    expectDocumentedShape(created.images[0] as never, docImage);
+    expectDocumentedShape((await client.getStore()) as never, docStore);
+    const webhook = await client.createWebhook({ event: 'app/uninstalled', url: docWebhook.url });
+    expectDocumentedShape(webhook as never, docWebhook);
+    const refused = await rawRequest(
+      'POST',
+      `${nuvemshop.url}/${store.id}/products`,
+      { 'User-Agent': USER_AGENT, Authentication: `bearer ${store.token}`, 'Content-Type': 'application/json' },
+      JSON.stringify({ name: '' }),
+    );
+    expect([refused.status, refused.body]).toEqual([422, docFieldErrors]);
+  });
+
+  it('are read at the install: the token answer with user_id or store_id', async () => {
+    for (const answer of [docTokenWithUserId, docTokenWithStoreId]) {
+      const platform = await startNuvemshopStandIn(() => ({ status: 200, body: answer }));
+      try {
+        const exchange = await exchangeCode(
+          { tokenUrl: platform.url, clientId: '1', clientSecret: 's', timeoutMs: 2000 },
+          'code',
+        );
+        expect(exchange).toEqual({ kind: 'granted', storeId: 1234, accessToken: answer.access_token });
+      } finally {
+        await platform.close();
+      }
+    }
   });
 });

@@ -113,6 +113,28 @@ describe('a first run', () => {
     expect(adopted.variants[0]).toMatchObject({ price: '30.00', stock: 2 });
   });
 
+  it('adopts by SKU in a store that already holds 25,000 products, creating only what is missing', async () => {
+    const c = await connectedClient();
+    for (let i = 0; i < 25_000; i++) {
+      c.store.seedProduct({ name: `Antigo ${i}`, variants: [{ sku: String(900_000 + i), price: '10.00', stock: 1 }] });
+    }
+    const existing = Array.from({ length: 20 }, (_, k) => c.account.add({ codigo: 900_000 + k * 1249, preco: 10 }));
+    const missing = Array.from({ length: 10 }, (_, k) => c.account.add({ codigo: 800_000 + k, preco: 10 }));
+    const run = await syncNow(c.id, 'catalogue', 120_000);
+    expect(run).toMatchObject({ state: 'succeeded', created: 10, failed: 0 });
+    expect(run.updated + run.unchanged).toBe(20);
+    expect(c.store.products).toHaveLength(25_010);
+    for (const p of [...existing, ...missing]) {
+      expect(c.store.products.filter((x) => x.variants.some((v) => v.sku === String(p.codigo)))).toHaveLength(1);
+    }
+    const lists = nuvemshop.requestsOf(c.storeId).filter((r) => r.route === 'GET /products');
+    expect(lists.every((r) => r.status === 200)).toBe(true);
+    expect(lists.every((r) => Number(r.query.page ?? 1) * Number(r.query.per_page ?? 30) <= 10_000)).toBe(true);
+    // The whole catalogue read once, 200 a page, in three since_id windows.
+    expect(lists).toHaveLength(126);
+    expect(new Set(lists.map((r) => r.query.since_id)).size).toBe(3);
+  }, 120_000);
+
   it('does not duplicate a creation whose answer was lost: the marked product is found by its SKU', async () => {
     const c = await connectedClient();
     const p = c.account.add({ nome: 'Jaqueta', preco: 300, quantidadeEmEstoque: 1 });
@@ -159,6 +181,94 @@ describe('a first run', () => {
     expect(routes).toContain('POST /products');
     expect(routes).not.toContain('GET /products/sku/{sku}');
     expect(c.store.products).toHaveLength(1);
+  });
+});
+
+describe('stock on creation', () => {
+  it('never leaves a new variant unlimited: created with stock, the location’s stock written through stock-price', async () => {
+    const c = await connectedClient();
+    const second = c.store.addLocation('Loja física');
+    const located = await t.request('PUT', `/api/v1/clients/${c.id}`, {
+      token: su,
+      json: { nuvemshop_location_id: second.id },
+    });
+    expect(located.status, located.text).toBe(200);
+    const grade = c.account.add({
+      nome: 'Meia',
+      variacao: [
+        { nomeVariacaoA: 'P', tipoVariacaoA: 'Tamanho', quantidadeEmEstoque: 4 },
+        { nomeVariacaoA: 'G', tipoVariacaoA: 'Tamanho', quantidadeEmEstoque: 9 },
+      ],
+    });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1, failed: 0 });
+    const created = nuvemshop.requestsOf(c.storeId).find((r) => r.route === 'POST /products')!;
+    for (const v of (created.body as { variants: Record<string, unknown>[] }).variants) {
+      expect(v).not.toHaveProperty('inventory_levels');
+      expect(typeof v.stock).toBe('number');
+    }
+    expect(writes(c.storeId).filter((w) => w?.includes('/products'))).toEqual([
+      'POST /products',
+      'PATCH /products/stock-price',
+    ]);
+    const [product] = c.store.products;
+    const levels = (sku: number) =>
+      product.variants.find((v) => v.sku === String(sku))!.inventory_levels.map((l) => [l.location_id, l.stock]);
+    for (const v of product.variants) expect(v.stock_management).toBe(true);
+    expect(levels(grade.variacao![0].codigo)).toEqual([
+      [c.store.locations[0].id, 0],
+      [second.id, 4],
+    ]);
+    expect(levels(grade.variacao![1].codigo)).toEqual([
+      [c.store.locations[0].id, 0],
+      [second.id, 9],
+    ]);
+    // What was written is known: the next run writes nothing.
+    const again = await syncNow(c.id, 'full');
+    expect(again).toMatchObject({ state: 'succeeded', unchanged: 1, created: 0, updated: 0 });
+  });
+
+  it('without a location, creates every variant with its stock in POST /products and writes nothing more', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Boné', quantidadeEmEstoque: 5 });
+    expect((await syncNow(c.id)).created).toBe(1);
+    expect(writes(c.storeId).filter((w) => w?.includes('/products'))).toEqual(['POST /products']);
+    expect(c.store.products[0].variants[0]).toMatchObject({ stock_management: true, stock: 5 });
+  });
+});
+
+describe('shapes as the platform documents them', () => {
+  it('sends attributes and values as language objects, and a grade’s new axis before its variants’ values', async () => {
+    const c = await connectedClient();
+    const grade = c.account.add({
+      nome: 'Camisa',
+      variacao: [
+        { nomeVariacaoA: 'Azul', tipoVariacaoA: 'Cor', quantidadeEmEstoque: 1 },
+        { nomeVariacaoA: 'Verde', tipoVariacaoA: 'Cor', quantidadeEmEstoque: 1 },
+      ],
+    });
+    expect((await syncNow(c.id)).created).toBe(1);
+    const created = nuvemshop.requestsOf(c.storeId).find((r) => r.route === 'POST /products')!.body as {
+      attributes: unknown[];
+      variants: { values: unknown[] }[];
+    };
+    expect(created.attributes).toEqual([{ pt: 'Cor' }]);
+    expect(created.variants.map((v) => v.values)).toEqual([[{ pt: 'Azul' }], [{ pt: 'Verde' }]]);
+
+    // The grade gains a second axis: the product's attributes change first, then its variants' values.
+    const since = nuvemshop.requestsOf(c.storeId).length;
+    c.account.changeVariation(grade.variacao![0].id, { tipoVariacaoB: 'Tamanho', nomeVariacaoB: 'P' });
+    c.account.changeVariation(grade.variacao![1].id, { tipoVariacaoB: 'Tamanho', nomeVariacaoB: 'G' });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', updated: 1, failed: 0 });
+    expect(writes(c.storeId, since)).toEqual(['PUT /products/{id}', 'PATCH /products/{id}/variants']);
+    const [product] = c.store.products;
+    expect(product.attributes).toEqual([{ pt: 'Cor' }, { pt: 'Tamanho' }]);
+    expect(product.variants.map((v) => v.values)).toEqual([
+      [{ pt: 'Azul' }, { pt: 'P' }],
+      [{ pt: 'Verde' }, { pt: 'G' }],
+    ]);
+    expect(await syncNow(c.id, 'full')).toMatchObject({ state: 'succeeded', unchanged: 1 });
   });
 });
 
@@ -230,6 +340,114 @@ describe('the store platform’s answers', () => {
     expect(nuvemshop.requestsOf(c.storeId)).toHaveLength(1);
   });
 
+  it('a store whose free days ran out (402, no webhook) is asked GET /store at each check and comes back by itself', async () => {
+    const check = t.gateway.services.queues.find((q) => q.name === 'sync-suspended-check');
+    expect(check?.everySeconds).toBe(60 * 60);
+    const c = await connectedClient();
+    c.account.add({ nome: 'Produto' });
+    nuvemshop.suspend(c.storeId);
+    expect((await syncNow(c.id)).state).toBe('failed');
+    const stateOf = async () => (await t.request('GET', `/api/v1/clients/${c.id}`, { token: su })).body.sync_state;
+    expect(await stateOf()).toBe('suspended');
+    const calls = () => nuvemshop.requestsOf(c.storeId).map((r) => `${r.method} ${r.path} ${r.status}`);
+    const before = calls().length;
+    /** One firing of the schedule, and the store's answers to it. */
+    const checked = async () => {
+      const seen = calls().length;
+      await t.gateway.services.jobs.send('sync-suspended-check', {});
+      const until = Date.now() + 15_000;
+      while (calls().length === seen && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 300));
+      return calls().slice(seen);
+    };
+
+    // Still unpaid: the one call is GET /store, and the client stays suspended with no run queued.
+    expect(await checked()).toEqual(['GET /store 402']);
+    expect(await stateOf()).toBe('suspended');
+    expect((await t.request('POST', `/api/v1/clients/${c.id}/sync`, { token: su, json: {} })).status).toBe(409);
+
+    // Paid, and Nuvemshop sends nothing: the next check finds the store working and its runs resume.
+    nuvemshop.resume(c.storeId);
+    expect(await checked()).toEqual(['GET /store 200']);
+    expect(await stateOf()).toBe('idle');
+    expect(calls().slice(before, before + 2)).toEqual(['GET /store 402', 'GET /store 200']);
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1 });
+  });
+
+  it.each(['products', 'empty'] as const)(
+    'a stock-price answer of another shape (%s) is settled by reading the product back once, never re-sent',
+    async (shape) => {
+      const c = await connectedClient();
+      const product = c.account.add({ nome: 'Caneca', preco: 20, quantidadeEmEstoque: 3 });
+      expect((await syncNow(c.id)).created).toBe(1);
+      c.store.stockPriceAnswer = shape;
+      c.account.change(product.id, { preco: 25, quantidadeEmEstoque: 8 });
+      const since = nuvemshop.requestsOf(c.storeId).length;
+      const run = await syncNow(c.id);
+      expect(run).toMatchObject({ state: 'succeeded', updated: 1, failed: 0 });
+      expect(
+        nuvemshop
+          .requestsOf(c.storeId)
+          .slice(since)
+          .map((r) => r.route),
+      ).toEqual(['PATCH /products/stock-price', 'GET /products/{id}']);
+      expect(c.store.products[0].variants[0]).toMatchObject({ price: '25.00', stock: 8 });
+      // Settled: the next runs send nothing.
+      const after = nuvemshop.requestsOf(c.storeId).length;
+      expect(await syncNow(c.id, 'full')).toMatchObject({ state: 'succeeded', unchanged: 1 });
+      expect(writes(c.storeId, after)).toEqual([]);
+    },
+  );
+
+  it('a creation answered 2xx without the ids is settled by reading the product back once, never created twice', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Cesto', quantidadeEmEstoque: 2 });
+    nuvemshop.inject({ store: c.storeId, method: 'POST', path: '/products', answerBody: {} });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1, failed: 0 });
+    expect(c.store.products).toHaveLength(1);
+    expect(
+      nuvemshop
+        .requestsOf(c.storeId)
+        .map((r) => r.route)
+        .filter((r) => r?.includes('/products')),
+    ).toEqual(['GET /products', 'POST /products', 'GET /products/sku/{sku}']);
+    const links = await t.request('GET', `/api/v1/product-links/?client_id=${c.id}`, { token: su });
+    expect(links.body.data[0]).toMatchObject({
+      nuvemshop_product_id: c.store.products[0].id,
+      nuvemshop_variant_id: c.store.products[0].variants[0].id,
+    });
+    const after = nuvemshop.requestsOf(c.storeId).length;
+    expect(await syncNow(c.id, 'full')).toMatchObject({ state: 'succeeded', unchanged: 1 });
+    expect(writes(c.storeId, after)).toEqual([]);
+  });
+
+  it('409 is retried as a transient, never a refusal of the product', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Vaso' });
+    nuvemshop.inject({ store: c.storeId, method: 'POST', path: '/products', status: 409, times: 1 });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({ state: 'succeeded', created: 1, failed: 0 });
+    expect(c.store.products).toHaveLength(1);
+    expect(nuvemshop.requestsOf(c.storeId).filter((r) => r.status === 409)).toHaveLength(1);
+  });
+
+  it('403 ends the run failed with the permission message, and calls the store no more', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Prato' });
+    c.account.add({ nome: 'Copo' });
+    nuvemshop.inject({ store: c.storeId, method: 'POST', path: '/products', status: 403, times: Infinity });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      failed: 0,
+      errors: [expect.objectContaining({ message: 'Nuvemshop refused the call: the app lacks a permission' })],
+    });
+    expect(nuvemshop.requestsOf(c.storeId).filter((r) => r.status === 403)).toHaveLength(1);
+    nuvemshop.clearFaults();
+  });
+
   it('a Hiper key refused fails the run with its message and the client', async () => {
     const c = await connectedClient();
     hiper.refuseKey(c.account.key);
@@ -240,6 +458,41 @@ describe('the store platform’s answers', () => {
     });
     const client = await t.request('GET', `/api/v1/clients/${c.id}`, { token: su });
     expect(client.body.sync_state).toBe('failed');
+  });
+
+  it('a Hiper cursor that does not advance ends the run failed, the cursor unmoved', async () => {
+    const c = await connectedClient();
+    const product = c.account.add({ nome: 'Lápis' });
+    hiper.inject({
+      path: '/produtos/pontoDeSincronizacao',
+      status: 200,
+      body: { pontoDeSincronizacao: 0, produtos: [product], errors: [], message: null },
+    });
+    const run = await syncNow(c.id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      errors: [expect.objectContaining({ message: "Hiper's cursor did not advance" })],
+    });
+    const [cursor] = await t.sql<{ catalogue_cursor: string }>(
+      'select catalogue_cursor from sync_clients where client_id = $1',
+      [c.id],
+    );
+    expect(cursor.catalogue_cursor).toBe('0');
+  });
+
+  it('shares one Hiper token, stored encrypted, by every run of a client; a 401 renews it once', async () => {
+    const c = await connectedClient();
+    c.account.add({ nome: 'Régua' });
+    for (let i = 0; i < 8; i++) expect((await syncNow(c.id, i % 2 ? 'stock' : 'catalogue')).state).toBe('succeeded');
+    expect(hiper.tokensIssued(c.account.key)).toBe(1);
+    const [row] = await t.sql<{ hiper_bearer: string }>('select hiper_bearer from sync_clients where client_id = $1', [
+      c.id,
+    ]);
+    expect(row.hiper_bearer).toMatch(/^v1:/);
+    // Hiper stops taking it before its exp: one new token, kept for the runs after.
+    hiper.invalidateTokens(c.account.key);
+    for (let i = 0; i < 3; i++) expect((await syncNow(c.id)).state).toBe('succeeded');
+    expect(hiper.tokensIssued(c.account.key)).toBe(2);
   });
 
   it('a 5xx is retried by the job, the cursor unmoved until the page is written', async () => {

@@ -325,7 +325,8 @@ describe('Nuvemshop webhooks', () => {
     await deliver(APP, appEvent(storeId, 'app/resumed'));
     await settled(storeId, ++count);
     expect((await clientOf(storeId)).sync_state).toBe('idle');
-    expect(callsSince()).toEqual([]);
+    // Each asked the store once; its answer decided.
+    expect(callsSince()).toEqual(['GET /store 402', 'GET /store 200']);
 
     api.uninstall(storeId);
     await deliver(APP, appEvent(storeId, 'app/uninstalled'));
@@ -355,6 +356,7 @@ describe('Nuvemshop webhooks', () => {
     api.suspend(storeId);
     await deliver(APP, appEvent(storeId, 'app/suspended'));
     await settled(storeId, ++count);
+    expect(callsSince()).toEqual(['GET /store 402']);
     api.uninstall(storeId);
     await deliver(APP, appEvent(storeId, 'app/uninstalled'));
     await settled(storeId, ++count);
@@ -400,6 +402,54 @@ describe('Nuvemshop webhooks', () => {
     expect(await clientOf(storeId)).toMatchObject({ sync_state: 'idle', has_token: true });
   });
 
+  it('takes every app/suspended and app/resumed (the app’s id on each) as a reason to ask GET /store once', async () => {
+    const storeId = nextStore++;
+    await install(storeId);
+    await registered(storeId);
+    // Nuvemshop names the app in `id`: every suspension of every store has the same body.
+    const APP_ID = 1948209;
+    const suspended = { store_id: storeId, event: 'app/suspended', id: APP_ID };
+    const resumed = { store_id: storeId, event: 'app/resumed', id: APP_ID };
+    const asked = () =>
+      api
+        .requestsOf(storeId)
+        .filter((r) => r.path === '/store')
+        .map((r) => r.status);
+    let count = 0;
+    const stateAfter = async (payload: Record<string, unknown>, deliveries = 1) => {
+      for (let i = 0; i < deliveries; i++) expect((await deliver(APP, payload)).status).toBe(200);
+      await settled(storeId, ++count);
+      return (await clientOf(storeId)).sync_state;
+    };
+    const before = asked().length;
+
+    // A first cycle, the suspension delivered twice: one event, one question.
+    api.suspend(storeId);
+    expect(await stateAfter(suspended, 2)).toBe('suspended');
+    api.resume(storeId);
+    expect(await stateAfter(resumed)).toBe('idle');
+    // A second cycle in the same install, with the very same bodies, counts like the first.
+    api.suspend(storeId);
+    expect(await stateAfter(suspended)).toBe('suspended');
+    api.resume(storeId);
+    expect(await stateAfter(resumed)).toBe('idle');
+    // A stale suspension arriving after the resumption leaves the working store working.
+    expect(await stateAfter(suspended)).toBe('idle');
+    // A resumption arriving while the store is cut off does not unsuspend it.
+    api.suspend(storeId);
+    expect(await stateAfter(resumed)).toBe('suspended');
+    expect(asked().slice(before)).toEqual([402, 200, 402, 200, 200, 402]);
+    const rows = await eventsOf(storeId);
+    expect(rows.map((r) => `${r.event} ${r.outcome}`)).toEqual([
+      'app/suspended handled',
+      'app/resumed handled',
+      'app/suspended handled',
+      'app/resumed handled',
+      'app/suspended handled',
+      'app/resumed handled',
+    ]);
+  });
+
   it('answers within 3 s while another transaction holds the client’s row', async () => {
     const storeId = nextStore++;
     await install(storeId);
@@ -409,6 +459,7 @@ describe('Nuvemshop webhooks', () => {
     try {
       await locker.query('begin');
       await locker.query('select * from clients where nuvemshop_store_id = $1 for update', [storeId]);
+      api.suspend(storeId);
       const answer = await deliver(APP, appEvent(storeId, 'app/suspended'));
       expect(answer.status).toBe(200);
       expect(answer.ms).toBeLessThan(3000);

@@ -48,9 +48,12 @@ export const storeFor = (code: string) => 1_000_000 + (digest(code).readUInt32BE
 
 /**
  * Grants every code a token and a store id derived from the code, after `delayMs`; empty codes and codes starting
- * with `refused` are refused.
+ * with `refused` are refused. The store id is `user_id`, or `store_id` as "some requests" get it (authentication.md).
  */
-export function derivedAnswer(delayMs = 0): (code: string) => TokenAnswer {
+export function derivedAnswer(
+  delayMs = 0,
+  storeIdField: 'user_id' | 'store_id' = 'user_id',
+): (code: string) => TokenAnswer {
   return (code) =>
     !code || code.startsWith('refused')
       ? refusal(delayMs)
@@ -60,7 +63,7 @@ export function derivedAnswer(delayMs = 0): (code: string) => TokenAnswer {
             access_token: tokenFor(code),
             token_type: 'bearer',
             scope: 'read_products,write_products',
-            user_id: String(storeFor(code)),
+            [storeIdField]: String(storeFor(code)),
           },
           delayMs,
         };

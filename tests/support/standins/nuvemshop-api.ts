@@ -144,6 +144,8 @@ export interface Fault {
   delayMs?: number;
   /** Closes the connection without an answer. */
   drop?: boolean;
+  /** Serves the request normally (its change applied) but answers this body instead, with the same status. */
+  answerBody?: unknown;
 }
 
 /** Watches requests as they are served: see `NuvemshopApiStandIn.intercept`. */
@@ -174,6 +176,16 @@ export interface NuvemshopApiOptions {
   duplicateWebhooks?: 'accept' | 'refuse';
   /** `published` and `visibility` in one body: refused with 422 (default, as reported since 2026-07-28) or accepted. */
   refuseBothPublishedAndVisibility?: boolean;
+  /**
+   * Whether `POST /products` applies its variants' `inventory_levels` (unverified: it is not among the calls the
+   * multi-inventory guide lists, so by default they are ignored and a variant without `stock` is left unlimited).
+   */
+  createTakesInventoryLevels?: boolean;
+  /**
+   * What `PATCH /products/stock-price` answers (unverified): the per-variant report (default), the updated products,
+   * or an empty object.
+   */
+  stockPriceAnswer?: 'per-variant' | 'products' | 'empty';
   /** Products a store may hold (100,000 documented). */
   maxProducts?: number;
   /** What one request costs in the bucket (unverified weights; 1 each unless told). */
@@ -290,6 +302,8 @@ export class StandInStore {
   locations: Location[] = [{ id: locationId(), name: 'Depósito', priority: 0 }];
   /** What each image was sent with (its `src`, or `attachment:<filename>`), by image id. */
   sentSrc = new Map<number, string>();
+  /** This store's `stock-price` answer shape, over the stand-in's `stockPriceAnswer`. */
+  stockPriceAnswer?: NuvemshopApiOptions['stockPriceAnswer'];
   /** Variants that `stock-price` reports as failed, with the error it gives. */
   refuseInStockPrice = new Map<number, string>();
   info: Record<string, unknown>;
@@ -302,7 +316,10 @@ export class StandInStore {
     token: string,
     bucket: BucketSettings,
     private readonly options: Required<Pick<NuvemshopApiOptions, 'maxInlineImages' | 'maxProducts'>> &
-      Pick<NuvemshopApiOptions, 'rootCategoryParent' | 'refuseBothPublishedAndVisibility'>,
+      Pick<
+        NuvemshopApiOptions,
+        'rootCategoryParent' | 'refuseBothPublishedAndVisibility' | 'createTakesInventoryLevels'
+      >,
   ) {
     this.token = token;
     this.bucket = bucket;
@@ -414,7 +431,11 @@ export class StandInStore {
     if (variants.length > MAX_VARIANTS) {
       throw unprocessable(`Product is not allowed to have more than ${MAX_VARIANTS} variants`);
     }
-    for (const input of variants) product.variants.push(this.newVariant(product, isObject(input) ? input : {}));
+    for (const input of variants) {
+      const fields = isObject(input) ? { ...input } : {};
+      if (!this.options.createTakesInventoryLevels) delete fields.inventory_levels;
+      product.variants.push(this.newVariant(product, fields));
+    }
     this.refuseRepeatedValues(product.variants);
     const images = Array.isArray(body.images) ? body.images : [];
     if (images.length > this.options.maxInlineImages) {
@@ -439,6 +460,14 @@ export class StandInStore {
       product.name = name;
     }
     if (body.description !== undefined) product.description = this.text(body.description);
+    if (body.attributes !== undefined && product.variants.length > 0) {
+      // On an existing product (unverified): the axes change, and each variant's values must be made to match them.
+      if (!Array.isArray(body.attributes)) throw fieldErrors({ attributes: ['must be a list'] });
+      if (body.attributes.length > MAX_ATTRIBUTES) {
+        throw unprocessable(`A product cannot have more than ${MAX_ATTRIBUTES} attributes`);
+      }
+      product.attributes = body.attributes.map((a) => this.text(a));
+    }
     if (body.brand !== undefined) product.brand = body.brand === null || body.brand === '' ? null : String(body.brand);
     if (typeof body.published === 'boolean') product.published = body.published;
     if (body.visibility !== undefined) product.published = body.visibility === 'visible';
@@ -1032,7 +1061,14 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/products$/,
       name: 'GET /products',
-      handler: (s, _p, _b, q) => page(s.products, q, `/${s.id}/products`, (p) => s.productJson(p)),
+      handler: (s, _p, _b, q) => {
+        // `since_id`: only products after that id, in id order.
+        const since = q.since_id === undefined ? undefined : Number(q.since_id);
+        if (since !== undefined && !Number.isSafeInteger(since)) throw unprocessable('since_id must be a whole number');
+        const products =
+          since === undefined ? s.products : s.products.filter((p) => p.id > since).sort((a, b) => a.id - b.id);
+        return page(products, q, `/${s.id}/products`, (p) => s.productJson(p));
+      },
     },
     {
       method: 'POST',
@@ -1055,7 +1091,24 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'PATCH',
       pattern: /^\/products\/stock-price$/,
       name: 'PATCH /products/stock-price',
-      handler: (s, _p, b) => s.stockPrice(b),
+      handler: (s, _p, b) => {
+        const report = s.stockPrice(b);
+        // Unverified: the answer's shape. Another one reports no variant, though each was applied as usual.
+        const shape = s.stockPriceAnswer ?? options.stockPriceAnswer;
+        if (shape === 'products') {
+          return report.map((entry) => {
+            const product = s.product(Number(entry.id));
+            return product ? s.productJson(product) : entry;
+          });
+        }
+        return shape === 'empty' ? {} : report;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/products\/(\d+)$/,
+      name: 'GET /products/{id}',
+      handler: (s, [id]) => s.productJson(productOf(s, id)),
     },
     {
       method: 'PUT',
@@ -1296,7 +1349,9 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           return;
         }
         await interceptor?.(record, 'received');
-        const { status, body, headers } = serve(req, raw, record, fault);
+        const served = serve(req, raw, record, fault);
+        const { status, headers } = served;
+        const body = fault && 'answerBody' in fault && status < 300 ? fault.answerBody : served.body;
         record.status = status;
         await interceptor?.(record, 'served');
         if (res.destroyed) return;
@@ -1330,6 +1385,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           maxProducts: options.maxProducts ?? 100_000,
           rootCategoryParent: options.rootCategoryParent === undefined ? 0 : options.rootCategoryParent,
           refuseBothPublishedAndVisibility: options.refuseBothPublishedAndVisibility ?? true,
+          createTakesInventoryLevels: options.createTakesInventoryLevels ?? false,
         },
       );
       stores.set(storeId, store);
