@@ -74,7 +74,8 @@ function ReferenceFilter({ label, source, target }: { label: string; source: str
   return (
     <Autocomplete
       size="small"
-      sx={{ width: { xs: 160, sm: 220 } }}
+      // Wide enough for a store's address on a desktop; on a phone it shares the row with the state filter.
+      sx={{ flex: { xs: '1 1 0', sm: '0 0 auto' }, minWidth: 140, width: { sm: 280 } }}
       options={options}
       value={value}
       filterOptions={(shown) => shown}
