@@ -25,7 +25,8 @@ export function useInputLabel(resource: string, source: string, mode: FormMode):
     ...(mode === 'edit' ? [`resources.${resource}.inputs.edit.${source}`] : []),
     `resources.${resource}.inputs.${source}`,
   ];
-  return keys.find((key) => translate(key, { _: '' })) ?? `resources.${resource}.fields.${source}`;
+  // Translated here: react-admin would show a missing key as itself, not as the words made from it (labels/defaults.ts).
+  return translate(keys.find((key) => translate(key, { _: '' })) ?? `resources.${resource}.fields.${source}`);
 }
 
 const numberText = (value: unknown) => (value == null ? '' : String(value));

@@ -1,4 +1,8 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { memoryProvider, renderWithAdmin } from '../testing';
+import DeclaredList from './DeclaredList';
 import { formInputs, updateData } from './formInputs';
 import { instantOf } from './DerivedInput';
 
@@ -64,5 +68,67 @@ describe("a resource's references and dates in its forms", () => {
       client_id: 'c2',
       due_on: '2025-03-11',
     });
+  });
+});
+
+/** The data layer of two resources: notes, and the clients they name. */
+function notesAndClients() {
+  const clients = memoryProvider(
+    [
+      { id: 'c1', url: 'https://loja-azul.example' },
+      { id: 'c2', url: 'https://loja-verde.example' },
+    ],
+    { search: ['url'] },
+  );
+  const notes = memoryProvider([]);
+  const of = (resource: string) => (resource === 'clientes' ? clients : notes);
+  const provider = {
+    notes,
+    getList: (resource: string, params: never) => of(resource).getList(resource, params),
+    getOne: (resource: string, params: never) => of(resource).getOne(resource, params),
+    getMany: async (resource: string, { ids }: { ids: string[] }) => ({
+      data: of(resource)
+        .rows()
+        .filter((row) => ids.includes(row.id)),
+    }),
+    create: (resource: string, params: never) => of(resource).create(resource, params),
+    update: (resource: string, params: never) => of(resource).update(resource, params),
+  };
+  return provider;
+}
+
+describe("a new resource's dialog", () => {
+  it('sets the client with an autocomplete of addresses and the reminder in a date-and-time box, then shows both', async () => {
+    const person = userEvent.setup();
+    const provider = notesAndClients();
+    renderWithAdmin(<DeclaredList resource={'notes' as never} />, { path: '/notes', dataProvider: provider });
+    // No labels written yet: the texts are words made from the keys.
+    await person.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    await person.type(within(dialog).getByLabelText(/^Body/), 'Call the store');
+    const client = within(dialog).getByRole('combobox', { name: 'Client id' });
+    await person.type(client, 'verde');
+    await person.click(await screen.findByRole('option', { name: 'https://loja-verde.example' }));
+    fireEvent.change(within(dialog).getByLabelText('Remind at'), { target: { value: '2025-03-10T09:30' } });
+    fireEvent.change(within(dialog).getByLabelText('Due on'), { target: { value: '2025-03-11' } });
+    fireEvent.submit(within(dialog).getByRole('button', { name: 'Save' }).closest('form')!);
+    await waitFor(() =>
+      expect(provider.notes.create).toHaveBeenCalledWith(
+        'notes',
+        expect.objectContaining({
+          data: expect.objectContaining({
+            body: 'Call the store',
+            client_id: 'c2',
+            remind_at: new Date(2025, 2, 10, 9, 30).toISOString(),
+            due_on: '2025-03-11',
+          }),
+        }),
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The row links to the client (named by its title where the app registers the screens: tests/e2e/references)
+    // and reads the reminder as a moment of this screen's language.
+    await waitFor(() => expect(document.querySelector('a[href*="/clientes"]')).not.toBeNull());
+    expect(screen.getByText(/10\/03\/2025/)).toBeInTheDocument();
   });
 });
