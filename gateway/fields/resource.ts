@@ -297,6 +297,9 @@ export class Resource<F extends Fields = Fields> {
       deleted: `${Noun} deleted successfully`,
       taken: `A ${this.noun} with this ${this.unique.join(' and ')} already exists`,
     };
+    // The owner is whoever created the record: taken from a body, anyone could give their records away or take others'.
+    if (options.owner && !fields[options.owner]?.readOnly)
+      throw new Error(`${name}: its owner (${options.owner}) must be a readOnly reference`);
     if (options.source && this.operations.some((op) => op !== 'list' && op !== 'get'))
       throw new Error(`${name}: a resource over a query is read-only`);
   }
