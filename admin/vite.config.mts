@@ -205,7 +205,7 @@ function prerenderPublicPages(): Plugin {
 
 /**
  * Warns of each text a declared resource's screen reads that its labels file (src/labels/<screen>.ts) does not give:
- * the screen then shows words made from the key (src/labels/defaults.ts), which a person should choose instead.
+ * the screen then shows words made from the key (src/i18n/missing.ts), which a person should choose instead.
  */
 interface FieldShown {
   listed?: boolean;

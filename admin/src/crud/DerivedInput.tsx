@@ -25,7 +25,7 @@ export function useInputLabel(resource: string, source: string, mode: FormMode):
     ...(mode === 'edit' ? [`resources.${resource}.inputs.edit.${source}`] : []),
     `resources.${resource}.inputs.${source}`,
   ];
-  // Translated here: react-admin would show a missing key as itself, not as the words made from it (labels/defaults.ts).
+  // Translated here: react-admin would show a missing key as itself, not as the words made from it (i18n/missing.ts).
   return translate(keys.find((key) => translate(key, { _: '' })) ?? `resources.${resource}.fields.${source}`);
 }
 

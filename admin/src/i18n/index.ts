@@ -2,7 +2,7 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import { portugueseMessages } from './portuguese';
 import { resourceMessages } from '../labels/store';
-import { missingText } from '../labels/defaults';
+import { missingText } from './missing';
 import { englishAppMessages, portugueseAppMessages } from './resources';
 import { LOCALE } from '../store';
 
@@ -28,7 +28,7 @@ const messages = {
   resources: resourceMessages,
 };
 
-// A text a resource's labels do not give reads as words made from its key (labels/defaults.ts).
+// A text a resource's labels do not give reads as words made from its key (i18n/missing.ts).
 const onMissingKey = (key: string, options: Record<string, unknown>) => missingText(key, options);
 
 export const i18nProvider = polyglotI18nProvider(() => messages, LOCALE, [{ locale: LOCALE, name: 'Português' }], {

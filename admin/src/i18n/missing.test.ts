@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { i18nProvider } from '../i18n';
-import { missingText } from './defaults';
+import { i18nProvider } from '.';
+import { missingText } from './missing';
 
 describe('a text a resource’s labels do not give', () => {
   it('reads as words made from its key, not as the key', () => {
