@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { resources, types } from '../schema/generated/description';
+import { mutations } from '../schema/generated/mutations';
 
 const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8000';
 const outDir = path.resolve(import.meta.dirname, '../dist/admin');
@@ -201,6 +203,46 @@ function prerenderPublicPages(): Plugin {
   };
 }
 
+/**
+ * Warns of each text a declared resource's screen reads that its labels file (src/labels/<screen>.ts) does not give:
+ * the screen then shows words made from the key (src/i18n/missing.ts), which a person should choose instead.
+ */
+interface FieldShown {
+  listed?: boolean;
+  filterable?: boolean;
+  values?: readonly string[];
+}
+
+function labelsCheck(): Plugin {
+  return {
+    name: 'labels-check',
+    apply: 'build',
+    buildStart() {
+      for (const [type, resource] of Object.entries(resources) as [string, { screen: string; menu?: number }][]) {
+        const file = path.resolve(import.meta.dirname, 'src/labels', `${resource.screen}.ts`);
+        const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+        // A key as a labels file writes it: `name:`, `'name':` or `"name":`.
+        const has = (key: string) => new RegExp(`(^|[\\s{,])['"]?${key}['"]?\\s*:`, 'm').test(text);
+        const fields = (types as Record<string, { fields: Record<string, FieldShown> }>)[type].fields;
+        const written = ['create', 'update'].flatMap((verb) =>
+          Object.keys((mutations as Record<string, { args: object }>)[`${verb}${type}`]?.args ?? {}),
+        );
+        const missing = [...(resource.menu === 0 ? [] : ['menu']), ...['name', 'title', 'table', 'empty']].filter(
+          (key) => !has(key),
+        );
+        for (const [name, field] of Object.entries(fields)) {
+          // Only what the screen shows: a column, a filter or an input.
+          if (!field.listed && !field.filterable && !written.includes(name)) continue;
+          if (name !== 'id' && !has(name)) missing.push(`fields.${name}`);
+          for (const value of field.values ?? []) if (!has(value)) missing.push(`values.${name}.${value}`);
+        }
+        if (missing.length)
+          this.warn(`src/labels/${resource.screen}.ts${text ? '' : ' (missing)'} gives no ${missing.join(', ')}`);
+      }
+    },
+  };
+}
+
 /** The admin (index.html) and the GraphQL explorer (graphiql/index.html), built into dist/admin for the gateway to serve. */
 export default defineConfig({
   root: import.meta.dirname,
@@ -220,6 +262,7 @@ export default defineConfig({
       logLevel: 'silent',
     }),
     buildRecord(),
+    labelsCheck(),
   ],
   build: {
     outDir,

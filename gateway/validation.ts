@@ -96,6 +96,11 @@ function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): Valida
         return { type: 'uuid_parsing', msg: 'Input should be a valid UUID', ...base };
       }
       return { type: 'string_pattern_mismatch', msg: issue.message, ...base };
+    case 'custom': {
+      // A rule of our own that names its pydantic type (an unknown body field: `extra_forbidden`).
+      const type = (issue.params as { type?: unknown } | undefined)?.type;
+      return { type: typeof type === 'string' ? type : 'value_error', msg: issue.message, ...base };
+    }
     default:
       return { type: 'value_error', msg: issue.message, ...base };
   }

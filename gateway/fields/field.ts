@@ -7,12 +7,15 @@ export type FieldKind =
   /** The record's UUID: answered, never written. */
   | 'id'
   /**
-   * A UUID naming a record of another resource (`to`) through a many-to-one property (`owner` → `owner_id`):
-   * answered, never written; with `filterable`, lists take it as a filter (`?client_id=`, `filter: {client_id}`).
+   * A UUID naming a record of another resource (`to`) through a many-to-one property (`client` → `client_id`):
+   * written as the id, which must name an existing record (else a 422 `Client not found`), unless `readOnly`;
+   * with `filterable`, lists take it as a filter (`?client_id=`, `filter: {client_id}`).
    */
   | 'reference'
-  /** A moment: ISO 8601 in UTC when answered (REST), `DateTime` in GraphQL. */
+  /** A moment: ISO 8601 with an offset when written, in UTC when answered (REST); `DateTime` in GraphQL. */
   | 'datetime'
+  /** A day without a time: `2025-03-10` (ISO 8601) in REST, `Date` in GraphQL. */
+  | 'date'
   /** One of a closed set of `values` (a GraphQL enum); with `filterable`, lists take it as a filter. */
   | 'state'
   | 'text'
@@ -75,6 +78,7 @@ export const reference = <const O extends Options>(property: string, to: string,
   ...options,
 });
 export const datetime = <const O extends Options>(options = {} as O) => ({ kind: 'datetime' as const, ...options });
+export const date = <const O extends Options>(options = {} as O) => ({ kind: 'date' as const, ...options });
 export const state = <const V extends readonly string[], const O extends Options>(values: V, options = {} as O) => ({
   kind: 'state' as const,
   values,
@@ -98,7 +102,7 @@ export type Fields = Record<string, Field>;
 /** Answered in the public shape. */
 export const isAnswered = (field: Field) => field.kind !== 'password';
 /** Taken from a create or update body. */
-export const isWritable = (field: Field) => field.kind !== 'id' && field.kind !== 'reference' && !field.readOnly;
+export const isWritable = (field: Field) => field.kind !== 'id' && !field.readOnly;
 /** Lists filter by an exact value of it. */
 export const isFilter = (field: Field) => !!field.filterable && (field.kind === 'reference' || field.kind === 'state');
 
@@ -118,7 +122,7 @@ type Base<F> = F extends { kind: 'int' }
         : string;
 type Value<F> = F extends { nullable: true } ? Base<F> | null : Base<F>;
 type Writable<FS> = {
-  [K in keyof FS]: FS[K] extends { kind: 'id' | 'reference' } ? never : FS[K] extends { readOnly: true } ? never : K;
+  [K in keyof FS]: FS[K] extends { kind: 'id' } ? never : FS[K] extends { readOnly: true } ? never : K;
 }[keyof FS];
 type Answered<FS> = { [K in keyof FS]: FS[K] extends { kind: 'password' } ? never : K }[keyof FS];
 /** Given on create: required, or filled in by a default. */

@@ -43,7 +43,17 @@ function valueRule(field: Field): z.ZodType {
     case 'reference':
       return z.guid();
     case 'datetime':
-      return z.iso.datetime({ offset: true });
+      // GraphQL's DateTime scalar hands over a Date: read as the instant it is.
+      return z.preprocess(
+        (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? v.toISOString() : v),
+        z.iso.datetime({ offset: true }),
+      );
+    case 'date':
+      // GraphQL's Date scalar hands over a Date at midnight UTC: read as its day.
+      return z.preprocess(
+        (v) => (v instanceof Date && !Number.isNaN(v.getTime()) ? v.toISOString().slice(0, 10) : v),
+        z.iso.date(),
+      );
     case 'state':
       return z.enum(field.values as [string, ...string[]]);
     case 'email':
@@ -82,7 +92,8 @@ function textRule(field: Field) {
 
 /** The rule with what the OpenAPI document says of the field: its description, example and format. */
 function documented(rule: z.ZodType, field: Field) {
-  const format = field.kind === 'url' ? 'uri' : field.kind === 'datetime' ? 'date-time' : undefined;
+  const format =
+    field.kind === 'url' ? 'uri' : field.kind === 'datetime' ? 'date-time' : field.kind === 'date' ? 'date' : undefined;
   return field.description || field.example !== undefined || format
     ? rule.meta({ description: field.description, example: field.example, format })
     : rule;
@@ -124,12 +135,17 @@ function compileMapper(fields: Fields): (row: object, reveal: boolean, mask: (va
     const value = `row.${property}`;
     if (field.kind === 'reference') return `${name}: ${value} == null ? null : ${value}.id`;
     if (field.kind === 'datetime') return `${name}: ${value} == null ? null : new Date(${value}).toISOString()`;
+    if (field.kind === 'date') return `${name}: ${value} == null ? null : day(${value})`;
     const shown = field.secret ? `(reveal ? ${value} : mask(${value}))` : value;
     return field.nullable ? `${name}: ${value} == null ? null : ${shown}` : `${name}: ${shown}`;
   });
   // The names are the declaration's own identifiers, checked above: nothing from a request reaches this source.
-  return new Function('row', 'reveal', 'mask', `return { ${parts.join(', ')} };`) as never;
+  const run = new Function('row', 'reveal', 'mask', 'day', `return { ${parts.join(', ')} };`);
+  return (row, reveal, mask) => run(row, reveal, mask, day) as Row;
 }
+
+/** A day as stored (text from the driver, or a Date at midnight UTC) as ISO 8601: `2025-03-10`. */
+const day = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
 
 /** The body of an operation over declared fields that belong to no resource (a password change, a reset). */
 export function inputShape<F extends Fields>(
@@ -146,7 +162,7 @@ export function inputShape(id: string, mode: InputMode, fields: Fields): InputSh
 }
 
 type WritableName<F> = {
-  [K in keyof F]: F[K] extends { kind: 'id' | 'reference' } ? never : F[K] extends { readOnly: true } ? never : K;
+  [K in keyof F]: F[K] extends { kind: 'id' } ? never : F[K] extends { readOnly: true } ? never : K;
 }[keyof F] &
   string;
 
@@ -281,6 +297,9 @@ export class Resource<F extends Fields = Fields> {
       deleted: `${Noun} deleted successfully`,
       taken: `A ${this.noun} with this ${this.unique.join(' and ')} already exists`,
     };
+    // The owner is whoever created the record: taken from a body, anyone could give their records away or take others'.
+    if (options.owner && !fields[options.owner]?.readOnly)
+      throw new Error(`${name}: its owner (${options.owner}) must be a readOnly reference`);
     if (options.source && this.operations.some((op) => op !== 'list' && op !== 'get'))
       throw new Error(`${name}: a resource over a query is read-only`);
   }

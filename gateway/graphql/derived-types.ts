@@ -9,7 +9,7 @@ import {
   GraphQLNonNull,
   GraphQLString,
 } from 'graphql';
-import { DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
+import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { z } from 'zod';
 import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { isAnswered, type Field as FieldDeclaration, type Fields } from '../fields/field';
@@ -135,6 +135,8 @@ function graphqlType(field: FieldDeclaration, owner = '', name = '') {
       return ID;
     case 'datetime':
       return DateTimeResolver;
+    case 'date':
+      return DateResolver;
     case 'state':
       return enumOf(owner, name, field.values ?? []);
     case 'int':

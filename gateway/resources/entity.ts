@@ -36,6 +36,8 @@ function property(field: Field): EntitySchemaProperty<unknown, EntityRow> {
       return { type: 'boolean', ...nullable, ...fallback } as never;
     case 'datetime':
       return { type: 'datetime', ...nullable } as never;
+    case 'date':
+      return { type: 'date', ...nullable } as never;
     case 'json':
       return { type: 'json', ...nullable } as never;
     case 'state':

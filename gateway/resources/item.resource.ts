@@ -9,7 +9,8 @@ export const itemResource = new Resource(
     id: id({ listed: true }),
     title: text({ required: true, max: 255, listed: true, sortable: true, searchable: true }),
     description: text({ nullable: true, max: 255, listed: true, sortable: true }),
-    owner_id: reference('owner', 'User'),
+    // Its owner is whoever created it: the service sets it.
+    owner_id: reference('owner', 'User', { readOnly: true }),
   },
   { owner: 'owner_id', ownerTotals: 'owner_item_counts', title: 'title', menu: 20, icon: 'Inventory' },
 );

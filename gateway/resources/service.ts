@@ -1,11 +1,11 @@
 import { UniqueConstraintViolationException, type EntitySchema } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { ApiError } from '../errors';
+import { ApiError, ValidationFailed, type ValidationIssue } from '../errors';
 import { findPage, type ListOptions, type ListScope, type Total } from '../database/pagination';
 import type { PlainRows } from '../database/plain-rows';
 import type { SearchLimits } from '../database/search-limits';
 import type { Operation, Resource } from '../fields/resource';
-import { propertyOf } from '../fields/field';
+import { isWritable, propertyOf } from '../fields/field';
 import { messages } from '../messages';
 import { requireSuperuser } from '../users/user.service';
 import type { SignedInUser } from '../users/user.schemas';
@@ -14,6 +14,12 @@ import type { EntityRow } from './entity';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 type Row = Record<string, unknown>;
+
+/** `SyncRun` → `Sync run`: how a refusal names the record a reference was to name. */
+const nounOf = (type: string) => {
+  const words = type.replace(/(?<!^)([A-Z])/g, ' $1').toLowerCase();
+  return words[0].toUpperCase() + words.slice(1);
+};
 
 /** What a generic adapter (REST routes, GraphQL operations) asks of a resource's service. */
 export interface ResourceOperations {
@@ -49,6 +55,28 @@ export class ResourceService implements ResourceOperations {
     // The owner is read with every row, so that one record's reader can be checked.
     if (this.owner && !this.props.includes(this.owner)) this.props.push(this.owner);
     this.scope = { search: resource.searched, filters: resource.filters };
+    this.references = Object.entries(resource.fields).flatMap(([name, field]) =>
+      field.kind === 'reference' && isWritable(field)
+        ? [{ name, to: field.to!, missing: `${nounOf(field.to!)} not found` }]
+        : [],
+    );
+  }
+
+  private readonly references: { name: string; to: string; missing: string }[];
+
+  /**
+   * Each reference the body sets names an existing record, or the body is refused as pydantic refuses a value (422,
+   * `loc` the field) rather than failing on the foreign key.
+   */
+  private async checkReferences(em: Em, input: object): Promise<void> {
+    const issues: ValidationIssue[] = [];
+    for (const { name, to, missing } of this.references) {
+      const value = (input as Row)[name];
+      if (typeof value !== 'string') continue;
+      if (!(await em.count(to, { id: value } as never)))
+        issues.push({ type: 'value_error', loc: ['body', name], msg: missing, input: value });
+    }
+    if (issues.length) throw new ValidationFailed(issues);
   }
 
   private allow(caller: SignedInUser, operation: Operation): void {
@@ -92,6 +120,7 @@ export class ResourceService implements ResourceOperations {
   async create(caller: SignedInUser, input: object): Promise<Row> {
     this.allow(caller, 'create');
     const em = this.orm.em.fork();
+    await this.checkReferences(em, input);
     const values = this.resource.toEntity(input, 'create');
     if (this.owner) values[this.owner] = caller.id;
     const created = em.create(this.entity, values as never);
@@ -104,6 +133,7 @@ export class ResourceService implements ResourceOperations {
     this.allow(caller, 'update');
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
+    await this.checkReferences(em, input);
     em.assign(found, this.resource.toEntity(input, 'update') as never);
     await this.flush(em);
     return this.answer(found, caller);

@@ -26,6 +26,28 @@ function listQuery(resource: Resource) {
 }
 
 /**
+ * A body read by `schema` that refuses, as pydantic's `extra='forbid'` does, a field the resource does not have: a
+ * misspelt or unsupported field is an error, not silently dropped. A field the resource answers but does not take
+ * (`id`, a state the system sets) is ignored, so a record read and sent back whole is accepted.
+ */
+function refusingUnknown(resource: Resource, schema: z.ZodType): z.ZodType {
+  const known = new Set(Object.keys(resource.fields));
+  return z.preprocess((input, ctx) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+    for (const [key, value] of Object.entries(input))
+      if (!known.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'Extra inputs are not permitted',
+          input: value,
+          params: { type: 'extra_forbidden' },
+        });
+    return input;
+  }, schema);
+}
+
+/**
  * The REST routes of a declared resource, under the template's conventions (REST-CONTRACT.md): `GET /<path>/` a
  * page `{data, count}`, `POST /<path>/`, `GET`, `PUT` and `DELETE /<path>/{id}` (the last answering
  * `{message}`), each only when the resource offers the operation, and documented from the same schemas.
@@ -69,7 +91,7 @@ export function resourceRoutes(resource: Resource, service: ResourceOperations):
         tag,
         summary: `Create ${noun}`,
         auth: true,
-        body: resource.create.schema,
+        body: refusingUnknown(resource, resource.create.schema),
         response: one,
         errors: conflict,
         handler: ({ user, body }) => service.create(user, body as object),
@@ -98,7 +120,7 @@ export function resourceRoutes(resource: Resource, service: ResourceOperations):
         summary: `Update ${article(noun)} ${noun}`,
         auth: true,
         params: IdParams,
-        body: resource.update.schema,
+        body: refusingUnknown(resource, resource.update.schema),
         response: one,
         errors: { ...errors, ...conflict },
         handler: ({ user, params, body }) => service.update(user, params.id, body as object),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -21,6 +21,14 @@ import { resourceRoutes } from '../../gateway/rest/resource-routes';
 import type { SignedInUser } from '../../gateway/users/user.schemas';
 import { plugin as describeSchema } from '../../schema/codegen/describe.mjs';
 import { createTestDatabase } from '../support/database';
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { AuthService } from '../../gateway/auth/auth.service';
+import { ValidationFailed } from '../../gateway/errors';
+import { isWritable } from '../../gateway/fields/field';
+import { endpoints, type Endpoint } from '../../gateway/rest/route';
+import { resourceNamed } from '../../gateway/resources';
+import { itemResource } from '../../gateway/resources/item.resource';
+import { syncRunResource } from '../../gateway/resources/sync-run.resource';
 
 /**
  * "A new resource costs three files": a throw-away resource declared in a folder of its own, as a newcomer would add
@@ -28,21 +36,10 @@ import { createTestDatabase } from '../support/database';
  * file touched. Its migration is the schema difference `npm run migration:create` would write.
  */
 const gateway = path.resolve(__dirname, '../../gateway');
-const DECLARATION = `
-import { id, reference, state, text } from '${gateway}/fields/field';
-import { Resource } from '${gateway}/fields/resource';
-
-export const noteResource = new Resource(
-  'Note',
-  {
-    id: id(),
-    body: text({ required: true, max: 200, listed: true, searchable: true }),
-    status: state(['open', 'closed'], { default: 'open', listed: true, filterable: true }),
-    client_id: reference('client', 'Client', { nullable: true, listed: true, filterable: true }),
-  },
-  { title: 'body', menu: 60 },
-);
-`;
+// The README's own example ("Adding a resource"), word for word: the walk below is what it promises.
+const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+const example = /1\. \*\*The declaration\*\*[^\n]*\n\n {3}```ts\n([\s\S]*?) {3}```/.exec(readme)![1];
+const DECLARATION = example.replace(/^ {3}/gm, '').replace(/'\.\.\/fields\//g, `'${gateway}/fields/`);
 
 let folder: string;
 let note: Resource;
@@ -90,7 +87,14 @@ describe('a resource added by its declaration alone', () => {
 
   it('is written and read through its service: defaults, filters, search and totals', async () => {
     const first = await service.create(superuser, { body: 'first note' });
-    expect(first).toEqual({ id: expect.any(String), body: 'first note', status: 'open', client_id: null });
+    expect(first).toEqual({
+      id: expect.any(String),
+      body: 'first note',
+      status: 'open',
+      client_id: null,
+      remind_at: null,
+      due_on: null,
+    });
     await service.create(superuser, { body: 'second note', status: 'closed' });
     const open = await service.list(superuser, { skip: 0, limit: 10, filter: { status: 'open' } });
     expect(open).toEqual({ data: [first], count: 1 });
@@ -122,6 +126,7 @@ describe('a resource added by its declaration alone', () => {
     expect(printed).toMatch(
       /input NoteFilter \{\n {2}q: String\n {2}ids: \[ID!\]\n {2}status: NoteStatus\n {2}client_id: ID\n\}/,
     );
+    expect(printed).toMatch(/createNote\(body: String!.*client_id: ID, remind_at: DateTime, due_on: Date\): Note!/);
     const context = {
       services: { resources: { Note: service } },
       user: async () => superuser,
@@ -139,5 +144,138 @@ describe('a resource added by its declaration alone', () => {
     const described = describeSchema(schema) as string;
     expect(described).toMatch(/"Note": \{\n\s+"screen": "notes",\n\s+"operations": \[/);
     expect(described).toMatch(/"menu": 60/);
+  });
+});
+
+/** The REST door as a client knocks on it: the route's own validation, then the service. */
+async function rest(method: string, url: string, body?: unknown) {
+  const auth = { authenticate: async () => superuser } as unknown as AuthService;
+  const routes: Endpoint[] = endpoints(resourceRoutes(note, service), auth, new OpenAPIRegistry());
+  const [pathname, search = ''] = url.split('?');
+  for (const endpoint of routes) {
+    const pattern = new RegExp(`^${endpoint.path.replace(/:id/, '(?<id>[^/]+)')}$`);
+    const match = endpoint.method === method ? pattern.exec(pathname) : null;
+    if (!match) continue;
+    try {
+      const answer = await endpoint.answer({
+        params: { ...match.groups },
+        query: () => Object.fromEntries(new URLSearchParams(search)),
+        body,
+        headers: { authorization: 'Bearer x' },
+        ip: '127.0.0.1',
+      } as never);
+      return { status: answer.status, body: JSON.parse(answer.body) };
+    } catch (error) {
+      if (error instanceof ValidationFailed) return { status: 422, body: { detail: error.issues } };
+      throw error;
+    }
+  }
+  throw new Error(`no route ${method} ${url}`);
+}
+
+describe('the README example walked through every door', () => {
+  let client: string;
+  let other: string;
+  let schema: GraphQLSchema;
+  const gql = async (source: string) => {
+    const context = {
+      services: { resources: { Note: service } },
+      user: async () => superuser,
+      once: <T>(_key: string, load: () => Promise<T>) => load(),
+    };
+    const answer = await graphql({ schema, source, contextValue: context });
+    // As the server sends it: JSON (a DateTime serialises as its ISO text).
+    return { ...answer, data: JSON.parse(JSON.stringify(answer.data ?? null)) as unknown };
+  };
+
+  beforeAll(async () => {
+    const clients = new ResourceService(
+      resourceNamed('Client'),
+      entityFor(resourceNamed('Client')),
+      orm,
+      new PlainRows(orm),
+    );
+    client = String((await clients.create(superuser, { url: 'https://one.example' })).id);
+    other = String((await clients.create(superuser, { url: 'https://two.example' })).id);
+    schema = graphqlSchema([resolverOf(note)]);
+  });
+
+  it('REST: creates with a reference, a moment and a day, edits them, filters by the reference', async () => {
+    const created = await rest('POST', '/notes/', {
+      body: 'call the store',
+      client_id: client,
+      remind_at: '2025-03-10T09:30:00-03:00',
+      due_on: '2025-03-11',
+    });
+    expect(created).toEqual({
+      status: 200,
+      body: {
+        id: expect.any(String),
+        body: 'call the store',
+        status: 'open',
+        client_id: client,
+        remind_at: '2025-03-10T12:30:00.000Z',
+        due_on: '2025-03-11',
+      },
+    });
+    const id = created.body.id as string;
+    // A record read and sent back whole is taken: its id is ignored, not refused.
+    const edited = await rest('PUT', `/notes/${id}`, { ...created.body, client_id: other, due_on: null });
+    expect(edited.body).toMatchObject({ id, client_id: other, due_on: null, remind_at: '2025-03-10T12:30:00.000Z' });
+    expect((await rest('GET', `/notes/${id}`)).body).toEqual(edited.body);
+    const filtered = await rest('GET', `/notes/?client_id=${other}`);
+    expect(filtered.body.data.map((n: { id: string }) => n.id)).toEqual([id]);
+    expect((await rest('GET', `/notes/?client_id=${client}`)).body.count).toBe(0);
+  });
+
+  it('REST: refuses a reference to nothing and a field the resource does not have, as pydantic does', async () => {
+    const missing = '00000000-0000-4000-8000-00000000dead';
+    expect(await rest('POST', '/notes/', { body: 'x', client_id: missing })).toEqual({
+      status: 422,
+      body: { detail: [{ type: 'value_error', loc: ['body', 'client_id'], msg: 'Client not found', input: missing }] },
+    });
+    expect(await rest('POST', '/notes/', { body: 'x', colour: 'red' })).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { type: 'extra_forbidden', loc: ['body', 'colour'], msg: 'Extra inputs are not permitted', input: 'red' },
+        ],
+      },
+    });
+    expect((await rest('POST', '/notes/', { body: 'x', remind_at: 'tomorrow' })).status).toBe(422);
+    expect((await rest('POST', '/notes/', { body: 'x', due_on: '2025-02-30' })).status).toBe(422);
+  });
+
+  it('GraphQL: the same, as arguments of the mutations, and the same refusal', async () => {
+    const created = await gql(
+      `mutation { createNote(body: "gql", client_id: "${client}", remind_at: "2025-03-10T09:30:00Z", due_on: "2025-03-10") { id client_id remind_at due_on } }`,
+    );
+    expect(created.errors).toBeUndefined();
+    const note = (created.data as { createNote: Record<string, string> }).createNote;
+    expect(note).toMatchObject({ client_id: client, remind_at: '2025-03-10T09:30:00.000Z', due_on: '2025-03-10' });
+    const updated = await gql(
+      `mutation { updateNote(id: "${note.id}", client_id: "${other}", remind_at: "2025-03-10T10:00:00+01:00") { client_id remind_at } }`,
+    );
+    expect(updated.data).toEqual({ updateNote: { client_id: other, remind_at: '2025-03-10T09:00:00.000Z' } });
+    const read = await gql(
+      `{ Note(id: "${note.id}") { remind_at due_on } allNotes(filter: { client_id: "${other}" }) { id } }`,
+    );
+    expect(read.data).toMatchObject({ Note: { remind_at: '2025-03-10T09:00:00.000Z', due_on: '2025-03-10' } });
+    expect((read.data as { allNotes: { id: string }[] }).allNotes.map((n) => n.id)).toContain(note.id);
+
+    const refused = await gql(
+      `mutation { createNote(body: "gql", client_id: "00000000-0000-4000-8000-00000000dead") { id } }`,
+    );
+    const error = refused.errors?.[0]?.originalError;
+    expect(error).toBeInstanceOf(ValidationFailed);
+    expect((error as ValidationFailed).issues).toEqual([
+      expect.objectContaining({ loc: ['body', 'client_id'], msg: 'Client not found' }),
+    ]);
+  });
+
+  it("keeps a reference read-only where its declaration says so: a run's client, an item's owner", () => {
+    expect(isWritable(syncRunResource.fields.client_id)).toBe(false);
+    expect(Object.keys(itemResource.create.fields)).not.toContain('owner_id');
+    expect(Object.keys(note.create.fields)).toContain('client_id');
   });
 });

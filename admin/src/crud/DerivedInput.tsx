@@ -1,5 +1,17 @@
 import { useMemo } from 'react';
-import { BooleanInput, PasswordInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  BooleanInput,
+  DateInput,
+  DateTimeInput,
+  PasswordInput,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
+import { declarationOf } from '../dataProvider/resourceTypes';
 import type { FormMode, InputDescription } from './formInputs';
 import { useMessageKey, validatorsFor } from './validators';
 
@@ -13,10 +25,49 @@ export function useInputLabel(resource: string, source: string, mode: FormMode):
     ...(mode === 'edit' ? [`resources.${resource}.inputs.edit.${source}`] : []),
     `resources.${resource}.inputs.${source}`,
   ];
-  return keys.find((key) => translate(key, { _: '' })) ?? `resources.${resource}.fields.${source}`;
+  // Translated here: react-admin would show a missing key as itself, not as the words made from it (i18n/missing.ts).
+  return translate(keys.find((key) => translate(key, { _: '' })) ?? `resources.${resource}.fields.${source}`);
 }
 
 const numberText = (value: unknown) => (value == null ? '' : String(value));
+
+/**
+ * The input's local date and time (`2025-03-10T09:30`, as the browser's date-time box gives it) as the instant it
+ * is in the viewer's time zone, in ISO 8601 with its offset: what the API takes.
+ */
+export const instantOf = (value: unknown) => {
+  if (value == null || value === '') return null;
+  const moment = new Date(String(value));
+  return Number.isNaN(moment.getTime()) ? value : moment.toISOString();
+};
+
+/** A record of another resource as that resource names one (its `title` field), to choose it by. */
+function ReferenceChoice({ resource, input, label, validate, autoFocus }: ReferenceChoiceProps) {
+  const { title } = declarationOf(input.reference!);
+  const name = (record: RaRecord | undefined) => (record ? String(record[title ?? 'id'] ?? record.id) : '');
+  return (
+    <ReferenceInput source={input.source} reference={input.reference!} resource={resource}>
+      <AutocompleteInput
+        label={label}
+        validate={validate}
+        autoFocus={autoFocus}
+        optionText={name}
+        inputText={name}
+        fullWidth
+        // An optional reference can be cleared: sent as null.
+        parse={(value: unknown) => (value === '' || value === undefined ? null : value)}
+      />
+    </ReferenceInput>
+  );
+}
+
+interface ReferenceChoiceProps {
+  resource: string;
+  input: InputDescription;
+  label: string;
+  validate: ReturnType<typeof validatorsFor>;
+  autoFocus?: boolean;
+}
 
 /** The react-admin input for a mutation's argument: its kind, label, validators and bounds come from the schema. */
 export function DerivedInput({
@@ -64,6 +115,14 @@ export function DerivedInput({
           translateChoice={false}
         />
       );
+    case 'reference':
+      return (
+        <ReferenceChoice resource={resource} input={input} label={label} validate={validate} autoFocus={autoFocus} />
+      );
+    case 'datetime':
+      return <DateTimeInput {...common} fullWidth parse={instantOf} />;
+    case 'date':
+      return <DateInput {...common} fullWidth parse={(value: string) => value || null} />;
     case 'email':
     case 'url':
       return <TextInput {...common} fullWidth type={input.kind} />;

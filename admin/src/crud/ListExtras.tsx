@@ -1,14 +1,20 @@
-import { MenuItem, TextField } from '@mui/material';
-import { ReferenceField, useListContext, useTranslate } from 'react-admin';
-import { typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
+import { Autocomplete, MenuItem, TextField } from '@mui/material';
+import { useState } from 'react';
+import { ReferenceField, useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
+import { declarationOf, screenOfType, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { fieldsOf } from './description';
 
-/** A select per state field the schema marks @filterable: every value, or one. */
+/** A select per state field the schema marks @filterable (every value, or one); a search per filterable reference. */
 export function StateFilters({ resource }: { resource: ResourceName }) {
   const translate = useTranslate();
   const { filterValues, setFilters } = useListContext();
-  const fields = Object.entries(fieldsOf(typeOfResource(resource))).filter(([, f]) => f.filterable && f.values);
-  return fields.map(([source, field]) => {
+  const all = Object.entries(fieldsOf(typeOfResource(resource)));
+  const fields = all.filter(([, f]) => f.filterable && f.values);
+  const references = all.flatMap(([source, f]) => {
+    const target = f.filterable && f.references ? screenOfType(f.references) : undefined;
+    return target ? [{ source, target }] : [];
+  });
+  const states = fields.map(([source, field]) => {
     const current = (filterValues as Record<string, unknown>)[source];
     return (
       <TextField
@@ -33,6 +39,64 @@ export function StateFilters({ resource }: { resource: ResourceName }) {
       </TextField>
     );
   });
+  return [
+    ...states,
+    ...references.map(({ source, target }) => (
+      <ReferenceFilter
+        key={source}
+        label={translate(`resources.${resource}.fields.${source}`)}
+        source={source}
+        target={target}
+      />
+    )),
+  ];
+}
+
+/**
+ * A reference to filter by: the target's records searched by what is typed (its `q`) and named by its title; empty,
+ * every record.
+ */
+function ReferenceFilter({ label, source, target }: { label: string; source: string; target: string }) {
+  const translate = useTranslate();
+  const { filterValues, setFilters } = useListContext();
+  const [typed, setTyped] = useState('');
+  const { title } = declarationOf(target);
+  // Empty until the chosen record is read (a list opened with the filter in its address), never its id.
+  const name = (record: RaRecord) => String(record[title ?? 'id'] ?? '');
+  const current = (filterValues as Record<string, unknown>)[source];
+  const chosen = typeof current === 'string' ? current : undefined;
+  const { data: options = [] } = useGetList(target, {
+    pagination: { page: 1, perPage: 20 },
+    filter: typed ? { q: typed } : {},
+  });
+  const { data: selected } = useGetOne(target, { id: chosen! }, { enabled: !!chosen });
+  const value = chosen ? (selected ?? { id: chosen }) : null;
+  return (
+    <Autocomplete
+      size="small"
+      // Wide enough for a store's address on a desktop; on a phone it shares the row with the state filter.
+      sx={{ flex: { xs: '1 1 0', sm: '0 0 auto' }, minWidth: 140, width: { sm: 280 } }}
+      options={options}
+      value={value}
+      filterOptions={(shown) => shown}
+      getOptionLabel={name}
+      isOptionEqualToValue={(option, other) => option.id === other.id}
+      onInputChange={(_, text, reason) => reason === 'input' && setTyped(text)}
+      onChange={(_, record) => {
+        const { [source]: _dropped, ...others } = filterValues as Record<string, unknown>;
+        setFilters(record ? { ...others, [source]: record.id } : others);
+      }}
+      noOptionsText={translate('ra.navigation.no_results')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={label}
+          placeholder={translate('app.list.filter_all')}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+      )}
+    />
+  );
 }
 
 /** A reference as a link to the record it names, in that record's list, named as that resource names a record. */

@@ -531,9 +531,11 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
   );
 }
 
-/** Whether the resource's lists have a state to filter by (drawn after the first paint, ListExtras.tsx). */
+/** Whether the resource's lists have a state or a reference to filter by (drawn after the first paint, ListExtras.tsx). */
 const hasStateFilters = (resource: ResourceName) =>
-  Object.values(fieldsOf(typeOfResource(resource))).some((field) => field.filterable && field.values);
+  Object.values(fieldsOf(typeOfResource(resource))).some(
+    (field) => field.filterable && (field.values || (field.references && screenOfType(field.references))),
+  );
 
 /** The page around a list, as react-admin's List lays it out (its ListView and ListToolbar). */
 const Frame = styled('div')(({ theme }) => ({

@@ -1,9 +1,10 @@
-import { typeOfResource } from '../dataProvider/resourceTypes';
+import { screenOfType, typeOfResource } from '../dataProvider/resourceTypes';
 import { mutationOf } from './mutations';
 import { fieldsOf, isNumeric, operationNames, type ArgumentDescription, type Constraint } from './description';
 
 export type FormMode = 'create' | 'edit';
-export type InputKind = 'text' | 'email' | 'url' | 'password' | 'number' | 'boolean' | 'choice';
+export type InputKind =
+  'text' | 'email' | 'url' | 'password' | 'number' | 'boolean' | 'choice' | 'reference' | 'datetime' | 'date';
 
 /** One input of a create or edit form, as the schema describes the mutation's argument. */
 export interface InputDescription {
@@ -18,9 +19,14 @@ export interface InputDescription {
   type: string;
   /** For a choice (a state): its values, in order. */
   values?: readonly string[];
+  /** For a reference: the screen of the resource whose record it names. */
+  reference?: string;
 }
 
-function kindOf(arg: ArgumentDescription): InputKind {
+function kindOf(arg: ArgumentDescription, reference: string | undefined): InputKind {
+  if (reference) return 'reference';
+  if (arg.type === 'DateTime') return 'datetime';
+  if (arg.type === 'Date') return 'date';
   if (arg.type === 'Boolean') return 'boolean';
   if (arg.values) return 'choice';
   if (isNumeric(arg.type)) return 'number';
@@ -32,7 +38,18 @@ function kindOf(arg: ArgumentDescription): InputKind {
 
 // Without an order from the screen: what must be filled on create first, then texts, numbers and switches; the same
 // order on edit.
-const KINDS: InputKind[] = ['email', 'url', 'text', 'password', 'number', 'choice', 'boolean'];
+const KINDS: InputKind[] = [
+  'email',
+  'url',
+  'text',
+  'password',
+  'reference',
+  'number',
+  'datetime',
+  'date',
+  'choice',
+  'boolean',
+];
 const rank = (input: InputDescription, requiredOnCreate: boolean) =>
   (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind);
 
@@ -53,9 +70,10 @@ export function formInputs(resource: string, mode: FormMode): InputDescription[]
   const inputs = Object.entries(operation.args)
     .filter(([source]) => source !== 'id')
     .map(([source, arg]): InputDescription => {
-      const kind = kindOf(arg);
-      const onCreate = create?.args[source];
       const field = fields[source];
+      const reference = field?.references ? screenOfType(field.references) : undefined;
+      const kind = kindOf(arg, reference);
+      const onCreate = create?.args[source];
       const input: InputDescription = {
         source,
         kind,
@@ -72,6 +90,7 @@ export function formInputs(resource: string, mode: FormMode): InputDescription[]
         secret: !!arg.secret,
         type: arg.type,
         ...(arg.values ? { values: arg.values } : {}),
+        ...(reference ? { reference } : {}),
       };
       ranks.set(input, rank(input, (onCreate ?? arg).required));
       return input;

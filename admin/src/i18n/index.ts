@@ -2,6 +2,7 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import { portugueseMessages } from './portuguese';
 import { resourceMessages } from '../labels/store';
+import { missingText } from './missing';
 import { englishAppMessages, portugueseAppMessages } from './resources';
 import { LOCALE } from '../store';
 
@@ -27,8 +28,12 @@ const messages = {
   resources: resourceMessages,
 };
 
+// A text a resource's labels do not give reads as words made from its key (i18n/missing.ts).
+const onMissingKey = (key: string, options: Record<string, unknown>) => missingText(key, options);
+
 export const i18nProvider = polyglotI18nProvider(() => messages, LOCALE, [{ locale: LOCALE, name: 'Português' }], {
   allowMissing: true,
+  onMissingKey,
 });
 
 /** Every text in Portuguese, react-admin's own included: for a screen shown in Portuguese. */
@@ -36,5 +41,5 @@ export const portugueseI18nProvider = polyglotI18nProvider(
   () => ({ ...portugueseMessages, app: portugueseAppMessages, resources: resourceMessages }),
   LOCALE,
   [{ locale: LOCALE, name: 'Português' }],
-  { allowMissing: true },
+  { allowMissing: true, onMissingKey },
 );
