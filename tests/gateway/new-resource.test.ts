@@ -194,6 +194,7 @@ describe('the README example walked through every door', () => {
       entityFor(resourceNamed('Client')),
       orm,
       new PlainRows(orm),
+      new SearchLimits(loadConfig({})),
     );
     client = String((await clients.create(superuser, { url: 'https://one.example' })).id);
     other = String((await clients.create(superuser, { url: 'https://two.example' })).id);
