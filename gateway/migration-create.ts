@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from './config';
-import { embeddedDatabaseUrl, startEmbeddedPostgres } from './database/embedded-postgres';
+import { processDatabase } from './database/embedded-postgres';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { createLogger } from './gateway';
 import { migrate, openDatabase, useMigrations } from './orm';
@@ -18,12 +18,8 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
   // The embedded database `npm start` may already be running: used as it is, else started here.
-  const running = config.DATABASE_URL ?? embeddedDatabaseUrl(config.EMBEDDED_PG_PORT);
-  const embedded =
-    config.DATABASE_URL || (await answers(running))
-      ? undefined
-      : await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
-  const orm = await openDatabase(embedded?.url ?? running);
+  const { url, embedded } = await processDatabase(config, log);
+  const orm = await openDatabase(url);
   try {
     await migrate(orm);
     await useMigrations(orm);
@@ -46,19 +42,6 @@ async function main(): Promise<void> {
   } finally {
     await orm.close(true);
     await embedded?.stop();
-  }
-}
-
-async function answers(url: string): Promise<boolean> {
-  const { Client } = await import('pg');
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadProcessConfig } from './config';
-import { embeddedDatabaseUrl, startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
+import { processDatabase, type EmbeddedDatabase } from './database/embedded-postgres';
 import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { createLogger } from './gateway';
@@ -29,15 +29,9 @@ async function main(): Promise<void> {
     await embedded?.stop();
   };
   try {
-    let databaseUrl = config.DATABASE_URL;
-    if (!databaseUrl) {
-      const running = embeddedDatabaseUrl(config.EMBEDDED_PG_PORT);
-      if (await answers(running)) databaseUrl = running;
-      else {
-        embedded = await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
-        databaseUrl = embedded.url;
-      }
-    }
+    const database = await processDatabase(config, log);
+    embedded = database.embedded;
+    const databaseUrl = database.url;
     orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX, config.DATABASE_STATEMENT_TIMEOUT_MS);
     const applied = await migrate(orm);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
@@ -68,20 +62,6 @@ async function main(): Promise<void> {
   process.removeAllListeners('SIGTERM');
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
-}
-
-/** Whether a PostgreSQL server accepts a connection at `url`. */
-async function answers(url: string): Promise<boolean> {
-  const { Client } = await import('pg');
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 main().catch((error) => {

