@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type Answer, type TestGateway } from '../support/gateway';
 import { webhookSignature } from '../support/standins/nuvemshop-api';
@@ -114,5 +115,28 @@ describe('an unsigned webhook', () => {
     expect(stranger.body).toEqual({ message: 'Webhook received' });
     expect(await eventsOf(999_999_001)).toEqual([]);
     expect(await webhookJobs()).toBe(jobsBefore);
+  });
+
+  it('is parsed a few at a time: past those running and those waiting, 503 with Retry-After', async () => {
+    // A store whose unsigned requests are held in their transaction: the first four run and wait there.
+    const storeId = 7003;
+    const holder = new Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+    await holder.query(`select pg_advisory_lock(hashtextextended('unsigned webhooks ' || $1, 0))`, [storeId]);
+    try {
+      const held = Array.from({ length: 4 + 64 }, (_, i) =>
+        post(REDACT, JSON.stringify({ store_id: storeId, n: i }), newAddress()),
+      );
+      // Every one of them is running or waiting before the next arrives.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const refused = await post(REDACT, JSON.stringify({ store_id: storeId }), newAddress());
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ detail: 'Too many unsigned webhooks are waiting; try again shortly' });
+      expect(refused.headers.get('retry-after')).toBe('5');
+      await holder.query(`select pg_advisory_unlock(hashtextextended('unsigned webhooks ' || $1, 0))`, [storeId]);
+      expect((await Promise.all(held)).map((a) => a.status)).toEqual(Array(68).fill(200));
+    } finally {
+      await holder.end();
+    }
   });
 });
