@@ -183,6 +183,13 @@ export interface RecordAction {
   name: string;
   /** The mutation it calls with `{ id }` (the gateway checks at start that it exists and takes an `id`). */
   mutation: string;
+  /**
+   * The fields a record must have set for the action to work (a client's sync: both credentials and the store): the
+   * service refuses it naming the missing ones, and the admin names them where it does not offer it.
+   */
+  needs?: readonly string[];
+  /** A state field and its values in which the action is not offered (a client not connected, or its store suspended). */
+  unavailable?: { field: string; values: readonly string[] };
 }
 
 /** Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. */
@@ -221,6 +228,8 @@ export interface ResourceOptions {
   icon?: string;
   /** Actions on one record beyond edit and delete, each a mutation taking its `id` (see RecordAction). */
   actions?: readonly RecordAction[];
+  /** Brings a record's derived columns in line with what it holds, before a create or an update is written. */
+  settle?: (row: Record<string, unknown>) => void;
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
   description?: string;

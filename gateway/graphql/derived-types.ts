@@ -13,8 +13,18 @@ import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'g
 import type { z } from 'zod';
 import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { isAnswered, type Field as FieldDeclaration, type Fields } from '../fields/field';
-import type { InputShape, Resource } from '../fields/resource';
+import type { InputShape, RecordAction, Resource } from '../fields/resource';
 import { validate } from '../validation';
+
+/** The state in which a record action is not offered: a state field and its values. */
+const RecordActionUnavailable = new GraphQLInputObjectType({
+  name: 'RecordActionUnavailable',
+  description: 'A state field of the record and the values in which the action is not offered.',
+  fields: {
+    field: { type: new GraphQLNonNull(GraphQLString) },
+    values: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))) },
+  },
+});
 
 /** What `@resource(actions: ...)` says of one record action: its name (its labels' key) and the mutation it calls. */
 const RecordActionInput = new GraphQLInputObjectType({
@@ -23,6 +33,8 @@ const RecordActionInput = new GraphQLInputObjectType({
   fields: {
     name: { type: new GraphQLNonNull(GraphQLString) },
     mutation: { type: new GraphQLNonNull(GraphQLString) },
+    needs: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
+    unavailable: { type: RecordActionUnavailable },
   },
 });
 
@@ -182,6 +194,17 @@ const named = (name: string) => ({ [name]: class {} })[name];
 const quoted = (text: string) => JSON.stringify(text);
 
 /** `@resource(...)`: what the admin needs to register the resource's screen. */
+/** One record action as a GraphQL input literal. */
+function actionLiteral(action: RecordAction): string {
+  const parts = [`name: ${quoted(action.name)}`, `mutation: ${quoted(action.mutation)}`];
+  if (action.needs?.length) parts.push(`needs: [${action.needs.map(quoted).join(', ')}]`);
+  if (action.unavailable)
+    parts.push(
+      `unavailable: {field: ${quoted(action.unavailable.field)}, values: [${action.unavailable.values.map(quoted).join(', ')}]}`,
+    );
+  return `{${parts.join(', ')}}`;
+}
+
 function resourceDirective(resource: Resource): string {
   const { options } = resource;
   const args = [
@@ -194,7 +217,7 @@ function resourceDirective(resource: Resource): string {
     options.menu !== undefined && `menu: ${options.menu}`,
     options.icon && `icon: ${quoted(options.icon)}`,
     options.actions?.length &&
-      `actions: [${options.actions.map((a) => `{name: ${quoted(a.name)}, mutation: ${quoted(a.mutation)}}`).join(', ')}]`,
+      `actions: [${options.actions.map(actionLiteral).join(', ')}]`,
   ];
   return `@resource(${args.filter(Boolean).join(', ')})`;
 }

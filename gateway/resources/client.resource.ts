@@ -3,10 +3,13 @@ import { Resource } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 
 /**
- * Where a client's synchronisation stands: `idle`, a run `queued` or `running`, the last run `failed`, or a state that
- * stops every call to its store until staff or the store act (`token_revoked`, `suspended`, `disconnected`).
+ * Where a client's synchronisation stands: `not_connected` (a credential or the store missing), `never_synced`, `idle`
+ * (its last run ended without failing), a run `queued` or `running`, the last run `failed`, or a state that stops every
+ * call to its store until staff or the store act (`token_revoked`, `suspended`, `disconnected`).
  */
 export const SYNC_STATES = [
+  'not_connected',
+  'never_synced',
   'idle',
   'queued',
   'running',
@@ -15,6 +18,12 @@ export const SYNC_STATES = [
   'suspended',
   'disconnected',
 ] as const;
+
+/** What a client must hold to be synced: both credentials and its store. */
+export const CONNECTION_FIELDS = ['hiper_token', 'nuvemshop_token', 'nuvemshop_store_id'] as const;
+
+/** The states that stop every call to a client's store until staff or the store act. */
+export const STOPPED_STATES = ['token_revoked', 'suspended', 'disconnected'] as const;
 
 /** A store connection: one line per field; its table, REST, OpenAPI, GraphQL and the admin follow from it. */
 export const clientResource = new Resource(
@@ -49,7 +58,7 @@ export const clientResource = new Resource(
       description: 'When set, stock is written to this location’s inventory levels',
     }),
     sync_state: state(SYNC_STATES, {
-      default: 'idle',
+      default: 'never_synced',
       readOnly: true,
       listed: true,
       filterable: true,
@@ -78,10 +87,56 @@ export const clientResource = new Resource(
     title: 'url',
     menu: 10,
     icon: 'Business',
-    // "Sincronizar agora": a run queued at once (or the one already queued or running).
-    actions: [{ name: 'sync', mutation: 'syncClient' }],
+    // "Sincronizar agora": a run queued at once (or the one already queued or running); not offered to a client that
+    // cannot be synced.
+    actions: [
+      {
+        name: 'sync',
+        mutation: 'syncClient',
+        needs: CONNECTION_FIELDS,
+        unavailable: { field: 'sync_state', values: ['not_connected', ...STOPPED_STATES] },
+      },
+    ],
+    // A client's state follows what it holds: a credential removed makes it `not_connected`, the last one given back
+    // makes it what it was before (`never_synced` until a run has ended).
+    settle: (row) => {
+      row.syncState = settledSyncState(row);
+    },
   },
 );
+
+/** The fields of CONNECTION_FIELDS a client (as the ORM holds it) lacks. */
+export function missingConnection(row: Record<string, unknown>): (typeof CONNECTION_FIELDS)[number][] {
+  const c = storeConnectionOf(row);
+  return CONNECTION_FIELDS.filter((name) =>
+    name === 'hiper_token' ? !c.hiperKey : name === 'nuvemshop_token' ? !c.storeToken : c.storeId <= 0,
+  );
+}
+
+const MISSING_NAMES: Record<(typeof CONNECTION_FIELDS)[number], string> = {
+  hiper_token: 'the Hiper token',
+  nuvemshop_token: 'the Nuvemshop token',
+  nuvemshop_store_id: 'the Nuvemshop store id',
+};
+
+/** Why a client cannot be synced, naming what it lacks: `Missing the Hiper token and the Nuvemshop store id`. */
+export function missingConnectionMessage(missing: readonly (typeof CONNECTION_FIELDS)[number][]): string {
+  const names = missing.map((name) => MISSING_NAMES[name]);
+  return `Missing ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]}`;
+}
+
+/**
+ * The state a client's row should hold given what it holds: a stopping state stays; without a credential or the
+ * store it is `not_connected`; given them back, `never_synced` until a run has ended, else `idle`.
+ */
+export function settledSyncState(row: Record<string, unknown>): (typeof SYNC_STATES)[number] {
+  const state = storeConnectionOf(row).state;
+  if ((STOPPED_STATES as readonly string[]).includes(state)) return state;
+  if (missingConnection(row).length) return 'not_connected';
+  if (!state || state === 'not_connected' || state === 'never_synced' || state === 'idle')
+    return row.lastSyncedAt ? 'idle' : 'never_synced';
+  return state;
+}
 
 type ClientFields = typeof clientResource.fields;
 export type ClientPublic = PublicOf<ClientFields>;

@@ -124,6 +124,7 @@ export class ResourceService implements ResourceOperations {
     const values = this.resource.toEntity(input, 'create');
     if (this.owner) values[this.owner] = caller.id;
     const created = em.create(this.entity, values as never);
+    this.resource.options.settle?.(created as Row);
     await this.flush(em);
     return this.answer(created, caller);
   }
@@ -135,6 +136,7 @@ export class ResourceService implements ResourceOperations {
     const found = await this.find(em, caller, id);
     await this.checkReferences(em, input);
     em.assign(found, this.resource.toEntity(input, 'update') as never);
+    this.resource.options.settle?.(found as Row);
     await this.flush(em);
     return this.answer(found, caller);
   }

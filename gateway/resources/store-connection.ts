@@ -2,7 +2,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import type { PlainRows } from '../database/plain-rows';
-import { clientResource } from './client.resource';
+import { clientResource, settledSyncState } from './client.resource';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 
@@ -21,15 +21,17 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
     existing.installedAt = installedAt;
     existing.redactedAt = null;
     if (ENDED_BY_INSTALL.includes(String(existing.syncState))) existing.syncState = 'idle';
+    existing.syncState = settledSyncState(existing);
     await em.flush();
     return;
   }
-  em.create<Record<string, unknown>>(clientResource.name, {
+  const created = em.create<Record<string, unknown>>(clientResource.name, {
     url: `nuvemshop://${storeId}`,
     nuvemshopStoreId: storeId,
     nuvemshopToken: token,
     installedAt,
   });
+  created.syncState = settledSyncState(created);
   try {
     await em.flush();
   } catch (error) {

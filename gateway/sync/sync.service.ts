@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../auth/rate-limits';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../jobs/queue';
-import { clientResource } from '../resources/client.resource';
+import { clientResource, missingConnection, missingConnectionMessage } from '../resources/client.resource';
 import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
 import { recordId } from '../validation';
 import { isConnected } from './sync-runner';
@@ -39,7 +39,10 @@ export class SyncService {
     return this.orm.em.fork().transactional(async (em) => {
       const client = await em.findOne<Row>(clientResource.name, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!client) throw new ApiError(404, clientResource.messages.notFound);
-      if (!isConnected(client)) throw new ApiError(409, NOT_CONNECTED);
+      if (!isConnected(client)) {
+        const missing = missingConnection(client);
+        throw new ApiError(409, missing.length ? missingConnectionMessage(missing) : NOT_CONNECTED);
+      }
       const current = await em.findOne<Row>(
         syncRunResource.name,
         { client: id, state: { $in: ['queued', 'running'] } },

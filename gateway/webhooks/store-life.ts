@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../jobs/queue';
-import { clientResource, storeConnectionOf } from '../resources/client.resource';
+import { clientResource, settledSyncState, storeConnectionOf } from '../resources/client.resource';
 import { storeClient } from '../resources/store-connection';
 import type { WebhookEventName, WebhookOutcome } from '../resources/webhook-event.resource';
 import { NuvemshopClient, StoreSuspended, TokenRevoked, type NuvemshopStoreInfo } from '../sync/nuvemshop.client';
@@ -162,7 +162,8 @@ export class StoreLife {
       client.syncState = 'suspended';
       return 'GET /store answered 402: store suspended, no calls to it but the suspended check';
     }
-    if (before === 'suspended' || before === 'token_revoked') client.syncState = 'idle';
+    if (before === 'suspended' || before === 'token_revoked')
+      client.syncState = settledSyncState({ ...client, syncState: 'idle' });
     return `GET /store answered 200: the store works (${before} → ${client.syncState})`;
   }
 

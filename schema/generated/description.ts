@@ -49,6 +49,8 @@ export const types = {
           "disconnected",
           "failed",
           "idle",
+          "never_synced",
+          "not_connected",
           "queued",
           "running",
           "suspended",
@@ -400,7 +402,21 @@ export const resources = {
     "actions": [
       {
         "mutation": "syncClient",
-        "name": "sync"
+        "name": "sync",
+        "needs": [
+          "hiper_token",
+          "nuvemshop_token",
+          "nuvemshop_store_id"
+        ],
+        "unavailable": {
+          "field": "sync_state",
+          "values": [
+            "not_connected",
+            "token_revoked",
+            "suspended",
+            "disconnected"
+          ]
+        }
       }
     ]
   },

@@ -151,32 +151,39 @@ describe('Sincronizar agora', () => {
     expect(await runsOf(running)).toHaveLength(1);
   });
 
-  it('tells, in Portuguese, that a client missing a credential is not connected to both platforms', async () => {
+  it('tells, in Portuguese, what a client that can no longer be synced is missing', async () => {
     const url = 'https://sem-nuvemshop.example.com';
-    const id = await halfClient(url);
+    const id = await connectedClient(url);
     const page = await signedIn();
     await page.goto('/clientes');
-    await fromRowMenu(page, url, 'Sincronizar agora');
+    await page.getByRole('button', { name: `Ações: ${url}` }).click();
+    // Its store token is removed while the page shows it connected.
+    await t.request('PUT', `/api/v1/clients/${id}`, { token, json: { nuvemshop_token: null } });
+    await page.getByRole('menuitem', { name: 'Sincronizar agora' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Não foi possível sincronizar' });
-    await alert
-      .getByText('O cliente não está conectado às duas plataformas (Hiper e Nuvemshop). Confira os tokens e a loja.')
-      .waitFor();
+    await alert.getByText('Falta o token Nuvemshop').waitFor();
     await expectToast(page, 'Não foi possível sincronizar');
     expect(await runsOf(id)).toEqual([]);
   });
 
   it('a second click replaces the toast on screen rather than queueing one after it', async () => {
     const url = 'https://dois-cliques.example.com';
-    await halfClient(url);
+    const id = await connectedClient(url);
     const page = await signedIn();
     await page.goto('/clientes');
-    await fromRowMenu(page, url, 'Sincronizar agora');
-    await page.getByRole('alert').filter({ hasText: 'Não foi possível sincronizar' }).waitFor();
     await fromRowMenu(page, url, 'Editar cliente');
-    await page
+    // Deleted meanwhile (the dialog has read it): each click is refused.
+    await page.waitForTimeout(500);
+    await t.request('DELETE', `/api/v1/clients/${id}`, { token });
+    const button = page
       .getByRole('dialog', { name: 'Editar cliente' })
-      .getByRole('button', { name: 'Sincronizar agora' })
-      .click();
+      .getByRole('button', { name: 'Sincronizar agora' });
+    await button.click();
+    await page
+      .getByRole('alert', { includeHidden: true })
+      .filter({ hasText: 'Não foi possível sincronizar' })
+      .waitFor();
+    await button.click();
     await page.waitForTimeout(500);
     expect(await page.getByRole('alert', { includeHidden: true }).count()).toBe(1);
   });
@@ -337,12 +344,18 @@ describe.each(['light', 'dark'] as const)('on a phone, in the %s appearance', (t
       .getByRole('button', { name: /^Ações: / })
       .first()
       .click();
-    await page.getByRole('menuitem', { name: 'Sincronizar agora' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Editar cliente' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.keyboard.press('Escape');
 
     // A toast told while the edit dialog is open leaves its buttons in sight and within reach.
-    await fromRowMenu(page, url, 'Editar cliente');
+    const connected = `https://conectada-${theme}.example.com`;
+    const connectedId = await connectedClient(connected);
+    await page.reload();
+    await fromRowMenu(page, connected, 'Editar cliente');
+    // Deleted meanwhile (the dialog has read it): the click is refused.
+    await page.waitForTimeout(500);
+    await t.request('DELETE', `/api/v1/clients/${connectedId}`, { token });
     const dialog = page.getByRole('dialog', { name: 'Editar cliente' });
     await dialog.getByRole('button', { name: 'Sincronizar agora' }).click();
     const toast = page.getByRole('alert', { includeHidden: true }).filter({ hasText: 'Não foi possível sincronizar' });

@@ -556,9 +556,9 @@ describe('runs', () => {
     });
     const refused = await t.request('POST', `/api/v1/clients/${created.body.id}/sync`, { token: su, json: {} });
     expect(refused.status).toBe(409);
-    expect(refused.body.detail).toBe('Client is not connected to both platforms');
+    expect(refused.body.detail).toBe('Missing the Nuvemshop token and the Nuvemshop store id');
     const gql = await t.graphql('mutation ($id: ID!) { syncClient(id: $id) { id } }', { id: created.body.id }, su);
-    expect(gql.body.errors[0].message).toBe('Client is not connected to both platforms');
+    expect(gql.body.errors[0].message).toBe('Missing the Nuvemshop token and the Nuvemshop store id');
   });
 
   it('of one client are never worked on by two processes at once', async () => {

@@ -268,7 +268,7 @@ describe('Nuvemshop webhooks', () => {
     expect(client).toMatchObject({
       url: `https://loja${storeId}.lojavirtualnuvem.com.br`,
       name: `Loja ${storeId}`,
-      sync_state: 'idle',
+      sync_state: 'not_connected',
       has_token: true,
     });
     expect(client.installed_at).not.toBeNull();
@@ -324,7 +324,7 @@ describe('Nuvemshop webhooks', () => {
     api.resume(storeId);
     await deliver(APP, appEvent(storeId, 'app/resumed'));
     await settled(storeId, ++count);
-    expect((await clientOf(storeId)).sync_state).toBe('idle');
+    expect((await clientOf(storeId)).sync_state).toBe('not_connected');
     // Each asked the store once; its answer decided.
     expect(callsSince()).toEqual(['GET /store 402', 'GET /store 200']);
 
@@ -343,7 +343,7 @@ describe('Nuvemshop webhooks', () => {
     await install(storeId);
     await registered(storeId);
     const after = await clientOf(storeId);
-    expect(after).toMatchObject({ sync_state: 'idle', has_token: true });
+    expect(after).toMatchObject({ sync_state: 'not_connected', has_token: true });
     expect(new Date(after.installed_at!).getTime()).toBeGreaterThan(new Date(before.installed_at!).getTime());
     expect(callsSince()).toEqual([
       'GET /webhooks 200',
@@ -399,7 +399,7 @@ describe('Nuvemshop webhooks', () => {
     const late = (await settled(storeId, 3))[2];
     expect(late).toMatchObject({ event: 'app/uninstalled', outcome: 'ignored' });
     expect(late.note).toMatch(/older than the store’s latest install/);
-    expect(await clientOf(storeId)).toMatchObject({ sync_state: 'idle', has_token: true });
+    expect(await clientOf(storeId)).toMatchObject({ sync_state: 'not_connected', has_token: true });
   });
 
   it('takes every app/suspended and app/resumed (the app’s id on each) as a reason to ask GET /store once', async () => {
@@ -427,14 +427,14 @@ describe('Nuvemshop webhooks', () => {
     api.suspend(storeId);
     expect(await stateAfter(suspended, 2)).toBe('suspended');
     api.resume(storeId);
-    expect(await stateAfter(resumed)).toBe('idle');
+    expect(await stateAfter(resumed)).toBe('not_connected');
     // A second cycle in the same install, with the very same bodies, counts like the first.
     api.suspend(storeId);
     expect(await stateAfter(suspended)).toBe('suspended');
     api.resume(storeId);
-    expect(await stateAfter(resumed)).toBe('idle');
+    expect(await stateAfter(resumed)).toBe('not_connected');
     // A stale suspension arriving after the resumption leaves the working store working.
-    expect(await stateAfter(suspended)).toBe('idle');
+    expect(await stateAfter(suspended)).toBe('not_connected');
     // A resumption arriving while the store is cut off does not unsuspend it.
     api.suspend(storeId);
     expect(await stateAfter(resumed)).toBe('suspended');
@@ -466,7 +466,7 @@ describe('Nuvemshop webhooks', () => {
       const [row] = await eventsOf(storeId);
       expect(row).toMatchObject({ outcome: 'recorded', client_id: null });
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect((await clientOf(storeId)).sync_state).toBe('idle');
+      expect((await clientOf(storeId)).sync_state).toBe('not_connected');
     } finally {
       await locker.query('commit').catch(() => undefined);
       await locker.end();

@@ -27,7 +27,7 @@ export interface MatrixRow {
 }
 
 const NOT_YOURS = 'Not enough permissions';
-const NOT_CONNECTED = 'Client is not connected to both platforms';
+const NOT_CONNECTED = 'Missing the Nuvemshop store id';
 const SUPERUSER_SELF = 'Super users are not allowed to delete themselves';
 /** Webhooks are public: whoever calls, only the signature decides. */
 const SIGNATURE = 'Invalid signature';

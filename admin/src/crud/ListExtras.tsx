@@ -27,7 +27,7 @@ export function StateFilters({ resource }: { resource: ResourceName }) {
           const { [source]: _dropped, ...others } = filterValues as Record<string, unknown>;
           setFilters(event.target.value ? { ...others, [source]: event.target.value } : others);
         }}
-        sx={{ minWidth: 160 }}
+        sx={{ minWidth: { xs: 0, sm: 160 }, flex: { xs: '1 1 0', sm: '0 0 auto' } }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">{translate('app.list.filter_all')}</MenuItem>
@@ -75,7 +75,7 @@ function ReferenceFilter({ label, source, target }: { label: string; source: str
     <Autocomplete
       size="small"
       // Wide enough for a store's address on a desktop; on a phone it shares the row with the state filter.
-      sx={{ flex: { xs: '1 1 0', sm: '0 0 auto' }, minWidth: 140, width: { sm: 280 } }}
+      sx={{ flex: { xs: '1 1 0', sm: '0 0 auto' }, minWidth: { xs: 0, sm: 140 }, width: { sm: 280 } }}
       options={options}
       value={value}
       filterOptions={(shown) => shown}

@@ -12,7 +12,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { isNetworkFailure } from '../api';
-import { declarationOf, typeOfResource } from '../dataProvider/resourceTypes';
+import { declarationOf, isOffered, typeOfResource } from '../dataProvider/resourceTypes';
 import { fieldsOf } from './description';
 import { defaultText } from './ResourceList';
 import { useFailureToast, useToast } from '../layout/useToast';
@@ -96,24 +96,26 @@ function RecordActionButtons({
   const record = useRecordContext();
   const [running, setRunning] = useState(false);
   if (!record) return null;
-  return (declarationOf(resource).actions ?? []).map((action) => (
-    <Button
-      key={action.name}
-      disabled={running}
-      onClick={() => {
-        setRunning(true);
-        void runRecordAction({ resource, action, record, name: representation(record), translate, toast }).finally(
-          () => {
-            setRunning(false);
-            // The list's rows (a client's sync state), not the form's record: what is being typed stays.
-            void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
-          },
-        );
-      }}
-    >
-      {translate(`resources.${resource}.actions.${action.name}.label`)}
-    </Button>
-  ));
+  return (declarationOf(resource).actions ?? [])
+    .filter((action) => isOffered(action, record))
+    .map((action) => (
+      <Button
+        key={action.name}
+        disabled={running}
+        onClick={() => {
+          setRunning(true);
+          void runRecordAction({ resource, action, record, name: representation(record), translate, toast }).finally(
+            () => {
+              setRunning(false);
+              // The list's rows (a client's sync state), not the form's record: what is being typed stays.
+              void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
+            },
+          );
+        }}
+      >
+        {translate(`resources.${resource}.actions.${action.name}.label`)}
+      </Button>
+    ));
 }
 
 function DialogToolbar({ onCancel, start }: { onCancel: () => void; start?: ReactNode }) {

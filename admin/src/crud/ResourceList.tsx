@@ -11,6 +11,7 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  Tooltip,
   Typography,
   useMediaQuery,
   type Theme,
@@ -35,7 +36,9 @@ import {
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import {
   declarationOf,
+  isOffered,
   listsReferencing,
+  missingFor,
   offers,
   screenOfType,
   typeOfResource,
@@ -132,23 +135,63 @@ export function defaultText(
 function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | 'default' {
   if (/fail|error|revoked|suspended|disconnected/.test(value)) return 'error';
   if (/complete|succeed|success|linked|idle/.test(value)) return 'success';
-  if (/retry|partial|unpublished/.test(value)) return 'warning';
+  if (/retry|partial|unpublished|not_connected/.test(value)) return 'warning';
   if (/active|running/.test(value)) return 'info';
   return 'default';
 }
 
-/** A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says, in a readable shade. */
-function StateChip({ value, text }: { value: unknown; text: string }) {
+/**
+ * A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says, in a readable shade; with
+ * `hint`, that text in a tooltip (and as the chip's description), the chip then reachable by keyboard.
+ */
+function StateChip({ value, text, hint }: { value: unknown; text: string; hint?: string }) {
   const color = stateColor(String(value));
   const tone = color === 'default' ? 'text.secondary' : `textShade.${color}`;
-  return (
+  const chip = (
     <Box
       component="span"
-      sx={{ display: 'inline-block', px: 1, border: 1, borderColor: tone, color: tone, borderRadius: 4, fontSize: 13 }}
+      tabIndex={hint ? 0 : undefined}
+      sx={{
+        display: 'inline-block',
+        px: 1,
+        border: 1,
+        borderColor: tone,
+        color: tone,
+        borderRadius: 4,
+        fontSize: 13,
+        whiteSpace: 'nowrap',
+      }}
     >
       {text}
     </Box>
   );
+  return hint ? (
+    <Tooltip title={hint} describeChild>
+      {chip}
+    </Tooltip>
+  ) : (
+    chip
+  );
+}
+
+/**
+ * Why a record's state keeps an action from it, where it lacks what the action needs: 'Falta o ID da loja Nuvemshop'
+ * (`actions.<name>.missing` in the screen's labels).
+ */
+export function missingText(resource: string, record: RaRecord, source: string, translate: Translate) {
+  for (const action of declarationOf(resource).actions ?? []) {
+    if (action.unavailable?.field !== source || !action.unavailable.values.includes(String(record[source]))) continue;
+    const missing = missingFor(action, record);
+    if (!missing.length) continue;
+    const key = `resources.${resource}.actions.${action.name}.missing`;
+    const names = missing.map((field) =>
+      translate(`${key}.fields.${field}`, { _: translate(`resources.${resource}.fields.${field}`) }),
+    );
+    const fields =
+      names.length > 1 ? `${names.slice(0, -1).join(', ')}${translate(`${key}.and`)}${names.at(-1)}` : names[0];
+    return translate(`${key}.${names.length > 1 ? 'many' : 'one'}`, { fields });
+  }
+  return undefined;
 }
 
 interface Column {
@@ -186,7 +229,13 @@ function useColumns(
           : field?.type === 'Boolean' && !field.nullable
             ? () => <BooleanField source={custom.source} />
             : field?.values
-              ? (record: RaRecord) => <StateChip value={record[custom.source]} text={text(record)} />
+              ? (record: RaRecord) => (
+                  <StateChip
+                    value={record[custom.source]}
+                    text={text(record)}
+                    hint={missingText(resource, record, custom.source, translate)}
+                  />
+                )
               : target
                 ? (record: RaRecord) =>
                     record[custom.source] == null ? (
@@ -304,15 +353,17 @@ function RecordActions({
       ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
       : [{ label: translate(`resources.${resource}.action.show`), onClick: () => onEdit(record) }]),
     // What the declaration adds (a client's sync now): its code comes when one is chosen; the row then reads again.
-    ...(declarationOf(resource).actions ?? []).map((action) => ({
-      label: translate(`resources.${resource}.actions.${action.name}.label`),
-      onClick: () =>
-        void import('./recordAction')
-          .then(({ runRecordAction }) =>
-            runRecordAction({ resource, action, record, name: representation(record), translate, toast }),
-          )
-          .then(refresh, failed),
-    })),
+    ...(declarationOf(resource).actions ?? [])
+      .filter((action) => isOffered(action, record))
+      .map((action) => ({
+        label: translate(`resources.${resource}.actions.${action.name}.label`),
+        onClick: () =>
+          void import('./recordAction')
+            .then(({ runRecordAction }) =>
+              runRecordAction({ resource, action, record, name: representation(record), translate, toast }),
+            )
+            .then(refresh, failed),
+      })),
     ...(offers(resource, 'delete')
       ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
       : []),
@@ -498,22 +549,34 @@ function PhoneList(props: TableProps) {
 }
 
 function ListActions({ resource, label, onAdd }: { resource: ResourceName; label: string; onAdd?: () => void }) {
-  // The add button keeps its words on a phone too (react-admin's own buttons shrink to an icon there).
+  const translate = useTranslate();
+  // The add button keeps its words on a phone too (react-admin's own buttons shrink to an icon there); the filters
+  // give up their width first, so that the export stays on the row beside them.
   return (
     <TopToolbar
       sx={{
-        flexWrap: { xs: 'wrap', sm: 'nowrap' },
+        flexWrap: 'nowrap',
         alignItems: 'center',
         gap: 1,
         minHeight: 0,
         py: { xs: 1 },
         // Each control keeps its words whole: the toolbar wraps rather than squeezing one over another.
-        '& > *': { flexShrink: 0, whiteSpace: 'nowrap' },
+        '& > :not(.list-filters)': { flexShrink: 0, whiteSpace: 'nowrap' },
       }}
     >
       {hasStateFilters(resource) && (
         // As tall from the first paint as once the filters are drawn, so that the rows below never move.
-        <Box sx={{ height: 48, display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Box
+          className="list-filters"
+          sx={{
+            height: 48,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1,
+            flex: { xs: '1 1 auto', sm: '0 0 auto' },
+            minWidth: 0,
+          }}
+        >
           <AfterFirstPaint>
             <Suspense fallback={null}>
               <StateFilters resource={resource} />
@@ -526,7 +589,8 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
           {label}
         </MuiButton>
       )}
-      <ExportButton maxResults={1000} />
+      {/* Named on a phone, where it is an icon, even while there is nothing to export and it is disabled. */}
+      <ExportButton maxResults={1000} aria-label={translate('ra.action.export')} />
     </TopToolbar>
   );
 }

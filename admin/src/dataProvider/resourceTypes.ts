@@ -12,7 +12,22 @@ export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 export interface RecordActionDeclaration {
   name: string;
   mutation: string;
+  /** The fields a record must have set for it to work (a client's credentials and store). */
+  needs?: readonly string[];
+  /** A state field and its values in which it is not offered (a client not connected). */
+  unavailable?: { field: string; values: readonly string[] };
 }
+
+/** Whether a record's field holds nothing: unset, empty, or a store id of 0. */
+const unset = (value: unknown) => value == null || value === '' || value === 0;
+
+/** The fields an action needs that the record lacks, in the declaration's order. */
+export const missingFor = (action: RecordActionDeclaration, record: Record<string, unknown>): string[] =>
+  (action.needs ?? []).filter((field) => unset(record[field]));
+
+/** Whether the action is offered for the record: not in a state it is unavailable in, nor lacking what it needs. */
+export const isOffered = (action: RecordActionDeclaration, record: Record<string, unknown>): boolean =>
+  !action.unavailable?.values.includes(String(record[action.unavailable.field])) && !missingFor(action, record).length;
 
 /** What the schema says of a resource the admin shows (its `@resource` directive), and its GraphQL type. */
 export interface ScreenDeclaration {

@@ -1,3 +1,38 @@
+/** What a client may lack to be synced, in the gateway's words (its 409) and the screen's. */
+const MISSING = {
+  hiper_token: 'o token Hiper',
+  nuvemshop_token: 'o token Nuvemshop',
+  nuvemshop_store_id: 'o ID da loja Nuvemshop',
+};
+const MISSING_EN: Record<keyof typeof MISSING, string> = {
+  hiper_token: 'the Hiper token',
+  nuvemshop_token: 'the Nuvemshop token',
+  nuvemshop_store_id: 'the Nuvemshop store id',
+};
+
+const listed = (names: string[], and: string) =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')}${and}${names.at(-1)}` : names[0];
+
+/** The gateway's 409 for each set of missing fields ('Missing the Nuvemshop store id') in the screen's words. */
+function missingErrors(): Record<string, string> {
+  const fields = Object.keys(MISSING) as (keyof typeof MISSING)[];
+  const sets = Array.from({ length: 2 ** fields.length - 1 }, (_, i) =>
+    fields.filter((_, bit) => (i + 1) & (1 << bit)),
+  );
+  return Object.fromEntries(
+    sets.map((set) => [
+      `Missing ${listed(
+        set.map((f) => MISSING_EN[f]),
+        ' and ',
+      )}`,
+      `${set.length > 1 ? 'Faltam' : 'Falta'} ${listed(
+        set.map((f) => MISSING[f]),
+        ' e ',
+      )}`,
+    ]),
+  );
+}
+
 /** The clientes screen's texts (`resources.clientes` in react-admin's convention): see ./index.ts for what each key says. */
 export default {
   menu: 'Clientes',
@@ -19,6 +54,8 @@ export default {
   },
   values: {
     sync_state: {
+      not_connected: 'Não conectado',
+      never_synced: 'Nunca sincronizado',
       idle: 'Em dia',
       queued: 'Na fila',
       running: 'Sincronizando',
@@ -58,7 +95,10 @@ export default {
         'Client is not connected to both platforms':
           'O cliente não está conectado às duas plataformas (Hiper e Nuvemshop). Confira os tokens e a loja.',
         'Client not found': 'Este cliente não existe mais.',
+        ...missingErrors(),
       },
+      // What a client not connected lacks, in its state's tooltip.
+      missing: { one: 'Falta %{fields}', many: 'Faltam %{fields}', and: ' e ', fields: MISSING },
     },
   },
   notifications: { created: 'Cliente criado com sucesso.', updated: 'Cliente atualizado com sucesso.' },

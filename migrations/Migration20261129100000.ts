@@ -1,0 +1,30 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * A client's state tells the truth: `not_connected` while a credential or the store is missing, `never_synced` until
+ * a run has ended.
+ */
+export class Migration20261129100000 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table "clients" drop constraint if exists "clients_sync_state_check";`);
+    this.addSql(
+      `alter table "clients" add constraint "clients_sync_state_check" check ("sync_state" in ('not_connected', 'never_synced', 'idle', 'queued', 'running', 'failed', 'token_revoked', 'suspended', 'disconnected'));`,
+    );
+    this.addSql(`alter table "clients" alter column "sync_state" set default 'never_synced';`);
+    this.addSql(
+      `update "clients" set "sync_state" = 'not_connected' where "sync_state" in ('idle', 'failed') and ("hiper_token" is null or "hiper_token" = '' or "nuvemshop_token" is null or "nuvemshop_token" = '' or "nuvemshop_store_id" = 0);`,
+    );
+    this.addSql(
+      `update "clients" set "sync_state" = 'never_synced' where "sync_state" = 'idle' and "last_synced_at" is null;`,
+    );
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(`update "clients" set "sync_state" = 'idle' where "sync_state" in ('not_connected', 'never_synced');`);
+    this.addSql(`alter table "clients" drop constraint if exists "clients_sync_state_check";`);
+    this.addSql(
+      `alter table "clients" add constraint "clients_sync_state_check" check ("sync_state" in ('idle', 'queued', 'running', 'failed', 'token_revoked', 'suspended', 'disconnected'));`,
+    );
+    this.addSql(`alter table "clients" alter column "sync_state" set default 'idle';`);
+  }
+}
