@@ -190,7 +190,7 @@ describe('the synchronisation at size', () => {
     const requests = nuvemshop.requestsOf(c.storeId);
     const reads = requests.filter((r) => r.route === 'GET /products').length;
     const routes: Record<string, number> = {};
-    for (const r of requests) routes[r.route] = (routes[r.route] ?? 0) + 1;
+    for (const r of requests) routes[r.route ?? 'unknown'] = (routes[r.route ?? 'unknown'] ?? 0) + 1;
     const figure = {
       products,
       store_products: products + others,
