@@ -31,3 +31,9 @@ export const productLinkResource = new Resource(
 );
 
 export type ProductLinkPublic = PublicOf<typeof productLinkResource.fields>;
+
+/** How a link names its variant: the product's name, with a grade's values after it (`Tênis — Azul / 42`). */
+export function linkName(product: string, values: readonly string[]): string {
+  const shown = values.map((value) => value.trim()).filter(Boolean);
+  return (shown.length ? `${product} — ${shown.join(' / ')}` : product).slice(0, 255);
+}

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { storeConnectionOf } from '../resources/client.resource';
-import type { ProductLinkState } from '../resources/product-link.resource';
+import { linkName, type ProductLinkState } from '../resources/product-link.resource';
 import type { SyncKind } from '../resources/sync-run.resource';
 import { isGradeChild, type HiperProduct } from './hiper.client';
 import {
@@ -319,7 +319,7 @@ export class PageWriter {
       const variant = row.written?.variants.find((w) => w.hiperId === v.hiperId);
       const values = {
         sku: v.sku,
-        name: desired.name.slice(0, 255),
+        name: linkName(desired.name, v.values),
         nuvemshopProductId: Number(row.nuvemshopProductId ?? 0),
         nuvemshopVariantId: variant?.variantId ?? 0,
         state,

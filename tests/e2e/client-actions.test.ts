@@ -70,6 +70,10 @@ async function fromRowMenu(page: Page, name: string, action: string) {
   await page.getByRole('menuitem', { name: action }).click();
 }
 
+/** The edit dialog's reading of its client. */
+const dialogRead = (page: Page) =>
+  page.waitForResponse((r) => r.url().endsWith('/graphql') && !!r.request().postData()?.includes('query Client('));
+
 const runsOf = (clientId: string) =>
   t.sql<{ state: string; trigger: string }>('select state, trigger from sync_runs where client_id = $1', [clientId]);
 
@@ -171,9 +175,10 @@ describe('Sincronizar agora', () => {
     const id = await connectedClient(url);
     const page = await signedIn();
     await page.goto('/clientes');
+    // Deleted meanwhile, once the dialog has read it: each click is refused.
+    const read = dialogRead(page);
     await fromRowMenu(page, url, 'Editar cliente');
-    // Deleted meanwhile (the dialog has read it): each click is refused.
-    await page.waitForTimeout(500);
+    await read;
     await t.request('DELETE', `/api/v1/clients/${id}`, { token });
     const button = page
       .getByRole('dialog', { name: 'Editar cliente' })
@@ -352,9 +357,10 @@ describe.each(['light', 'dark'] as const)('on a phone, in the %s appearance', (t
     const connected = `https://conectada-${theme}.example.com`;
     const connectedId = await connectedClient(connected);
     await page.reload();
+    // Deleted meanwhile, once the dialog has read it: the click is refused.
+    const read = dialogRead(page);
     await fromRowMenu(page, connected, 'Editar cliente');
-    // Deleted meanwhile (the dialog has read it): the click is refused.
-    await page.waitForTimeout(500);
+    await read;
     await t.request('DELETE', `/api/v1/clients/${connectedId}`, { token });
     const dialog = page.getByRole('dialog', { name: 'Editar cliente' });
     await dialog.getByRole('button', { name: 'Sincronizar agora' }).click();

@@ -80,7 +80,7 @@ async function signedIn(viewport: { width: number; height: number }, theme: 'lig
 async function keysShown(page: Page): Promise<string[]> {
   const text = await page.evaluate(() => document.body.innerText);
   const names = await page.evaluate(() =>
-    [...document.querySelectorAll('[aria-label], [title], [placeholder]')].map((e) =>
+    Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]')).map((e) =>
       ['aria-label', 'title', 'placeholder'].map((a) => e.getAttribute(a) ?? '').join(' '),
     ),
   );
@@ -150,7 +150,7 @@ describe('on a phone', () => {
           .locator('.RaList-actions .MuiToolbar-root, .RaList-actions [class*="RaTopToolbar"]')
           .first();
         const others = await toolbar.evaluate((bar, exportTop) => {
-          const controls = [...bar.querySelectorAll('button, input, [role="combobox"]')].filter(
+          const controls = Array.from(bar.querySelectorAll('button, input, [role="combobox"]')).filter(
             (e) => (e as HTMLElement).offsetParent !== null,
           );
           return controls.map((e) => {
@@ -204,7 +204,8 @@ describe('on a desktop', () => {
           .filter((c) => !c.classList.contains('actions-column'))
           .map((c) => {
             const r = c.getBoundingClientRect();
-            const words = [...c.querySelectorAll('span, div')].find((e) => e.textContent && !e.children.length) ?? c;
+            const words =
+              Array.from(c.querySelectorAll('span, div')).find((e) => e.textContent && !e.children.length) ?? c;
             return {
               text: c.textContent,
               underActions: r.right > sticky.left + 0.5,
