@@ -247,14 +247,14 @@ describe('failed mail on the dashboard', () => {
 
     const page = await open();
     await login(page, SUPERUSER.email, SUPERUSER.password);
-    await page.getByText('Emails que falharam: 1').waitFor();
+    await page.getByText('E-mails que falharam: 1').waitFor();
 
     const user = await t.createUser('sem.emails@example.com', 'sem-emails-password');
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     await login(page, user.email, user.password);
     await page.getByRole('heading', { name: 'Olá, Test User' }).waitFor();
-    await expect(page.getByText(/Emails que falharam/).count()).resolves.toBe(0);
+    await expect(page.getByText(/E-mails que falharam/).count()).resolves.toBe(0);
   });
 });
 

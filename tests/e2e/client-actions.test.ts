@@ -252,7 +252,7 @@ describe('links between the lists', () => {
       ['Suspensos', 'Gerenciar clientes', 'Loja suspensa'],
       ['Itens', 'Items Management', undefined],
       ['Usuários', 'Users Management', undefined],
-      ['Emails', 'E-mails', 'Falhou'],
+      ['E-mails', 'E-mails', 'Falhou'],
     ] as const) {
       await page.goto('/');
       await page

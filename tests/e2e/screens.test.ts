@@ -492,7 +492,7 @@ describe('the e-mails screen', () => {
 
     // The failed-mail card leads to the failed mail.
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
-    await page.getByText('Emails que falharam: 1').click();
+    await page.getByText('E-mails que falharam: 1').click();
     await table.getByText('falhou@example.com').waitFor();
     expect(await table.getByText('fila@example.com').count()).toBe(0);
     expect(await scrollsSideways(page)).toBe(false);

@@ -247,7 +247,7 @@ describe.each(['light', 'dark'] as const)('contrast in %s mode', (theme) => {
     await chooseTheme(page, theme);
     await login(page, SUPERUSER.email, SUPERUSER.password);
     await page.getByRole('link', { name: /^Usuários \d+$/ }).waitFor();
-    await expectReadable(page, 'dashboard at 390', ['Usuários', 'Emails que falharam']);
+    await expectReadable(page, 'dashboard at 390', ['Usuários', 'E-mails que falharam']);
     await page.getByRole('button', { name: 'Abrir menu' }).click();
     await page.getByRole('menuitem', { name: 'Admin' }).waitFor();
     await expectReadable(page, 'drawer', ['Dashboard', 'Clientes', 'Itens', 'Admin', 'Logado como:']);

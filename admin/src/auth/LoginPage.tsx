@@ -2,11 +2,14 @@ import { Box, Link, Typography } from '@mui/material';
 import { Form, PasswordInput, SaveButton, TextInput, useLogin } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { ApiError } from '../api';
+import { REQUIRED_MESSAGE } from '../prerendered/names';
 import { emailShape, required } from '../validation';
 import { AuthCard } from './AuthCard';
 
-const emailRules = [required('Email é obrigatório'), emailShape];
-const passwordRules = [required('Password is required')];
+const EMAIL_REQUIRED = 'Email é obrigatório';
+const PASSWORD_REQUIRED = 'Password is required';
+const emailRules = [required(EMAIL_REQUIRED), emailShape];
+const passwordRules = [required(PASSWORD_REQUIRED)];
 
 /** /login */
 export default function LoginPage() {
@@ -37,8 +40,16 @@ export default function LoginPage() {
           autoComplete="username"
           validate={emailRules}
           autoFocus
+          // Shown by the build's page too, when the field is left empty before the app is up (prerendered/loader.ts).
+          slotProps={{ htmlInput: { [REQUIRED_MESSAGE]: EMAIL_REQUIRED } }}
         />
-        <PasswordInput source="password" label="Password" autoComplete="current-password" validate={passwordRules} />
+        <PasswordInput
+          source="password"
+          label="Password"
+          autoComplete="current-password"
+          validate={passwordRules}
+          slotProps={{ htmlInput: { [REQUIRED_MESSAGE]: PASSWORD_REQUIRED } }}
+        />
         <Box sx={{ textAlign: 'right', mb: 1 }}>
           <Link component={RouterLink} to="/recover-password">
             Forgot password?

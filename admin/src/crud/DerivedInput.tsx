@@ -127,6 +127,8 @@ export function DerivedInput({
     case 'url':
       return <TextInput {...common} fullWidth type={input.kind} />;
     default:
+      // A secret (a store's token) is masked as a password is, with the same toggle to show it.
+      if (input.secret) return <PasswordInput {...common} fullWidth autoComplete="off" />;
       return <TextInput {...common} fullWidth />;
   }
 }

@@ -1,6 +1,14 @@
-import { Autocomplete, MenuItem, TextField } from '@mui/material';
+import { Autocomplete, Box, Chip, MenuItem, TextField } from '@mui/material';
 import { useState } from 'react';
-import { ReferenceField, useGetList, useGetOne, useListContext, useTranslate, type RaRecord } from 'react-admin';
+import {
+  ReferenceField,
+  useGetList,
+  useGetMany,
+  useGetOne,
+  useListContext,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
 import { declarationOf, screenOfType, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { fieldsOf } from './description';
 
@@ -27,7 +35,8 @@ export function StateFilters({ resource }: { resource: ResourceName }) {
           const { [source]: _dropped, ...others } = filterValues as Record<string, unknown>;
           setFilters(event.target.value ? { ...others, [source]: event.target.value } : others);
         }}
-        sx={{ minWidth: { xs: 0, sm: 160 }, flex: { xs: '1 1 0', sm: '0 0 auto' } }}
+        // Fixed on a desktop (the theme makes text fields full width); sharing a phone's row with the other tools.
+        sx={{ minWidth: 0, width: { sm: 180 }, flex: { xs: '1 1 0', sm: '0 0 auto' } }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">{translate('app.list.filter_all')}</MenuItem>
@@ -107,6 +116,79 @@ export function ReferenceLink({ source, screen }: { source: string; screen: stri
       reference={screen}
       // Its words are in the theme's readable shade of the brand colour (themes/index.ts: RaReferenceField).
       link={(record) => `/${screen}?filter=${encodeURIComponent(JSON.stringify({ ids: [record.id] }))}`}
+    />
+  );
+}
+
+/**
+ * What a list opened from another screen is narrowed to (a client's runs from its row menu, a run's client from its
+ * link), as chips above the rows: each names the records by their titles, and its delete button shows every row again.
+ */
+export function FilterChips({ resource }: { resource: ResourceName }) {
+  const translate = useTranslate();
+  const { filterValues, setFilters } = useListContext();
+  const fields = fieldsOf(typeOfResource(resource));
+  const chips = Object.entries(filterValues as Record<string, unknown>).flatMap(([source, value]) => {
+    if (source === 'ids' && Array.isArray(value) && value.length)
+      return [
+        {
+          source,
+          target: resource as string,
+          ids: value.map(String),
+          label: translate(`resources.${resource}.name`, { smart_count: value.length }),
+        },
+      ];
+    const target = fields[source]?.references && screenOfType(fields[source].references!);
+    if (!target || typeof value !== 'string') return [];
+    return [{ source, target, ids: [value], label: translate(`resources.${resource}.fields.${source}`) }];
+  });
+  if (!chips.length) return null;
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 1 }}>
+      {chips.map(({ source, target, ids, label }) => (
+        <FilterChip
+          key={source}
+          target={target}
+          ids={ids}
+          label={label}
+          removeLabel={translate('app.list.remove_filter')}
+          onDelete={() => {
+            const { [source]: _dropped, ...others } = filterValues as Record<string, unknown>;
+            setFilters(others);
+          }}
+        />
+      ))}
+    </Box>
+  );
+}
+
+function FilterChip({
+  target,
+  ids,
+  label,
+  removeLabel,
+  onDelete,
+}: {
+  target: string;
+  ids: string[];
+  label: string;
+  removeLabel: string;
+  onDelete: () => void;
+}) {
+  const { data } = useGetMany(target, { ids });
+  const { title } = declarationOf(target);
+  const names = (data ?? []).map((record) => String(record[title ?? 'id'] ?? '')).join(', ');
+  // Named once its records are read, never by their ids.
+  if (!names) return null;
+  const text = `${label}: ${names}`;
+  return (
+    <Chip
+      label={text}
+      title={text}
+      onDelete={onDelete}
+      // Focused, the chip is removed with Delete or Backspace, as MUI's chips are; its own button for a pointer.
+      aria-description={removeLabel}
+      sx={{ maxWidth: '100%' }}
     />
   );
 }

@@ -4,6 +4,7 @@ import { Fragment, useId, useMemo, useState, type ReactNode } from 'react';
 import {
   CreateBase,
   EditBase,
+  RecordContextProvider,
   SaveButton,
   SimpleForm,
   useRecordContext,
@@ -12,7 +13,8 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { isNetworkFailure } from '../api';
-import { declarationOf, isOffered, typeOfResource } from '../dataProvider/resourceTypes';
+import { declarationOf, isOffered, screenOfType, typeOfResource } from '../dataProvider/resourceTypes';
+import { ReferenceLink } from './ListExtras';
 import { fieldsOf } from './description';
 import { defaultText } from './ResourceList';
 import { useFailureToast, useToast } from '../layout/useToast';
@@ -314,7 +316,14 @@ export function ShowDialog({
                   {translate(`resources.${resource}.fields.${name}`, { _: name })}
                 </Box>
                 <Box component="dd" sx={{ overflowWrap: 'anywhere' }}>
-                  {defaultText(resource, name, field, record[name], translate, lang)}
+                  {/* A reference names its record by its title, as a link to it; never its id. */}
+                  {field.references && screenOfType(field.references) && record[name] != null ? (
+                    <RecordContextProvider value={record}>
+                      <ReferenceLink source={name} screen={screenOfType(field.references)!} />
+                    </RecordContextProvider>
+                  ) : (
+                    defaultText(resource, name, field, record[name], translate, lang)
+                  )}
                 </Box>
               </Fragment>
             ))}

@@ -67,6 +67,7 @@ const ShowDialog = dialogs.component((module) => module.ShowDialog);
 const extras = afterFirstPaintModule(() => import('./ListExtras'));
 const StateFilters = extras.component((module) => module.StateFilters);
 const ReferenceLink = extras.component((module) => module.ReferenceLink);
+const FilterChips = extras.component((module) => module.FilterChips);
 const confirms = afterFirstPaintModule(() => import('./DeleteConfirm'));
 const DeleteRecordConfirm = confirms.component((module) => module.DeleteRecordConfirm);
 const SpecBulkDeleteButton = confirms.component((module) => module.SpecBulkDeleteButton);
@@ -111,7 +112,7 @@ function dateFormatOf(lang: string) {
 /**
  * How a field reads by default: a secret says whether it is set, a boolean yes or no, a moment in the viewer's locale,
  * a state as its label says (`values.<field>.<value>`), a JSON list as its length (a run's errors: how many), an
- * empty optional value 'N/A', anything else as it is.
+ * empty optional value as the screen's language writes it ('—', 'N/A' in English), anything else as it is.
  */
 export function defaultText(
   resource: string,
@@ -127,7 +128,9 @@ export function defaultText(
   if (field?.type === 'Boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
   if (field?.type === 'DateTime') return dateFormatOf(lang).format(new Date(String(value)));
   if (field?.type === 'JSON') return Array.isArray(value) ? String(value.length) : JSON.stringify(value);
-  if (field?.values) return translate(`resources.${resource}.values.${source}.${String(value)}`, { _: String(value) });
+  // A state, or a text of a few values the labels name (a mail's kind: `Recuperação de senha`), in words.
+  if (field?.values || (field?.type === 'String' && typeof value === 'string' && /^[\w-]{1,64}$/.test(value)))
+    return translate(`resources.${resource}.values.${source}.${String(value)}`, { _: String(value) });
   return String(value);
 }
 
@@ -437,6 +440,9 @@ function ResourceTable(props: TableProps) {
       }
       sx={{
         '& .RaDataTable-tableWrapper': { overflowX: 'auto' },
+        // Half MUI's side padding between columns: a resource of many columns (clients) fits a desktop's width whole,
+        // none of its headings under the sticky actions column.
+        '& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)': { px: 1 },
         // Where the columns are wider than the screen, the row menu stays in sight at the right edge while the rest
         // scrolls under it.
         '& .actions-column': {
@@ -556,6 +562,9 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
     <TopToolbar
       sx={{
         flexWrap: 'nowrap',
+        // A phone's whole width, which its filters share.
+        width: { xs: '100%', sm: 'auto' },
+        boxSizing: 'border-box',
         alignItems: 'center',
         gap: 1,
         minHeight: 0,
@@ -634,9 +643,10 @@ const Toolbar = styled('div')(({ theme }) => ({
 function ListPage({
   search,
   actions,
+  filters,
   pagination,
   children,
-}: Record<'search' | 'actions' | 'pagination' | 'children', ReactNode>) {
+}: Record<'search' | 'actions' | 'filters' | 'pagination' | 'children', ReactNode>) {
   return (
     <Frame className="list-page">
       <div className="RaList-main">
@@ -645,6 +655,7 @@ function ListPage({
           <span />
           {actions}
         </Toolbar>
+        {filters}
         <Card className="RaList-content">{children}</Card>
         {pagination}
       </div>
@@ -732,6 +743,13 @@ export function ResourceList({
                 label={translate(`resources.${resource}.action.create`)}
                 onAdd={offers(resource, 'create') ? () => setAdding(true) : undefined}
               />
+            }
+            filters={
+              <AfterFirstPaint>
+                <Suspense fallback={null}>
+                  <FilterChips resource={resource} />
+                </Suspense>
+              </AfterFirstPaint>
             }
             pagination={
               <AfterFirstPaint>

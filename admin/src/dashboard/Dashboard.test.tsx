@@ -46,7 +46,7 @@ describe('Dashboard', () => {
       `/clientes?filter=${encodeURIComponent('{"sync_state":"suspended"}')}`,
     );
     expect(screen.getByRole('link', { name: 'Usuários 5' })).toHaveAttribute('href', '/admin');
-    expect(screen.getByText('Emails que falharam: 2')).toBeInTheDocument();
+    expect(screen.getByText('E-mails que falharam: 2')).toBeInTheDocument();
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(JSON.parse(fetch.mock.calls[0][1].body).variables).toEqual({ superuser: true });
   });
@@ -62,7 +62,7 @@ describe('Dashboard', () => {
     expect(await screen.findByRole('link', { name: 'Itens 1' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Clientes 0' })).toBeInTheDocument();
     expect(screen.queryByText('Usuários')).toBeNull();
-    expect(screen.queryByText(/Emails que falharam/)).toBeNull();
+    expect(screen.queryByText(/E-mails que falharam/)).toBeNull();
     expect(JSON.parse(fetch.mock.calls[0][1].body).variables).toEqual({ superuser: false });
   });
 });

@@ -38,10 +38,10 @@ function FailedMail({ count }: { count: number }) {
       <CardActionArea component={Link} to={FAILED_MAIL}>
         <CardContent>
           <Typography variant="h6" component="h2">
-            Emails
+            E-mails
           </Typography>
           <Typography color={count ? 'error' : undefined} sx={{ fontWeight: count ? 700 : undefined }}>
-            Emails que falharam: {count}
+            E-mails que falharam: {count}
           </Typography>
           <Typography variant="body2" color="text.secondary">
             Não enviados depois de todas as tentativas.

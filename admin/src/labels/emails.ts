@@ -17,6 +17,11 @@ export default {
     completed_at: 'Concluído em',
   },
   values: {
+    kind: {
+      'password-recovery': 'Recuperação de senha',
+      'new-account': 'Nova conta',
+      'email-changed': 'Troca de e-mail',
+    },
     state: {
       created: 'Na fila',
       retry: 'Nova tentativa',

@@ -16,7 +16,7 @@
  * A classic script, built on its own (vite.config.mts) and run where it stands: what it imports is bundled in.
  */
 import { TOKEN_KEY } from '../token';
-import { APPEARANCE_KEY, CLICKED, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
+import { APPEARANCE_KEY, CLICKED, FOCUSED, LEFT_EMPTY, PRERENDERED_ID, REQUIRED_MESSAGE, SUBMITTED } from './names';
 
 const USE = ['pointerdown', 'keydown', 'touchstart', 'input', 'click', 'submit'];
 
@@ -39,9 +39,23 @@ function showState(this: HTMLElement, event: Event) {
   if (focused) this.setAttribute(FOCUSED, field.name);
   // Left for nothing else on the page (a click on the page's background, another window): no field has it.
   else if (event.type === 'focusout' && !(event as FocusEvent).relatedTarget) this.removeAttribute(FOCUSED);
-  const label = field.closest('.MuiFormControl-root')?.querySelector('label');
+  const control = field.closest('.MuiFormControl-root');
+  const label = control?.querySelector('label');
   for (const element of [label, field.closest('.MuiInputBase-root')]) element?.classList.toggle('Mui-focused', focused);
   label?.setAttribute('data-shrink', String(focused || field.value !== ''));
+  // A required field left empty says so as the app's does (MUI's `Mui-error` mark, its helper text); typed in, no more.
+  const message = field.getAttribute(REQUIRED_MESSAGE);
+  const helper = control?.querySelector('.MuiFormHelperText-root');
+  if (!message || !helper) return;
+  const left = new Set(JSON.parse(this.getAttribute(LEFT_EMPTY) ?? '[]') as string[]);
+  const wrong = field.value === '' && (event.type === 'focusout' || left.has(field.name));
+  if (wrong) left.add(field.name);
+  else left.delete(field.name);
+  this.setAttribute(LEFT_EMPTY, JSON.stringify([...left]));
+  for (const element of [label, field.closest('.MuiInputBase-root'), helper])
+    element?.classList.toggle('Mui-error', wrong);
+  field.setAttribute('aria-invalid', String(wrong));
+  helper.firstElementChild!.textContent = wrong ? message : '\u200b';
 }
 
 const script = document.currentScript!;

@@ -10,3 +10,7 @@ export const SUBMITTED = 'data-submitted';
 export const STORE_APP_KEY = 'SistemaIntegracao';
 /** Where that store keeps the appearance chosen, as JSON. */
 export const APPEARANCE_KEY = `RaStore${STORE_APP_KEY}.theme`;
+/** On a field: the message it shows when left empty (the app's own rule's), for the page to show before the app is up. */
+export const REQUIRED_MESSAGE = 'data-required-message';
+/** Set on that page to the fields left empty that show their message, as JSON: the app shows it too. */
+export const LEFT_EMPTY = 'data-left-empty';

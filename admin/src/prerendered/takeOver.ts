@@ -1,4 +1,4 @@
-import { CLICKED, FOCUSED, PRERENDERED_ID, SUBMITTED } from './names';
+import { CLICKED, FOCUSED, LEFT_EMPTY, PRERENDERED_ID, SUBMITTED } from './names';
 
 /** Sets what a field holds past React's own setter, as the browser does when it is typed in. */
 function setValue(field: HTMLInputElement, value: string) {
@@ -36,6 +36,7 @@ export function takeOverPrerendered(drawn: HTMLElement): (() => void) | undefine
   })).filter(({ value, focused }) => value || focused);
   const submitted = page.hasAttribute(SUBMITTED);
   const clicked = JSON.parse(page.getAttribute(CLICKED) ?? '[]') as number[];
+  const leftEmpty = JSON.parse(page.getAttribute(LEFT_EMPTY) ?? '[]') as string[];
   page.remove();
   for (const { name, value, focused, caret } of typed) {
     const field = fieldNamed(drawn, name);
@@ -50,6 +51,8 @@ export function takeOverPrerendered(drawn: HTMLElement): (() => void) | undefine
       const field = fieldNamed(drawn, name);
       if (field && value) typeInto(field, value);
     }
+    // A field left empty showed its message: the form hears it was left, and shows the same.
+    for (const name of leftEmpty) fieldNamed(drawn, name)?.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
     const buttons = drawn.querySelectorAll('button');
     // One click a task: React renders what a click did before the next reads it (two clicks on "Show password"
     // hide it again). Then the form, once the clicks are in.
