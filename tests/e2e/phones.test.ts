@@ -133,6 +133,23 @@ describe('on a phone', () => {
     }
   });
 
+  it("names a client's other lists in its row menu however late the sidebar's texts come", async () => {
+    if (!seeded) await seed();
+    seeded = true;
+    const page = await signedIn(PHONE);
+    // The texts of the other screens, on a slow line: the sidebar loads them all once the first screen is painted.
+    await page.route(/\/assets\/(sincronizacoes|produtos-vinculados|webhooks)-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      await route.continue();
+    });
+    await page.goto('/clientes');
+    await page.getByRole('heading', { name: 'Gerenciar clientes' }).waitFor();
+    await openFirstRowMenu(page);
+    expect(await keysShown(page)).toEqual([]);
+    for (const name of ['Sincronizações', 'Produtos vinculados', 'Webhooks'])
+      await page.getByRole('menuitem', { name, exact: true }).waitFor();
+  });
+
   it("keeps the toolbar's export beside the other tools, on every list, on a phone and a desktop", async () => {
     if (!seeded) await seed();
     seeded = true;
