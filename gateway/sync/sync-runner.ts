@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { decryptToken, encryptToken } from '../database/token-cipher';
 import { storeConnectionOf } from '../resources/client.resource';
 import type { ProductLinkState } from '../resources/product-link.resource';
 import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError } from '../resources/sync-run.resource';
@@ -27,6 +25,7 @@ import {
   type StockPriceResult,
   type VariantChanges,
 } from './nuvemshop.client';
+import { hiperTokenStore } from './hiper-tokens';
 import { PlatformError } from './platform-call';
 import { SyncClient, SyncImage, SyncProduct, type WrittenProduct, type WrittenVariant } from './sync.entities';
 
@@ -338,31 +337,7 @@ export class SyncRunner {
    * minted from, so a key changed by staff is never paired with its predecessor's token.
    */
   private hiperTokens(clientId: string, key: string): HiperTokenStore {
-    const keyHash = createHash('sha256').update(key).digest('hex');
-    const connection = this.orm.em.getConnection();
-    return {
-      load: async () => {
-        const [row] = await connection.execute<{ hiper_bearer: string | null; hiper_bearer_renew_at: Date | null }[]>(
-          `select hiper_bearer, hiper_bearer_renew_at from sync_clients where client_id = ?`,
-          [clientId],
-        );
-        if (!row?.hiper_bearer || !row.hiper_bearer_renew_at) return null;
-        try {
-          const kept = JSON.parse(decryptToken(row.hiper_bearer)) as { key?: string; token?: string };
-          if (kept.key !== keyHash || typeof kept.token !== 'string') return null;
-          return { token: kept.token, renewAt: new Date(row.hiper_bearer_renew_at).getTime() };
-        } catch {
-          // Encrypted with another key, or damaged: a new token replaces it.
-          return null;
-        }
-      },
-      save: async (token, renewAt) => {
-        await connection.execute(
-          `update sync_clients set hiper_bearer = ?, hiper_bearer_renew_at = ? where client_id = ?`,
-          [encryptToken(JSON.stringify({ key: keyHash, token })), new Date(renewAt), clientId],
-        );
-      },
-    };
+    return hiperTokenStore(this.orm, clientId, key);
   }
 
   private over(runId: string): StepOutcome {
