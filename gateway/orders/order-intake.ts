@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../jobs/queue';
 import { clientResource, storeConnectionOf } from '../resources/client.resource';
+import { storeClient } from '../resources/store-connection';
 import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { NOT_CONNECTED } from '../sync/sync.service';
 import { isConnected } from '../sync/sync-runner';
@@ -31,13 +32,10 @@ export async function recordOrderWebhook(
   jobs: JobQueue,
   delivery: { event: OrderEventName; storeId: number; orderId: number; webhookId: string; key: string },
 ): Promise<void> {
-  const [client] = (await em.execute(
-    `select id, orders_enabled from ${clientResource.table} where nuvemshop_store_id = ?`,
-    [delivery.storeId],
-  )) as { id: string; orders_enabled: boolean }[];
+  const client = await storeClient<{ id: string; ordersEnabled: boolean }>(em, delivery.storeId);
   const verdict = !client
     ? { outcome: 'ignored', note: 'No client has this store' }
-    : !client.orders_enabled
+    : !client.ordersEnabled
       ? { outcome: 'ignored', note: 'Orders are off for this client' }
       : { outcome: 'handled', note: `Order ${delivery.orderId} recorded and queued` };
   const inserted = (await em.execute(
@@ -57,7 +55,7 @@ export async function recordOrderWebhook(
     ],
   )) as unknown[];
   if (inserted.length === 0 || verdict.outcome !== 'handled') return;
-  const order = await upsertOrder(em, client.id, delivery.orderId, `Recebido por webhook (${delivery.event})`);
+  const order = await upsertOrder(em, client!.id, delivery.orderId, `Recebido por webhook (${delivery.event})`);
   await jobs.send('order', { orderId: order.id }, { em, singletonKey: order.id });
 }
 
