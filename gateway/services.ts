@@ -23,6 +23,7 @@ import { NuvemshopClient } from './sync/nuvemshop.client';
 import { OrderSweep } from './orders/order-intake';
 import { OrderSender } from './orders/order-sender';
 import { OrderService } from './orders/order.service';
+import { OrderStatus } from './orders/order-status';
 
 /** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
 export interface Services {
@@ -86,6 +87,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       nuvemshop,
       orderSender,
       orderSweep,
+      orderStatus: new OrderStatus(orm, config, nuvemshop, log),
       storeLife: new StoreLife(orm, jobs, config, log),
     }),
   };

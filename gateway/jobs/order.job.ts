@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { OrderSweep } from '../orders/order-intake';
 import type { OrderSender } from '../orders/order-sender';
+import type { OrderStatus } from '../orders/order-status';
 import { PlatformError } from '../sync/platform-call';
 import type { QueueDefinition } from './queue';
 
@@ -8,6 +9,7 @@ export interface OrderJobDeps {
   config: Config;
   orderSender: OrderSender;
   orderSweep: OrderSweep;
+  orderStatus: OrderStatus;
 }
 
 /** A failure the same call will meet again (a refusal, a dead token) ends the job; the rest are retried. */
@@ -24,7 +26,7 @@ async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: st
  * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), the sweeps
  * and their schedule, and the watch that settles orders a dead process left `sending`.
  */
-export function orderQueues({ config, orderSender, orderSweep }: OrderJobDeps): QueueDefinition[] {
+export function orderQueues({ config, orderSender, orderSweep, orderStatus }: OrderJobDeps): QueueDefinition[] {
   const answerSeconds = Math.ceil(Math.max(config.HIPER_TIMEOUT_MS, config.NUVEMSHOP_TIMEOUT_MS) / 1000);
   const queues: QueueDefinition[] = [
     {
@@ -60,6 +62,13 @@ export function orderQueues({ config, orderSender, orderSweep }: OrderJobDeps): 
       everySeconds: 30,
       handle: () => orderSender.settleAbandoned(),
     } satisfies QueueDefinition<'orders-watch'>,
+    {
+      name: 'orders-status',
+      options: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 1800 },
+      concurrency: 1,
+      everySeconds: config.ORDERS_STATUS_INTERVAL_SECONDS,
+      handle: () => orderStatus.poll(),
+    } satisfies QueueDefinition<'orders-status'>,
   ] as QueueDefinition[];
   return queues;
 }

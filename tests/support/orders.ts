@@ -74,7 +74,7 @@ export function orderTools(t: TestGateway, su: string, hiper: HiperStandIn, nuve
     const until = Date.now() + timeoutMs;
     for (;;) {
       const [row] = await t.sql<{ n: number }>(
-        `select count(*)::int as n from pgboss.job where name in ('order', 'orders-sweep') and state in ('created', 'retry', 'active')`,
+        `select count(*)::int as n from pgboss.job where name in ('order', 'orders-sweep', 'orders-status') and state in ('created', 'retry', 'active')`,
       );
       if (row.n === 0) return;
       if (Date.now() > until) throw new Error(`${row.n} order jobs still pending`);
@@ -89,7 +89,13 @@ export function orderTools(t: TestGateway, su: string, hiper: HiperStandIn, nuve
     await settled();
   }
 
+  /** Reads Hiper's events of every order sent and not finished, now, and waits until that is done. */
+  async function pollStatus() {
+    await t.gateway.services.jobs.send('orders-status', {});
+    await settled();
+  }
+
   const seed = (store: { seedOrder(seed: OrderSeed): StoreOrder }, seedOrder: OrderSeed) => store.seedOrder(seedOrder);
 
-  return { ...sync, clientWithCatalogue, webhook, orderOf, waitForOrder, settled, sweepNow, seed };
+  return { ...sync, clientWithCatalogue, webhook, orderOf, waitForOrder, settled, sweepNow, pollStatus, seed };
 }
