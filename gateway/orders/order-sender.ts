@@ -25,6 +25,25 @@ export const REFUNDED_AFTER_NFE = 'Reembolsado na loja depois da NF-e: trate no 
 const isStoreCancelled = (order: NuvemshopOrder) =>
   order.status === 'cancelled' || order.payment_status === 'voided' || order.payment_status === 'refunded';
 
+/**
+ * A client's payment map: the default when unset; a map typed as text in a form is read as the JSON it is. Only whole
+ * numbers count as Hiper ids.
+ */
+function paymentIdsOf(value: unknown): Record<string, number> {
+  let map = value;
+  if (typeof map === 'string') {
+    try {
+      map = JSON.parse(map);
+    } catch {
+      map = null;
+    }
+  }
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return { ...DEFAULT_PAYMENT_IDS };
+  return Object.fromEntries(
+    Object.entries(map as Record<string, unknown>).filter(([, id]) => Number.isInteger(id)) as [string, number][],
+  );
+}
+
 /** The texts `q` matches: the number, the buyer and the SKUs. */
 const searchTextOf = (order: NuvemshopOrder) =>
   [order.number, order.customer?.name ?? order.contact_name, ...(order.products ?? []).map((p) => p.sku)]
@@ -99,7 +118,7 @@ export class OrderSender {
         if (!payable.includes(order.payment_status)) return { waiting: `payment ${order.payment_status}` };
         const mapping = mapOrder(order, {
           links: await this.links(em, row.client_id, order),
-          paymentIds: (client.ordersPaymentIds as Record<string, number> | null) ?? DEFAULT_PAYMENT_IDS,
+          paymentIds: paymentIdsOf(client.ordersPaymentIds),
           marketplace: client.hiperMarketplaceCnpj
             ? { cnpj: String(client.hiperMarketplaceCnpj), name: String(client.hiperMarketplaceName ?? '') }
             : null,

@@ -88,6 +88,11 @@ export const orderResource = new Resource(
     menu: 12,
     icon: 'List',
     unique: [['client_id', 'nuvemshop_order_id']],
+    // "Reenviar" (held, rejected, uncertain) and "Já está no Hiper" (uncertain); the server refuses the others.
+    actions: [
+      { name: 'resend', mutation: 'resendOrder' },
+      { name: 'markSent', mutation: 'markOrderSent' },
+    ],
     description: 'A store order on its way into Hiper, and the invoice and shipment back',
   },
 );

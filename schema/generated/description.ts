@@ -568,7 +568,17 @@ export const resources = {
     "read": "user",
     "title": "number",
     "menu": 12,
-    "icon": "List"
+    "icon": "List",
+    "actions": [
+      {
+        "mutation": "resendOrder",
+        "name": "resend"
+      },
+      {
+        "mutation": "markOrderSent",
+        "name": "markSent"
+      }
+    ]
   },
   "SyncRun": {
     "screen": "sincronizacoes",
