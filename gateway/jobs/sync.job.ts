@@ -5,8 +5,8 @@ import type { Config } from '../config';
 import type { SyncKind } from '../resources/sync-run.resource';
 import { SyncRunner } from '../sync/sync-runner';
 import type { SyncService } from '../sync/sync.service';
-import type { JobQueue, QueueDefinition } from './queue';
-import { errorMessage } from './queue';
+import type { JobQueue, QueueDefinition } from '../queue/queue';
+import { errorMessage } from '../queue/queue';
 
 export interface SyncJobDeps {
   orm: MikroORM;

@@ -45,7 +45,13 @@ const exists = (file: string) => {
 };
 
 const rel = (file: string) => path.relative(gateway, file);
-const DOMAINS = ['users', 'items', 'clients', 'callback', 'auth', 'sync'];
+/** The domains that know nothing of HTTP (webhooks/ decides how a delivery is admitted: it names http/admission.ts). */
+const DOMAINS = ['users', 'callback', 'auth', 'sync', 'email', 'resources', 'orders'];
+/** The queue (pg-boss, its tables, every job's payload): below the domains, which queue work through it. */
+const QUEUE = 'queue';
+/** The job definitions: each runs a domain's work, so it sits above the domains. */
+const JOBS = 'jobs';
+const folderOf = (file: string) => (rel(file).includes(path.sep) ? rel(file).split(path.sep)[0] : null);
 const ADAPTERS = ['rest', 'graphql', 'http'];
 /** What assembles every domain: it sits at the top, and nothing below imports it. */
 const ASSEMBLY = ['services.ts', 'routes.ts', 'resolvers.ts', 'entities.ts', 'gateway.ts', 'app.ts', 'main.ts'];
@@ -87,6 +93,26 @@ describe('the gateway reads as layers', () => {
         ? targets.filter((t) => ASSEMBLY.includes(rel(t))).map((t) => `${rel(file)} imports ${rel(t)}`)
         : [],
     );
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps the queue below the domains: it imports none of them, nor a job definition', () => {
+    const wrong = [...graph].flatMap(([file, targets]) =>
+      folderOf(file) === QUEUE
+        ? targets
+            .filter((t) => folderOf(t) !== QUEUE && (folderOf(t) !== null || ASSEMBLY.includes(rel(t))))
+            .map((t) => `${rel(file)} imports ${rel(t)}`)
+        : [],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('has the job definitions imported only by each other and the assembly, never by a domain or an adapter', () => {
+    const wrong = [...graph].flatMap(([file, targets]) => {
+      const folder = folderOf(file);
+      if (folder === null || folder === JOBS) return [];
+      return targets.filter((t) => folderOf(t) === JOBS).map((t) => `${rel(file)} imports ${rel(t)}`);
+    });
     expect(wrong).toEqual([]);
   });
 
