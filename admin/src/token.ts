@@ -1,4 +1,4 @@
-/** Where the session's access token is kept (SPEC §4): browser local storage, under `access_token`. */
+/** Where the session's access token is kept: browser local storage, under `access_token`. */
 export const TOKEN_KEY = 'access_token';
 
 /**

@@ -145,3 +145,34 @@ describe('one declaration per field', () => {
     expect(naming(field).length, naming(field).join(', ')).toBeLessThanOrEqual(most);
   });
 });
+
+describe('the source speaks for itself', () => {
+  /** Every source file of the repository's code, tests, scripts and benchmarks (dependencies and builds aside). */
+  function code(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      const full = path.join(dir, name);
+      if (name === 'node_modules' || name === 'dist') return [];
+      if (statSync(full).isDirectory()) return code(full);
+      return /\.(?:[cm]?[jt]sx?)$/.test(name) ? [full] : [];
+    });
+  }
+
+  // A reader has the repository and public standards, nothing else: a rule or fact a file needs is said in its own
+  // words or in the repository's docs (docs/architecture.md, "Where things are said").
+  const outside = new RegExp(
+    [
+      String.raw`\b(?:SPEC|INTEGRATIONS|SYNC-CONTRACT|ORDERS-CONTRACT|ORDERS|REST-CONTRACT|STYLE|STACK)\.md\b`,
+      String.raw`\.\./shared\b`,
+      String.raw`(?<!RFC \d+ )§`,
+    ].join('|'),
+  );
+
+  it('cites no document outside the repository', () => {
+    const files = ['gateway', 'admin', 'tests', 'scripts', 'bench'].flatMap((dir) => code(path.join(root, dir)));
+    const citing = files
+      .filter((file) => file !== __filename && outside.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(root, file));
+    expect(files.length).toBeGreaterThan(100);
+    expect(citing).toEqual([]);
+  });
+});
