@@ -176,3 +176,15 @@ describe('the source speaks for itself', () => {
     expect(citing).toEqual([]);
   });
 });
+
+describe('docs/architecture.md', () => {
+  const doc = readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
+  const folders = (dir: string) =>
+    readdirSync(path.join(root, dir)).filter((name) => statSync(path.join(root, dir, name)).isDirectory());
+
+  it.each(['gateway', 'admin/src'])('says in one line what each folder of %s holds', (dir) => {
+    const missing = folders(dir).filter((name) => !new RegExp(`^ {2}(?:\\S+/ )*${name}/ +\\S`, 'm').test(doc));
+    expect(folders(dir).length).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
+  });
+});
