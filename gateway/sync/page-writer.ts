@@ -21,6 +21,8 @@ import {
   newVariant,
   sameJson,
   writtenOf,
+  holdingOf,
+  type StoreHolding,
 } from './product-mapping';
 import type { Tally } from './run-tally';
 import { StockBatcher } from './stock-batcher';
@@ -34,8 +36,8 @@ type Row = Record<string, any>;
  * (to adopt rather than duplicate) and its categories. Another process taking the run over reads them afresh.
  */
 export interface RunCache {
-  /** SKU → the ids of the store's products with a variant of that SKU. */
-  skus?: Map<string, number[]>;
+  /** SKU → the store's products with a variant of that SKU, as adopting one needs them. */
+  skus?: Map<string, StoreHolding[]>;
   categories?: Map<string, number>;
 }
 
@@ -170,15 +172,13 @@ export class PageWriter {
       if (row.creatingSince) {
         // A creation was sent and its answer lost (a crash, a timeout): the store is asked afresh, never the cache.
         const found = await this.store.findProductBySku(sku);
-        if (found) return await this.adopt(p, row, desired, found);
+        if (found) return await this.adopt(p, row, desired, holdingOf(found, this.location));
         return await this.create(p, row, desired);
       }
       const matches = (await this.index()).get(sku) ?? [];
       if (matches.length > 1) throw new Refusal(`SKU ${sku} matches ${matches.length} products in the store`);
-      if (matches.length === 1) {
-        const found = await this.store.findProductBySku(sku);
-        if (found) return await this.adopt(p, row, desired, found);
-      }
+      // Adopted as the catalogue's reading found it: no second request per product.
+      if (matches.length === 1) return await this.adopt(p, row, desired, matches[0]);
       await this.create(p, row, desired);
     } catch (error) {
       const message = this.fail(p, sku, error);
@@ -192,13 +192,14 @@ export class PageWriter {
    * The store's products by SKU, read once per run (in this process) when something may need creating: a store
    * that already sells the ERP's products has them adopted, not duplicated.
    */
-  private async index(): Promise<Map<string, number[]>> {
+  private async index(): Promise<Map<string, StoreHolding[]>> {
     if (this.cache.skus) return this.cache.skus;
-    const index = new Map<string, number[]>();
+    const index = new Map<string, StoreHolding[]>();
     for await (const page of this.store.products()) {
       for (const product of page) {
-        for (const sku of new Set(product.variants.map((v) => v.sku).filter((s): s is string => !!s))) {
-          index.set(sku, [...(index.get(sku) ?? []), product.id]);
+        const holding = holdingOf(product, this.location);
+        for (const sku of new Set(holding.variants.map((v) => v.sku).filter((s) => !!s))) {
+          index.set(sku, [...(index.get(sku) ?? []), holding]);
         }
       }
     }
@@ -241,7 +242,7 @@ export class PageWriter {
       ...(categories ? { categories } : {}),
     });
     const created = hasIds(answer) ? answer : await this.readCreated(desired);
-    this.cache.skus?.set(desired.variants[0].sku, [created.id]);
+    this.cache.skus?.set(desired.variants[0].sku, [holdingOf(created, this.location)]);
     const images = [...created.images].sort((a, b) => a.position - b.position);
     desired.images.forEach((source, i) => {
       if (images[i]) this.imageRow(p.id, source, created.id, images[i].id);
@@ -275,18 +276,17 @@ export class PageWriter {
   }
 
   /** The product exists in the store with this SKU: take it as ours, and write what differs from it. */
-  private async adopt(p: HiperProduct, row: SyncProduct, desired: Desired, found: NuvemshopProduct) {
-    const written = writtenOf(found, desired, this.location);
+  private async adopt(p: HiperProduct, row: SyncProduct, desired: Desired, found: StoreHolding) {
+    const written = writtenOf(found, desired);
     row.nuvemshopProductId = String(found.id);
     row.creatingSince = null;
     row.written = written;
     // The product's images stand for Hiper's in order (ours when the product is one whose creation's answer was
     // lost): only images beyond those it has are uploaded, never a second copy.
-    const images = [...found.images].sort((a, b) => a.position - b.position);
     const known = this.uploaded.get(p.id) ?? [];
     desired.images.forEach((source, i) => {
-      if (images[i] && !known.some((k) => k.source === source))
-        known.push(this.imageRow(p.id, source, found.id, images[i].id));
+      if (found.images[i] && !known.some((k) => k.source === source))
+        known.push(this.imageRow(p.id, source, found.id, found.images[i]));
     });
     this.uploaded.set(p.id, known);
     await this.em.flush();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { HiperProduct } from './hiper.client';
 import type { NewVariant, NuvemshopProduct } from './nuvemshop.client';
 import type { WrittenProduct, WrittenVariant } from './sync.entities';
@@ -127,27 +128,68 @@ export function createdVariant(v: DesiredVariant, location: string | null): NewV
 export const heldStock = (variant: NuvemshopProduct['variants'][number], location: string | null) =>
   location ? variant.inventory_levels?.find((l) => l.location_id === location)?.stock : variant.stock;
 
+const mainText = (text: Record<string, string> | string | null | undefined) =>
+  typeof text === 'string' ? text : (text?.pt ?? Object.values(text ?? {})[0] ?? '');
+
+/** A description's fingerprint: a store's catalogue is held by its fingerprints, not its texts, while a run lasts. */
+const fingerprint = (text: string) => `\u0000sha1:${createHash('sha1').update(text).digest('base64')}`;
+
 /**
- * What a product found in the store holds, as if we had written it: variants are matched to Hiper's by SKU (one
- * Hiper does not know is kept under the store's id), texts read in Portuguese or the first language given.
+ * What adopting a product the store already sells needs of it, read once with the store's whole catalogue and kept
+ * while the run lasts: texts in Portuguese (or the first language given), the description by its fingerprint, the
+ * variants as they stand on the client's location, the images' ids in order.
  */
-export function writtenOf(found: NuvemshopProduct, desired: Desired, location: string | null): WrittenProduct {
-  const main = (text: Record<string, string> | string | undefined) =>
-    typeof text === 'string' ? text : (text?.pt ?? Object.values(text ?? {})[0] ?? '');
+export interface StoreHolding {
+  id: number;
+  name: string;
+  description: string;
+  brand: string | null;
+  published: boolean;
+  attributes: string[];
+  variants: { id: number; sku: string; barcode: string | null; price: number; stock: number; values: string[] }[];
+  images: number[];
+}
+
+export function holdingOf(product: NuvemshopProduct, location: string | null): StoreHolding {
   return {
-    name: main(found.name),
-    description: main(found.description),
-    brand: found.brand,
-    published: found.published,
-    attributes: (found.attributes ?? []).map((a) => main(a)),
-    variants: found.variants.map((v) => ({
-      hiperId: desired.variants.find((d) => d.sku === v.sku)?.hiperId ?? `nuvemshop:${v.id}`,
-      variantId: v.id,
+    id: product.id,
+    name: mainText(product.name),
+    description: fingerprint(mainText(product.description)),
+    brand: product.brand,
+    published: product.published,
+    attributes: (product.attributes ?? []).map((a) => mainText(a)),
+    variants: product.variants.map((v) => ({
+      id: v.id,
       sku: v.sku ?? '',
       barcode: v.barcode,
       price: Number(v.price),
       stock: heldStock(v, location) ?? 0,
-      values: (v.values ?? []).map((x) => main(x)),
+      values: (v.values ?? []).map((x) => mainText(x)),
+    })),
+    images: [...product.images].sort((a, b) => a.position - b.position).map((image) => image.id),
+  };
+}
+
+/**
+ * What a product found in the store holds, as if we had written it: variants are matched to Hiper's by SKU (one
+ * Hiper does not know is kept under the store's id). A description whose fingerprint is the desired one's counts as
+ * written; another is written again.
+ */
+export function writtenOf(found: StoreHolding, desired: Desired): WrittenProduct {
+  return {
+    name: found.name,
+    description: found.description === fingerprint(desired.description) ? desired.description : found.description,
+    brand: found.brand,
+    published: found.published,
+    attributes: [...found.attributes],
+    variants: found.variants.map((v) => ({
+      hiperId: desired.variants.find((d) => d.sku === v.sku)?.hiperId ?? `nuvemshop:${v.id}`,
+      variantId: v.id,
+      sku: v.sku,
+      barcode: v.barcode,
+      price: v.price,
+      stock: v.stock,
+      values: [...v.values],
     })),
   };
 }
