@@ -3,7 +3,7 @@ import type { OrderSweep } from '../orders/order-intake';
 import type { OrderSender } from '../orders/order-sender';
 import type { OrderStatus } from '../orders/order-status';
 import { PlatformError } from '../sync/platform-call';
-import type { QueueDefinition } from './queue';
+import type { QueueDefinition } from '../queue/queue';
 
 export interface OrderJobDeps {
   config: Config;

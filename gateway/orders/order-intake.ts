@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../queue/queue';
 import { clientResource, storeConnectionOf } from '../resources/client.resource';
 import { storeClient } from '../resources/store-connection';
 import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';

@@ -78,7 +78,7 @@ export function spreadDiscount(lines: { unitCents: number; quantity: number }[],
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value).trim());
 
-/** A store order → Hiper's sales order, as ORDERS-CONTRACT.md decides, or why it is held. */
+/** A store order → Hiper's sales order, or the reasons it waits for a person. */
 export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mapping {
   const holds: string[] = [];
   const documento = buyerDocument(order.customer?.identification);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { DEFAULT_PAYMENT_IDS, storeConnectionOf } from '../resources/client.resource';
 import { HiperClient, HiperKeyRefused, HiperNotReached } from '../sync/hiper.client';
-import { hiperTokenStore } from '../sync/hiper-tokens';
+import { hiperTokenStore } from '../sync/hiper-token-store';
 import type { NuvemshopClient, NuvemshopOrder } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';

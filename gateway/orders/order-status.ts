@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { storeConnectionOf } from '../resources/client.resource';
 import { HiperClient } from '../sync/hiper.client';
-import { hiperTokenStore } from '../sync/hiper-tokens';
+import { hiperTokenStore } from '../sync/hiper-token-store';
 import { NuvemshopRefused, type NuvemshopClient, type NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';

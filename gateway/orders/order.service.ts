@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../queue/queue';
 import { orderResource, type OrderPublic, type OrderState } from '../resources/order.resource';
 import { PlatformError } from '../sync/platform-call';
 import { recordId } from '../validation';

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A stand-in for Hiper's "Loja virtual" API (`{base}/auth/gerar-token/{key}`,
  * `{base}/produtos/pontoDeSincronizacao?pontoDeSincronizacao={cursor}`, and the sales orders: `POST /pedido-de-venda/`,
- * `GET /pedido-de-venda/eventos/{id}`, `PUT /pedido-de-venda/cancelar/{id}`), with the answers INTEGRATIONS.md and
- * ORDERS.md record. Points they mark unverified are options.
+ * `GET /pedido-de-venda/eventos/{id}`, `PUT /pedido-de-venda/cancelar/{id}`), with the answers the real one gives.
+ * Behaviour not yet confirmed against the real platform is an option.
  */
 
 export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';

@@ -3,8 +3,9 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A stand-in for Nuvemshop's store API (`{base}/{store_id}/...`), serving exactly the calls SYNC-CONTRACT.md lists and
- * refusing what INTEGRATIONS.md says the real one refuses. Points INTEGRATIONS.md marks unverified are options.
+ * A stand-in for Nuvemshop's store API (`{base}/{store_id}/...`), serving exactly the calls the product makes and
+ * refusing what the real one is known to refuse (tests/support/fixtures/nuvemshop-docs.ts has its documented answers).
+ * Behaviour not yet confirmed against the real platform is an option.
  */
 
 export type Languages = Record<string, string>;
@@ -118,7 +119,7 @@ export interface OrderLine {
   issues: { unclaimed_stock: number } | null;
 }
 
-/** An order as `GET /orders/{id}` answers it (the fields ORDERS.md §1.1 lists; others are left out). */
+/** An order as `GET /orders/{id}` answers it (the fields an ERP reads; others are left out). */
 export interface StoreOrder {
   id: number;
   number: number;

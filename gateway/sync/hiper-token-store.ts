@@ -4,8 +4,8 @@ import { decryptToken, encryptToken } from '../database/token-cipher';
 import type { HiperTokenStore } from './hiper.client';
 
 /**
- * Where a client's Hiper token is kept for every run and every order in every process: encrypted, with the hash of
- * the key it was minted from, so a key changed by staff is never paired with its predecessor's token.
+ * Where a client's Hiper token is kept for every run and every order in every process: encrypted, with the hash of the key it was
+ * minted from, so a key changed by staff is never paired with its predecessor's token.
  */
 export function hiperTokenStore(orm: MikroORM, clientId: string, key: string): HiperTokenStore {
   const keyHash = createHash('sha256').update(key).digest('hex');
