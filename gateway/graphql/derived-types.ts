@@ -216,8 +216,7 @@ function resourceDirective(resource: Resource): string {
     options.title && `title: ${quoted(options.title)}`,
     options.menu !== undefined && `menu: ${options.menu}`,
     options.icon && `icon: ${quoted(options.icon)}`,
-    options.actions?.length &&
-      `actions: [${options.actions.map(actionLiteral).join(', ')}]`,
+    options.actions?.length && `actions: [${options.actions.map(actionLiteral).join(', ')}]`,
   ];
   return `@resource(${args.filter(Boolean).join(', ')})`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientResource, missingConnectionMessage } from '../../resources/client.resource';
+import { clientResource } from '../../resources/client.resource';
 import { syncRunResource } from '../../resources/sync-run.resource';
 import { NOT_CONNECTED, type SyncService } from '../../sync/sync.service';
 import { SyncRequest } from '../../sync/sync.schemas';
@@ -21,7 +21,11 @@ export function syncRoutes(sync: SyncService) {
       body: z.preprocess((body) => body ?? {}, SyncRequest),
       response: syncRunResource.public,
       status: 202,
-      errors: { 404: clientResource.messages.notFound, 409: `${missingConnectionMessage(['nuvemshop_store_id'])} (or another credential), or ${NOT_CONNECTED}`, 429: messages.tooManySyncRuns },
+      errors: {
+        404: clientResource.messages.notFound,
+        409: `Missing … naming what the client lacks to be synced, or ${NOT_CONNECTED}`,
+        429: messages.tooManySyncRuns,
+      },
       handler: ({ params, body, user }) => sync.start(user, params.id, body.kind),
     }),
   ];
