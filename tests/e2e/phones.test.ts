@@ -235,11 +235,11 @@ describe('on a desktop', () => {
             };
           });
       });
+      await page.screenshot({ path: `/tmp/staff-shots/clients-table-1440-${theme}.png` });
       for (const heading of headings) {
         expect(heading.underActions, `${heading.text} under the actions column`).toBe(false);
         expect(heading.clipped, `${heading.text} clipped`).toBe(false);
       }
-      await page.screenshot({ path: `/tmp/staff-shots/clients-table-1440-${theme}.png` });
     });
 });
 
