@@ -58,8 +58,9 @@ export const clientResource = new Resource(
     }),
     hiper_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
     nuvemshop_token: text({ nullable: true, max: 4096, secret: true, listed: true }),
-    hiper_sync_update_image: boolean({ default: true, listed: true }),
-    hiper_sync_update_dimensions: boolean({ default: true, listed: true }),
+    // Settings, read in the edit dialog: the list keeps its width for what tells a client's state.
+    hiper_sync_update_image: boolean({ default: true }),
+    hiper_sync_update_dimensions: boolean({ default: true }),
     nuvemshop_location_id: text({
       nullable: true,
       max: 64,

@@ -30,12 +30,10 @@ export const types = {
         "listed": true
       },
       "hiper_sync_update_image": {
-        "type": "Boolean",
-        "listed": true
+        "type": "Boolean"
       },
       "hiper_sync_update_dimensions": {
-        "type": "Boolean",
-        "listed": true
+        "type": "Boolean"
       },
       "nuvemshop_location_id": {
         "type": "String",

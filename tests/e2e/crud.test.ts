@@ -460,8 +460,8 @@ describe('clients', () => {
 
     await search(page, 'Pesquisar', 'loja1', '1–1 de 1');
     expect((await exported(page, 'Exportar')).split('\r\n')).toEqual([
-      'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronizar imagens,Sincronizar dimensões,Sincronização,Última sincronização,Nome da loja',
-      'https://loja1.example.com,0,Definido,Não definido,Sim,Sim,Não conectado,—,—',
+      'URL,ID da loja Nuvemshop,Token Hiper,Token Nuvemshop,Sincronização,Última sincronização,Nome da loja',
+      'https://loja1.example.com,0,Definido,Não definido,Não conectado,—,—',
     ]);
     await page.goto('/clientes');
 
