@@ -1,6 +1,7 @@
 import { boolean, datetime, id, int, json, state, text, url } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
+import type { EntityOf } from './entity';
 
 /**
  * Where a client's synchronisation stands: `not_connected` (a credential or the store missing), `never_synced`, `idle`
@@ -18,6 +19,7 @@ export const SYNC_STATES = [
   'suspended',
   'disconnected',
 ] as const;
+export type SyncState = (typeof SYNC_STATES)[number];
 
 /** What a client must hold to be synced: both credentials and its store. */
 export const CONNECTION_FIELDS = ['hiper_token', 'nuvemshop_token', 'nuvemshop_store_id'] as const;
@@ -136,13 +138,14 @@ export const clientResource = new Resource(
     // A client's state follows what it holds: a credential removed makes it `not_connected`, the last one given back
     // makes it what it was before (`never_synced` until a run has ended).
     settle: (row) => {
-      row.syncState = settledSyncState(row);
+      const client = row as unknown as ClientEntity;
+      client.syncState = settledSyncState(client);
     },
   },
 );
 
 /** The fields of CONNECTION_FIELDS a client (as the ORM holds it) lacks. */
-export function missingConnection(row: Record<string, unknown>): (typeof CONNECTION_FIELDS)[number][] {
+export function missingConnection(row: ClientEntity): (typeof CONNECTION_FIELDS)[number][] {
   const c = storeConnectionOf(row);
   return CONNECTION_FIELDS.filter((name) =>
     name === 'hiper_token' ? !c.hiperKey : name === 'nuvemshop_token' ? !c.storeToken : c.storeId <= 0,
@@ -165,7 +168,7 @@ export function missingConnectionMessage(missing: readonly (typeof CONNECTION_FI
  * The state a client's row should hold given what it holds: a stopping state stays; without a credential or the
  * store it is `not_connected`; given them back, `never_synced` until a run has ended, else `idle`.
  */
-export function settledSyncState(row: Record<string, unknown>): (typeof SYNC_STATES)[number] {
+export function settledSyncState(row: ClientEntity): (typeof SYNC_STATES)[number] {
   const state = storeConnectionOf(row).state;
   if ((STOPPED_STATES as readonly string[]).includes(state)) return state;
   if (missingConnection(row).length) return 'not_connected';
@@ -178,16 +181,18 @@ type ClientFields = typeof clientResource.fields;
 export type ClientPublic = PublicOf<ClientFields>;
 export type ClientCreate = CreateOf<ClientFields>;
 export type ClientUpdate = UpdateOf<ClientFields>;
+/** A client as the ORM holds it. */
+export type ClientEntity = EntityOf<typeof clientResource>;
 
 /** What the store synchronisation reads of a client (as the ORM holds it): credentials, store, flags and state. */
-export function storeConnectionOf(row: Record<string, unknown>) {
+export function storeConnectionOf(row: ClientEntity) {
   return {
-    hiperKey: (row.hiperToken as string | null) || null,
-    storeToken: (row.nuvemshopToken as string | null) || null,
+    hiperKey: row.hiperToken || null,
+    storeToken: row.nuvemshopToken || null,
     storeId: Number(row.nuvemshopStoreId) || 0,
     updateImage: !!row.hiperSyncUpdateImage,
     updateDimensions: !!row.hiperSyncUpdateDimensions,
-    locationId: (row.nuvemshopLocationId as string | null) || null,
-    state: row.syncState as (typeof SYNC_STATES)[number],
+    locationId: row.nuvemshopLocationId || null,
+    state: row.syncState,
   };
 }
