@@ -16,7 +16,7 @@ import { runLoad } from './lib/load.mjs';
 import { parseOptions } from './lib/options.mjs';
 import { writeResults } from './lib/report.mjs';
 import { graphqlList, restList, scenarios } from './lib/scenarios.mjs';
-import { cpuMillis, memoryProbe, startServer } from './lib/servers.mjs';
+import { cpuMillis, cpuSplit, memoryProbe, startServer } from './lib/servers.mjs';
 import { startSqlCounter } from './lib/sql-counter.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -163,8 +163,15 @@ async function loadScenario(server, probe, scenario, connections, duration = opt
   await settle(server);
   probe?.reset();
   const cpuBefore = cpuMillis(server.child.pid);
+  const splitBefore = cpuSplit(server.child.pid);
   const result = await runLoad({ url: server.url, connections, duration, request });
   const cpuAfter = cpuMillis(server.child.pid);
+  const splitAfter = cpuSplit(server.child.pid);
+  if (splitBefore && splitAfter && result.requests) {
+    // The kernel's share (socket reads and writes, mostly) against user space (JavaScript, the collector).
+    result.cpuUserMsPerRequest = (splitAfter.user - splitBefore.user) / result.requests;
+    result.cpuSystemMsPerRequest = (splitAfter.system - splitBefore.system) / result.requests;
+  }
   server.assertRunning();
   result.cpuMsPerRequest =
     cpuBefore !== null && cpuAfter !== null && result.requests ? (cpuAfter - cpuBefore) / result.requests : null;
@@ -216,7 +223,12 @@ async function settleMachine() {
 const ms = (v) => (v === null || v === undefined ? '–' : v.toFixed(1));
 const describe = (r) =>
   `${Math.round(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}` +
-  (r.cpuMsPerRequest ? `, ${r.cpuMsPerRequest.toFixed(2)} ms CPU/request` : '') +
+  (r.cpuMsPerRequest
+    ? `, ${r.cpuMsPerRequest.toFixed(2)} ms CPU/request` +
+      (r.cpuUserMsPerRequest !== undefined
+        ? ` (user ${r.cpuUserMsPerRequest.toFixed(2)}, kernel ${r.cpuSystemMsPerRequest.toFixed(2)})`
+        : '')
+    : '') +
   (r.peakRss ? `, peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB` : '');
 
 async function main() {
