@@ -223,6 +223,8 @@ export interface ResourceOptions {
   actions?: readonly RecordAction[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
+  /** Sets of fields no two records share together (`[['client_id', 'nuvemshop_order_id']]`): a unique index each. */
+  unique?: readonly (readonly string[])[];
   description?: string;
 }
 
@@ -258,7 +260,7 @@ export class Resource<F extends Fields = Fields> {
   readonly operations: readonly Operation[];
   readonly read: Audience;
   readonly write: Audience;
-  /** The messages its answers use (REST-CONTRACT.md: `Item not found`, `Client deleted successfully`). */
+  /** The messages its answers use, letter for letter (`Item not found`, `Client deleted successfully`). */
   readonly messages: { notFound: string; deleted: string; taken: string };
 
   constructor(

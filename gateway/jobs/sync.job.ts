@@ -3,10 +3,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { SyncKind } from '../resources/sync-run.resource';
+import type { NuvemshopClient } from '../sync/nuvemshop.client';
 import { SyncRunner } from '../sync/sync-runner';
 import type { SyncService } from '../sync/sync.service';
-import type { JobQueue, QueueDefinition } from './queue';
-import { errorMessage } from './queue';
+import type { JobQueue, QueueDefinition } from '../queue/queue';
+import { errorMessage } from '../queue/queue';
 
 export interface SyncJobDeps {
   orm: MikroORM;
@@ -14,6 +15,8 @@ export interface SyncJobDeps {
   log: Logger;
   sync: SyncService;
   jobs: JobQueue;
+  /** The process's Nuvemshop client: every call to a store, runs' and orders' alike, shares that store's bucket. */
+  nuvemshop?: NuvemshopClient;
 }
 
 /** Hiper or Nuvemshop down: retried with backoff (10 s, 20 s, 40 s...) for about an hour before the run fails. */
@@ -25,8 +28,8 @@ const RETRIES = 8;
  * per client keeps two processes from syncing one client at once; a step that finds its client held waits a few
  * seconds and tries again.
  */
-export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinition<'sync'> {
-  const runner = new SyncRunner(orm, config);
+export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): QueueDefinition<'sync'> {
+  const runner = new SyncRunner(orm, config, nuvemshop);
   return {
     name: 'sync',
     // A crashed process's step expires, is failed by pg-boss's maintenance, then retried by another process.
@@ -68,7 +71,11 @@ export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinit
   };
 }
 
-/** The schedules of SYNC-CONTRACT.md: each queues a run of its kind for every connected client. */
+/**
+ * The synchronisation's schedules: the catalogue hourly (SYNC_CATALOGUE_CRON), stock and prices every ten minutes
+ * (SYNC_STOCK_INTERVAL_SECONDS) and a full read nightly (SYNC_FULL_READ_CRON); each queues a run of its kind for every
+ * connected client.
+ */
 export function syncScheduleQueues({ config, sync, log }: SyncJobDeps): QueueDefinition[] {
   const schedule = (
     name: 'sync-catalogue-schedule' | 'sync-stock-schedule' | 'sync-full-schedule',

@@ -74,6 +74,12 @@ export class HiperUnavailable extends PlatformError {
   }
 }
 
+/** Hiper could not be reached at all (connection refused, no such host): the call never left. */
+export class HiperNotReached extends HiperUnavailable {}
+
+/** Errors of a connection that was never made: nothing was sent. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 /** Hiper answered something this client does not know how to read, or refused the call itself. */
 export class HiperAnswerNotUnderstood extends PlatformError {
   constructor(message: string, status?: number, body?: unknown) {
@@ -235,6 +241,25 @@ export class HiperClient {
     return { products, cursor };
   }
 
+  /**
+   * One call of the account with its token (renewed once when Hiper answers 401, which proves the call did nothing):
+   * Hiper's status and body, whatever they are. A call that never left throws HiperNotReached; one whose answer never
+   * came (a timeout, a connection cut) throws HiperUnavailable, and may have been done.
+   */
+  async authorized(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }> {
+    let { response, body: answer } = await this.call(path, await this.token(), method, body);
+    if (response.status === 401) {
+      this.refused = this.current?.token;
+      this.current = undefined;
+      ({ response, body: answer } = await this.call(path, await this.token(), method, body));
+    }
+    return { status: response.status, body: answer };
+  }
+
   private async mint(): Promise<string> {
     this.tokenRequests++;
     const { response, body } = await this.call(`/auth/gerar-token/${encodeURIComponent(this.options.key)}`);
@@ -251,16 +276,31 @@ export class HiperClient {
     return token;
   }
 
-  private async call(path: string, token?: string): Promise<{ response: Response; body: unknown }> {
+  private async call(
+    path: string,
+    token?: string,
+    method = 'GET',
+    body?: unknown,
+  ): Promise<{ response: Response; body: unknown }> {
     this.requests++;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
       const signal = AbortSignal.timeout(this.options.timeoutMs);
-      const response = await fetch(this.base + path, { headers, signal, redirect: 'error' });
+      const response = await fetch(this.base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        redirect: 'error',
+      });
       return { response, body: await readBody(response) };
     } catch (error) {
-      throw new HiperUnavailable(timedOut(error) ? messages.hiperTimedOut : 'Could not reach Hiper');
+      if (timedOut(error)) throw new HiperUnavailable(messages.hiperTimedOut);
+      const code = (error as { cause?: { code?: unknown } }).cause?.code;
+      if (typeof code === 'string' && NOT_CONNECTED.has(code)) throw new HiperNotReached('Could not reach Hiper');
+      throw new HiperUnavailable('Could not reach Hiper');
     }
   }
 

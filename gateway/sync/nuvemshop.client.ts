@@ -94,6 +94,62 @@ export interface NuvemshopStoreInfo {
   [field: string]: unknown;
 }
 
+/** An order's line (`products[]`): prices are decimal texts. */
+export interface NuvemshopOrderLine {
+  id?: number;
+  product_id: number;
+  variant_id: number;
+  name: string;
+  price: string;
+  quantity: number | string;
+  sku: string | null;
+}
+
+/** An order as `GET /orders/{id}` answers it: the fields the product reads. */
+export interface NuvemshopOrder {
+  id: number;
+  number: number;
+  contact_email?: string | null;
+  contact_name?: string | null;
+  customer?: { name?: string | null; email?: string | null; identification?: string | null } | null;
+  shipping_address?: {
+    name?: string | null;
+    address?: string | null;
+    number?: string | null;
+    floor?: string | null;
+    locality?: string | null;
+    city?: string | null;
+    province?: string | null;
+    zipcode?: string | null;
+  } | null;
+  billing_address?: string | null;
+  billing_number?: string | null;
+  billing_floor?: string | null;
+  billing_locality?: string | null;
+  billing_zipcode?: string | null;
+  billing_city?: string | null;
+  billing_province?: string | null;
+  note?: string | null;
+  total: string;
+  subtotal?: string;
+  discount?: string;
+  shipping_cost_customer?: string | null;
+  payment_details?: { method?: string | null; installments?: string | number | null } | null;
+  status: string;
+  payment_status: string;
+  shipping_status?: string;
+  products: NuvemshopOrderLine[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A fulfillment order of an order (stores with several locations). */
+export interface NuvemshopFulfillmentOrder {
+  id: string;
+  status: string;
+  assigned_location?: { id: string; name?: string } | null;
+}
+
 /** A variant's fields as written. Stock is whole units; `inventory_levels` wins over `stock` when both are sent. */
 export interface VariantFields {
   price?: number | string | null;
@@ -277,8 +333,9 @@ export class NuvemshopClient {
 type Query = Record<string, string | number>;
 
 /**
- * One store's calls, exactly those SYNC-CONTRACT.md lists, with Nuvemshop's required headers. Each call waits for room
- * in the store's bucket; a 429 waits for the bucket to drain and sends the same call again.
+ * One store's calls, the only ones the product makes (products and their variants, images, stock and price,
+ * categories, webhooks, the store's record), with Nuvemshop's required headers. Each call waits for room in the
+ * store's bucket; a 429 waits for the bucket to drain and sends the same call again.
  */
 export class NuvemshopStoreClient {
   /** Every request sent to Nuvemshop, a 429's retries included. */
@@ -416,6 +473,81 @@ export class NuvemshopStoreClient {
   /** The store's own record: its name and main address. */
   getStore(): Promise<NuvemshopStoreInfo> {
     return this.send('GET', '/store');
+  }
+
+  /** One order, or null when the store has none of that id. */
+  async getOrder(orderId: number): Promise<NuvemshopOrder | null> {
+    return (await this.send<NuvemshopOrder | undefined>('GET', `/orders/${orderId}`, { missing: true })) ?? null;
+  }
+
+  /**
+   * The orders updated between `from` and `to`, a page at a time. Orders come in `created_at` order, not by update, so
+   * a window is paged to its end; one that would reach past 10,000 results is split in two halves, read in turn (an
+   * order may then be read twice: callers take each by its id).
+   */
+  async *ordersUpdated(from: Date, to: Date, perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopOrder[]> {
+    const pagesPerWindow = Math.max(1, Math.floor((this.options.maxQueryResults ?? MAX_QUERY_RESULTS) / perPage));
+    const windows: [number, number][] = [[from.getTime(), to.getTime()]];
+    while (windows.length > 0) {
+      const [start, end] = windows.shift()!;
+      const filters = { updated_at_min: new Date(start).toISOString(), updated_at_max: new Date(end).toISOString() };
+      let complete = false;
+      for (let page = 1; page <= pagesPerWindow; page++) {
+        const items = await this.listPage<NuvemshopOrder>('/orders', page, perPage, filters);
+        if (items.length > 0) yield items;
+        if (items.length < perPage) {
+          complete = true;
+          break;
+        }
+      }
+      if (complete) continue;
+      // A window of a second holding 10,000 updates cannot be narrowed by date: read as far as the cap allows.
+      if (end - start <= 1000) continue;
+      const middle = Math.floor((start + end) / 2);
+      windows.unshift([start, middle], [middle, end]);
+    }
+  }
+
+  /** The store's locations (one, or several under multi-inventory). */
+  listLocations(): Promise<{ id: string }[]> {
+    return this.send('GET', '/locations');
+  }
+
+  /** Marks an order fulfilled (a store with one location). */
+  fulfilOrder(
+    orderId: number,
+    body: { shipping_tracking_number?: string; shipping_tracking_url?: string; notify_customer: boolean },
+  ): Promise<NuvemshopOrder> {
+    return this.send('POST', `/orders/${orderId}/fulfill`, { body });
+  }
+
+  listFulfillmentOrders(orderId: number): Promise<NuvemshopFulfillmentOrder[]> {
+    return this.send('GET', `/orders/${orderId}/fulfillment-orders`);
+  }
+
+  updateFulfillmentOrder(
+    orderId: number,
+    fulfillmentOrderId: string,
+    body: { status: string; tracking_info?: { code: string | null; url: string | null }; notify_customer: boolean },
+  ): Promise<NuvemshopFulfillmentOrder> {
+    return this.send('PATCH', `/orders/${orderId}/fulfillment-orders/${encodeURIComponent(fulfillmentOrderId)}`, {
+      body,
+    });
+  }
+
+  cancelOrder(orderId: number, body: { reason: string; email: boolean; restock: boolean }): Promise<NuvemshopOrder> {
+    return this.send('POST', `/orders/${orderId}/cancel`, { body });
+  }
+
+  createMetafield(body: {
+    namespace: string;
+    key: string;
+    value: string;
+    description?: string;
+    owner_resource: 'Order';
+    owner_id: number;
+  }): Promise<{ id: number }> {
+    return this.send('POST', '/metafields', { body });
   }
 
   private async all<T>(path: string): Promise<T[]> {

@@ -1,7 +1,7 @@
 /**
  * Every queue and the data its jobs carry. A job's data is stored in PostgreSQL (pg-boss's `job` table) until it is
  * archived and deleted, and shown to superusers: it holds addresses and ids, never a password, token or mail body.
- * Work the product adds later (store synchronisation, say) adds its queue here and its definition in workers.ts.
+ * Work the product adds later (store synchronisation, say) adds its queue here and its definition in gateway/jobs/workers.ts.
  */
 export interface JobPayloads {
   /** One email to one person, rendered and sent by the worker. */
@@ -20,6 +20,16 @@ export interface JobPayloads {
   webhook: { id: string };
   /** After an app install: the store's record read, the app's webhooks registered. */
   'store-install': { storeId: number };
+  /** One store order: read from the store, mapped, and sent to Hiper once (one job queued per order at a time). */
+  order: { orderId: string };
+  /** One client's sweep: its store's orders updated since the last one. */
+  'orders-sweep': { clientId: string };
+  /** Queue a sweep for every client with orders on. */
+  'orders-sweep-schedule': Record<string, never>;
+  /** Orders left `sending` by a process that died become `uncertain`. */
+  'orders-watch': Record<string, never>;
+  /** Hiper's events read for every order sent and not finished. */
+  'orders-status': Record<string, never>;
 }
 
 export type QueueName = keyof JobPayloads;
