@@ -5,13 +5,12 @@ import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
 import { clientResource, storeConnectionOf } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
 import { storeClient } from '../resources/store-connection';
 import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { NOT_CONNECTED } from '../sync/sync.service';
 import { isConnected } from '../sync/sync-runner';
 import { upsertOrder } from './order-rows';
-
-type Row = Record<string, unknown>;
 
 /** The order events registered beside the app's own, for clients with orders on. */
 export const ORDER_EVENTS = ['order/created', 'order/paid', 'order/updated', 'order/cancelled'] as const;
@@ -32,7 +31,7 @@ export async function recordOrderWebhook(
   jobs: JobQueue,
   delivery: { event: OrderEventName; storeId: number; orderId: number; webhookId: string; key: string },
 ): Promise<void> {
-  const client = await storeClient<{ id: string; ordersEnabled: boolean }>(em, delivery.storeId);
+  const client = await storeClient(em, delivery.storeId);
   const verdict = !client
     ? { outcome: 'ignored', note: 'No client has this store' }
     : !client.ordersEnabled
@@ -78,7 +77,7 @@ export class OrderSweep {
 
   /** Staff ask for a sweep now: 202, or 409 when the client cannot be swept. */
   async request(clientId: string): Promise<{ message: string }> {
-    const client = await this.orm.em.fork().findOne<Row>(clientResource.name, { id: clientId } as never);
+    const client = await this.orm.em.fork().findOne(entityFor(clientResource), { id: clientId });
     if (!client) throw new ApiError(404, clientResource.messages.notFound);
     if (!isConnected(client)) throw new ApiError(409, NOT_CONNECTED);
     await this.jobs.send('orders-sweep', { clientId }, { singletonKey: clientId });
@@ -87,7 +86,7 @@ export class OrderSweep {
 
   /** Queues a sweep of every connected client with orders on. */
   async queueAll(): Promise<Record<string, unknown>> {
-    const clients = await this.orm.em.fork().find<Row>(clientResource.name, { ordersEnabled: true } as never);
+    const clients = await this.orm.em.fork().find(entityFor(clientResource), { ordersEnabled: true });
     let queued = 0;
     for (const client of clients.filter(isConnected)) {
       await this.jobs.send('orders-sweep', { clientId: String(client.id) }, { singletonKey: String(client.id) });
@@ -99,7 +98,7 @@ export class OrderSweep {
   /** One client's sweep: webhooks registered if need be, then the orders updated since the last sweep. */
   async sweep(clientId: string): Promise<Record<string, unknown>> {
     const em = this.orm.em.fork();
-    const client = await em.findOne<Row>(clientResource.name, { id: clientId } as never);
+    const client = await em.findOne(entityFor(clientResource), { id: clientId });
     if (!client || !isConnected(client) || !client.ordersEnabled || !client.ordersEnabledAt) {
       return { skipped: 'orders are off or the client is not connected' };
     }
@@ -110,7 +109,7 @@ export class OrderSweep {
       clientId,
     ])) as { swept_until: Date | null; webhooks_for: string | null }[];
     const registered = await this.ensureWebhooks(em, clientId, store, connection.storeToken!, state?.webhooks_for);
-    const enabledAt = new Date(client.ordersEnabledAt as string);
+    const enabledAt = new Date(client.ordersEnabledAt);
     const since = state?.swept_until ? new Date(state.swept_until) : enabledAt;
     // The first sweep starts when orders were turned on; later ones a little before the last one ended.
     const from = new Date(Math.max(enabledAt.getTime() - 1000, since.getTime() - SWEEP_OVERLAP_MS));

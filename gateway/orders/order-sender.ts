@@ -1,7 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { DEFAULT_PAYMENT_IDS, storeConnectionOf } from '../resources/client.resource';
+import { clientResource, DEFAULT_PAYMENT_IDS, storeConnectionOf } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
 import { HiperClient, HiperKeyRefused, HiperNotReached } from '../sync/hiper.client';
 import { hiperTokenStore } from '../sync/hiper-token-store';
 import type { NuvemshopClient, NuvemshopOrder } from '../sync/nuvemshop.client';
@@ -9,8 +10,6 @@ import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import { mapOrder, type HiperSalesOrderBody } from './order-mapping';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
-
-type Row = Record<string, unknown>;
 
 /** Hiper's answer said nothing was created because it was busy: the job tries again later. */
 export class HiperBusy extends PlatformError {
@@ -77,7 +76,7 @@ export class OrderSender {
     const em = this.orm.em.fork();
     const row = await orderRow(em, orderId);
     if (!row) return { skipped: 'the order is gone' };
-    const client = await em.findOne<Row>('Client', { id: row.client_id } as never);
+    const client = await em.findOne(entityFor(clientResource), { id: row.client_id });
     if (!client || !isConnected(client)) return { skipped: 'the client is not connected to both platforms' };
     if (row.state === 'sending' || row.state === 'uncertain') return { skipped: `the order is ${row.state}` };
     const connection = storeConnectionOf(client);
@@ -107,7 +106,7 @@ export class OrderSender {
           ]);
           return { cancelled: true };
         }
-        const enabledAt = client.ordersEnabledAt ? new Date(client.ordersEnabledAt as string) : null;
+        const enabledAt = client.ordersEnabledAt ? new Date(client.ordersEnabledAt) : null;
         const placed = new Date(order.created_at.replace(/\+0000$/, 'Z'));
         // Store dates are whole seconds: an order placed in the second orders were turned on counts as after.
         if (!client.ordersEnabled || !enabledAt || placed.getTime() < Math.floor(enabledAt.getTime() / 1000) * 1000) {

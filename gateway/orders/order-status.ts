@@ -2,15 +2,14 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { storeConnectionOf } from '../resources/client.resource';
+import { clientResource, storeConnectionOf, type ClientEntity } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
 import { HiperClient } from '../sync/hiper.client';
 import { hiperTokenStore } from '../sync/hiper-token-store';
 import { NuvemshopRefused, type NuvemshopClient, type NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import { moveOrder } from './order-rows';
-
-type Row = Record<string, unknown>;
 
 /** One event of a Hiper sales order. */
 interface HiperEvent {
@@ -68,14 +67,14 @@ export class OrderStatus {
       `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key from orders
         where state in ('sent', 'processed', 'invoiced') and hiper_order_id is not null order by sent_at`,
     )) as Watched[];
-    const clients = new Map<string, Row | null>();
+    const clients = new Map<string, ClientEntity | null>();
     const limit = pLimit(AT_ONCE);
     const outcome: Record<string, number> = { read: 0, failed: 0 };
     await Promise.all(
       watched.map((order) =>
         limit(async () => {
           if (!clients.has(order.client_id)) {
-            clients.set(order.client_id, await em.fork().findOne<Row>('Client', { id: order.client_id } as never));
+            clients.set(order.client_id, await em.fork().findOne(entityFor(clientResource), { id: order.client_id }));
           }
           const client = clients.get(order.client_id);
           if (!client || !isConnected(client)) return;
@@ -93,7 +92,7 @@ export class OrderStatus {
     return outcome;
   }
 
-  private async follow(em: EntityManager, order: Watched, client: Row): Promise<void> {
+  private async follow(em: EntityManager, order: Watched, client: ClientEntity): Promise<void> {
     const connection = storeConnectionOf(client);
     const hiper = HiperClient.fromConfig(
       this.config,
