@@ -26,6 +26,7 @@ import {
   type StoreHolding,
 } from './product-mapping';
 import type { Tally } from './run-tally';
+import { reservedUnits } from '../orders/reservations';
 import { StockBatcher } from './stock-batcher';
 import { SyncImage, SyncProduct, type WrittenProduct } from './sync.entities';
 
@@ -69,6 +70,8 @@ export class PageWriter {
    * and a marked product is looked up by its SKU before anything is created again.
    */
   private unsent = new Set<SyncProduct>();
+  /** Units of the page's variants sold in the store and still counted in Hiper's stock, by Hiper id. */
+  private reserved = new Map<string, number>();
   private readonly location: string | null;
   /** A unit of work per page: each flush compares only the page's rows, however long the run. */
   private em: Em;
@@ -109,6 +112,7 @@ export class PageWriter {
       hiperId: { $in: variantIds },
     }))
       this.productLinks.set(link.hiperId, link);
+    this.reserved = await reservedUnits(this.em, this.client.id, variantIds, String(this.client.ordersReleaseOn));
     if (this.kind !== 'stock') {
       for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
         this.uploaded.set(image.hiperId, [...(this.uploaded.get(image.hiperId) ?? []), image]);
@@ -159,8 +163,18 @@ export class PageWriter {
     return error.message;
   }
 
-  async product(p: HiperProduct): Promise<void> {
+  /** What the store should show, its stock less the units sold in the store that Hiper still counts; never below 0. */
+  private desiredOf(p: HiperProduct) {
     const desired = desiredOf(p);
+    for (const variant of desired.variants) {
+      const sold = this.reserved.get(variant.hiperId) ?? 0;
+      if (sold > 0) variant.stock = Math.max(0, variant.stock - sold);
+    }
+    return desired;
+  }
+
+  async product(p: HiperProduct): Promise<void> {
+    const desired = this.desiredOf(p);
     let row = this.rows.get(p.id) ?? null;
     if (this.kind === 'stock') {
       if (!isLinked(row)) return void this.tally.unchanged++;

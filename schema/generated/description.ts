@@ -70,8 +70,7 @@ export const types = {
         "nullable": true
       },
       "orders_enabled": {
-        "type": "Boolean",
-        "listed": true
+        "type": "Boolean"
       },
       "orders_send_on": {
         "type": "ClientOrdersSendOn",
@@ -81,7 +80,7 @@ export const types = {
         ]
       },
       "orders_payment_ids": {
-        "type": "JSON",
+        "type": "String",
         "nullable": true
       },
       "orders_release_on": {
