@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listen } from './listen';
 
 /**
  * A stand-in for Hiper's "Loja virtual" API (`{base}/auth/gerar-token/{key}` and
@@ -96,6 +97,10 @@ export interface HiperStandInOptions {
   stockMovesCursor?: boolean;
   /** How far the cursor moves per change: Hiper's positions are sparse (7 unless told). */
   cursorStep?: number;
+  /** The port on 127.0.0.1 (a free one unless told). */
+  port?: number;
+  /** Answers every request outside the API's path (pages of the demo's own); a 404 otherwise. */
+  page?: http.RequestListener;
 }
 
 interface Stored {
@@ -376,6 +381,8 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
   };
 
   const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    if (options.page && !pathname.startsWith(`${basePath}/`)) return void options.page(req, res);
     req.resume();
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -406,7 +413,7 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
       res.on('close', () => clearTimeout(timer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listen(server, options.port ?? 0);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
