@@ -167,6 +167,53 @@ describe('the synchronisation at size', () => {
     );
   }, 1_800_000);
 
+  it('a first sync adopting a catalogue the store already holds: requests and CPU per adopted product', async () => {
+    const products = n(2000);
+    const others = n(8000);
+    const c = await connected({ size: 400, drainPerSecond: 20 });
+    seed(c.account, products, 0, 0);
+    // The store already sells every one of them under its Hiper code, among products of its own.
+    for (const p of c.account.products)
+      c.store.seedProduct({
+        name: { pt: p.nome },
+        variants: [{ sku: String(p.codigo), price: '1.00', stock: 0 }],
+      });
+    for (let i = 0; i < others; i++)
+      c.store.seedProduct({ name: { pt: `Da loja ${i}` }, variants: [{ sku: `LOJA-${i}`, price: '5.00', stock: 1 }] });
+    const cpuBefore = cpuSeconds();
+    const started = performance.now();
+    const result = await run(c.id, 'full');
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuSeconds() - cpuBefore;
+    expect(result).toMatchObject({ state: 'succeeded', created: 0, failed: 0 });
+    expect(c.store.products).toHaveLength(products + others);
+    const requests = nuvemshop.requestsOf(c.storeId);
+    const reads = requests.filter((r) => r.route === 'GET /products').length;
+    const routes: Record<string, number> = {};
+    for (const r of requests) routes[r.route ?? 'unknown'] = (routes[r.route ?? 'unknown'] ?? 0) + 1;
+    const figure = {
+      products,
+      store_products: products + others,
+      seconds: +seconds.toFixed(1),
+      requests: requests.length,
+      list_reads: reads,
+      requests_per_product: +(requests.length / products).toFixed(3),
+      cpu_ms_per_product: +((cpu * 1000) / products).toFixed(2),
+      status_429: requests.filter((r) => r.status === 429).length,
+      routes,
+    };
+    results.adoption = figure;
+    lines.push(
+      `- Adoption: a first sync of ${products} products that a store of ${products + others} already sells under ` +
+        `their codes, bucket 400 draining 20/s: nothing created, ${figure.requests} requests ` +
+        `(${Object.entries(routes)
+          .map(([route, count]) => `${count} ${route}`)
+          .join(', ')}) = ` +
+        `**${figure.requests_per_product} per product**, ` +
+        `${figure.seconds} s, gateway CPU **${figure.cpu_ms_per_product} ms per product**; ${figure.status_429} answers 429.`,
+    );
+  }, 1_800_000);
+
   it('a stock-and-price pass over 10,000 changed variants: requests against ⌈variants ÷ 50⌉ + 5', async () => {
     const grades = n(2000);
     const c = await connected(fast);

@@ -133,6 +133,8 @@ describe('a first run', () => {
     // The whole catalogue read once, 200 a page, in three since_id windows.
     expect(lists).toHaveLength(126);
     expect(new Set(lists.map((r) => r.query.since_id)).size).toBe(3);
+    // Each of the 20 is adopted as that reading found it, without asking the store for it again.
+    expect(nuvemshop.requestsOf(c.storeId).filter((r) => r.route === 'GET /products/sku/{sku}')).toEqual([]);
   }, 120_000);
 
   it('does not duplicate a creation whose answer was lost: the marked product is found by its SKU', async () => {

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { decryptToken, encryptToken } from '../database/token-cipher';
+import type { HiperTokenStore } from './hiper.client';
+
+/**
+ * Where a client's Hiper token is kept for every run in every process: encrypted, with the hash of the key it was
+ * minted from, so a key changed by staff is never paired with its predecessor's token.
+ */
+export function hiperTokenStore(orm: MikroORM, clientId: string, key: string): HiperTokenStore {
+  const keyHash = createHash('sha256').update(key).digest('hex');
+  const connection = orm.em.getConnection();
+  return {
+    load: async () => {
+      const [row] = await connection.execute<{ hiper_bearer: string | null; hiper_bearer_renew_at: Date | null }[]>(
+        `select hiper_bearer, hiper_bearer_renew_at from sync_clients where client_id = ?`,
+        [clientId],
+      );
+      if (!row?.hiper_bearer || !row.hiper_bearer_renew_at) return null;
+      try {
+        const kept = JSON.parse(decryptToken(row.hiper_bearer)) as { key?: string; token?: string };
+        if (kept.key !== keyHash || typeof kept.token !== 'string') return null;
+        return { token: kept.token, renewAt: new Date(row.hiper_bearer_renew_at).getTime() };
+      } catch {
+        // Encrypted with another key, or damaged: a new token replaces it.
+        return null;
+      }
+    },
+    save: async (token, renewAt) => {
+      await connection.execute(
+        `update sync_clients set hiper_bearer = ?, hiper_bearer_renew_at = ? where client_id = ?`,
+        [encryptToken(JSON.stringify({ key: keyHash, token })), new Date(renewAt), clientId],
+      );
+    },
+  };
+}
