@@ -111,10 +111,10 @@ function deferTooltips(): Plugin {
   };
 }
 
-/** The build's renderer of the public pages (src/prerender.tsx), as a module of its own. */
-type Renderer = typeof import('./src/prerender');
+/** The build's renderer of the public pages (src/prerendered/prerender.tsx), as a module of its own. */
+type Renderer = typeof import('./src/prerendered/prerender');
 
-/** src/prerender.tsx built for Node with every dependency inside (`ssr.noExternal`), and loaded. */
+/** src/prerendered/prerender.tsx built for Node with every dependency inside (`ssr.noExternal`), and loaded. */
 async function loadRenderer(): Promise<Renderer> {
   const outDir = mkdtempSync(path.join(tmpdir(), 'admin-prerender-'));
   try {
@@ -126,7 +126,7 @@ async function loadRenderer(): Promise<Renderer> {
       plugins: [react(), deferTooltips()],
       ssr: { noExternal: true },
       build: {
-        ssr: path.resolve(import.meta.dirname, 'src/prerender.tsx'),
+        ssr: path.resolve(import.meta.dirname, 'src/prerendered/prerender.tsx'),
         outDir,
         emptyOutDir: true,
         // One file: the app's lazy pages are imported once the directory is gone.
@@ -156,10 +156,10 @@ async function buildLoader(): Promise<string> {
 }
 
 /**
- * The public pages (src/prerender.tsx, `PRERENDERED_PAGES`) written already rendered, as pages/<name>.html, which the
- * gateway answers for their addresses (gateway/admin-files.ts). A signed-out visitor sees the page with its first
- * bytes, and runs none of the app's code until they use the page: on /login that is React, MUI, react-admin and the
- * app, about 400 kB, of which a page nobody has touched runs a quarter.
+ * The public pages (src/prerendered/prerender.tsx, `PRERENDERED_PAGES`) written already rendered, as
+ * pages/<name>.html, which the gateway answers for their addresses (gateway/admin-files.ts). A signed-out visitor
+ * sees the page with its first bytes, and runs none of the app's code until they use the page: on /login that is
+ * React, MUI, react-admin and the app, about 400 kB, of which a page nobody has touched runs a quarter.
  *
  * Each page is the admin's page (index.html) with the page in both appearances, each in a <template>, and one small
  * script instead of the app's (src/prerendered/loader.ts) that shows the visitor's appearance and loads the app on

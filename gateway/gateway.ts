@@ -13,7 +13,7 @@ import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
-import { JobQueue, jobQueueOptions } from './jobs/queue';
+import { JobQueue, jobQueueOptions } from './queue/queue';
 import { createApolloServer } from './graphql/server';
 import { compiledExecution } from './graphql/compiled-executor';
 import { graphqlSchema } from './graphql/schema';

@@ -1,6 +1,6 @@
 /**
- * Every text the API answers with, once. The REST contract fixes most of them letter for letter
- * (../shared/REST-CONTRACT.md); services throw them, and both adapters answer them.
+ * Every text the API answers with, once, letter for letter: clients compare them (the admin, scripts written against
+ * the REST API), so a change here is a change of the API. Services throw them, and both adapters answer them.
  */
 export const messages = {
   // Sessions and privileges

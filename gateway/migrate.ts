@@ -3,7 +3,7 @@ import { startEmbeddedPostgres } from './database/embedded-postgres';
 import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { createLogger } from './gateway';
-import { installJobSchema } from './jobs/queue';
+import { installJobSchema } from './queue/queue';
 
 /**
  * `npm run migrate`: applies the committed migrations to DATABASE_URL (or to the embedded database) and installs or

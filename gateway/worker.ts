@@ -5,7 +5,7 @@ import { processDatabase, type EmbeddedDatabase } from './database/embedded-post
 import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { createLogger } from './gateway';
-import { JobQueue, jobQueueOptions } from './jobs/queue';
+import { JobQueue, jobQueueOptions } from './queue/queue';
 import { createServices } from './services';
 
 /**

@@ -159,7 +159,10 @@ export function App({
   styleCache: cache = styleCache,
 }: {
   queryClient?: QueryClient;
-  /** Another store and Emotion cache than the browser's: the build's rendering of the sign-in pages (prerender.tsx). */
+  /**
+   * Another store and Emotion cache than the browser's: the build's rendering of the sign-in pages
+   * (prerendered/prerender.tsx).
+   */
   store?: Store;
   styleCache?: EmotionCache;
 }) {
@@ -218,7 +221,10 @@ export function App({
   );
 }
 
-/** The browser's address, unless rendered inside a router of its own (prerender.tsx gives the address rendered). */
+/**
+ * The browser's address, unless rendered inside a router of its own (prerendered/prerender.tsx gives the address
+ * rendered).
+ */
 function Router({ children }: { children: ReactNode }) {
   return useInRouterContext() ? children : <BrowserRouter>{children}</BrowserRouter>;
 }

@@ -1,5 +1,8 @@
-/** Where the session's access token is kept (SPEC §4): browser local storage, under `access_token`. */
+/** Where the session's access token is kept: browser local storage, under `access_token`. */
 export const TOKEN_KEY = 'access_token';
 
-/** The token, if signed in. The build's rendering of the public pages (prerender.tsx) has no storage: signed out. */
+/**
+ * The token, if signed in. The build's rendering of the public pages (prerendered/prerender.tsx) has no storage:
+ * signed out.
+ */
 export const getToken = () => (typeof localStorage === 'undefined' ? null : localStorage.getItem(TOKEN_KEY));

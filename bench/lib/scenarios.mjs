@@ -9,7 +9,7 @@ export const LIST_QUERY =
 export const GET_QUERY = `query ClientById($id: ID!) { data: Client(id: $id) { ${CLIENT_FIELDS} } }`;
 
 export const PAGE_SIZE = 100;
-/** The admin's page size (SPEC §9). */
+/** The admin's page size (admin/src/crud/listAddress.ts). */
 export const ADMIN_PAGE_SIZE = 5;
 
 const json = { 'content-type': 'application/json' };

@@ -4,7 +4,7 @@ import type { PlainRows } from '../database/plain-rows';
 import { PROJECT_NAME } from '../email/layout';
 import type { Mail } from '../email/mailer';
 import { resetPasswordEmail } from '../email/reset-password.email';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../queue/queue';
 import {
   ApiError,
   inactiveUser,

@@ -7,7 +7,7 @@ import type { Caller } from '../auth/auth.service';
 import type { RateLimits } from '../auth/rate-limits';
 import { saveStoreToken } from '../resources/store-connection';
 import type { PlainRows } from '../database/plain-rows';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../queue/queue';
 import { AuthorizationCode } from './authorization-code.entity';
 import type { AuthorizeCallback, CallbackAnswer } from './callback.schemas';
 import { exchangeCode, type NuvemshopApp } from './nuvemshop-token.client';

@@ -258,7 +258,7 @@ export class Resource<F extends Fields = Fields> {
   readonly operations: readonly Operation[];
   readonly read: Audience;
   readonly write: Audience;
-  /** The messages its answers use (REST-CONTRACT.md: `Item not found`, `Client deleted successfully`). */
+  /** The messages its answers use, letter for letter (`Item not found`, `Client deleted successfully`). */
   readonly messages: { notFound: string; deleted: string; taken: string };
 
   constructor(

@@ -7,8 +7,8 @@ import { PROJECT_NAME } from '../email/layout';
 import type { Mail, Mailer } from '../email/mailer';
 import { newAccountEmail } from '../email/new-account.email';
 import { User } from '../users/user.entity';
-import type { MailJob } from './payloads';
-import type { QueueDefinition } from './queue';
+import type { MailJob } from '../queue/payloads';
+import type { QueueDefinition } from '../queue/queue';
 
 // One attempt covers connecting, the greeting and the message (the transport's own timeouts are 10 to 20 s).
 const ATTEMPT_SECONDS = 120;

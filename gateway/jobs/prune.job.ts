@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { QueueDefinition } from './queue';
+import type { QueueDefinition } from '../queue/queue';
 
 // Rows are deleted a batch at a time, so a table grown large (an attack's worth of rate-limit keys) is pruned
 // without one long statement holding locks or running into the statement timeout.
@@ -12,7 +12,7 @@ const BATCH = 5_000;
  * be reset on their next use anyway), exchanged authorization codes older than AUTHORIZATION_CODE_RETENTION_DAYS
  * (a code is spent within minutes; its stored answer only serves a browser posting it twice), and history older than
  * HISTORY_RETENTION_DAYS: webhooks received (not one still waiting for its job) and finished sync runs. Finished
- * jobs are pg-boss's own to delete, after the same number of days (gateway/jobs/queue.ts).
+ * jobs are pg-boss's own to delete, after the same number of days (gateway/queue/queue.ts).
  */
 export function pruneQueue({
   orm,

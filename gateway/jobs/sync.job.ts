@@ -5,8 +5,8 @@ import type { Config } from '../config';
 import type { SyncKind } from '../resources/sync-run.resource';
 import { SyncRunner } from '../sync/sync-runner';
 import type { SyncService } from '../sync/sync.service';
-import type { JobQueue, QueueDefinition } from './queue';
-import { errorMessage } from './queue';
+import type { JobQueue, QueueDefinition } from '../queue/queue';
+import { errorMessage } from '../queue/queue';
 
 export interface SyncJobDeps {
   orm: MikroORM;
@@ -68,7 +68,11 @@ export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinit
   };
 }
 
-/** The schedules of SYNC-CONTRACT.md: each queues a run of its kind for every connected client. */
+/**
+ * The synchronisation's schedules: the catalogue hourly (SYNC_CATALOGUE_CRON), stock and prices every ten minutes
+ * (SYNC_STOCK_INTERVAL_SECONDS) and a full read nightly (SYNC_FULL_READ_CRON); each queues a run of its kind for every
+ * connected client.
+ */
 export function syncScheduleQueues({ config, sync, log }: SyncJobDeps): QueueDefinition[] {
   const schedule = (
     name: 'sync-catalogue-schedule' | 'sync-stock-schedule' | 'sync-full-schedule',

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { StoreLife } from '../webhooks/store-life';
-import type { QueueDefinition } from './queue';
+import type { QueueDefinition } from '../queue/queue';
 
 export interface StoreLifeDeps {
   storeLife: StoreLife;

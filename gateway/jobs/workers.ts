@@ -1,14 +1,14 @@
 import type { MailJobDeps } from './mail.job';
 import { mailQueue } from './mail.job';
 import { pruneQueue } from './prune.job';
-import type { QueueDefinition } from './queue';
+import type { QueueDefinition } from '../queue/queue';
 import { syncQueue, syncScheduleQueues, type SyncJobDeps } from './sync.job';
 import { storeInstallQueue, suspendedCheckQueue, webhookQueue, type StoreLifeDeps } from './webhook.job';
 
 /**
  * Every queue of the product, each with its retries, concurrency, schedule and handler: the gateway (unless
  * RUN_WORKERS=false) and `npm run worker` start workers for all of them. A new kind of background work (store
- * synchronisation, say) adds its payload to payloads.ts and its definition here.
+ * synchronisation, say) adds its payload to gateway/queue/payloads.ts and its definition here.
  */
 export function queueDefinitions(deps: MailJobDeps & SyncJobDeps & StoreLifeDeps): QueueDefinition[] {
   return [

@@ -1,7 +1,7 @@
 import { boolean, datetime, id, int, state, text } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { PublicOf } from '../fields/field';
-import { JOBS_SCHEMA } from '../jobs/queue';
+import { JOBS_SCHEMA } from '../queue/queue';
 
 /** The states of a queued email: pg-boss's own, `failed` meaning after its last retry. */
 export const MAIL_JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;

@@ -3,7 +3,10 @@ import type { AuthService } from '../auth/auth.service';
 import { HEALTH_CHECK_PATH } from '../http/protections';
 import { endpoints, JSON_TYPE, type Endpoint, type Route } from './route';
 
-/** The REST /api/v1 dialect of REST-CONTRACT.md, and its OpenAPI document built from the same schemas. */
+/**
+ * The REST API under /api/v1 (OAuth2 password sign-in, pages as `{data, count}`, errors as `{detail}` with 422s in
+ * pydantic's shape), and its OpenAPI document built from the same schemas.
+ */
 export function restApi(routes: Route[], auth: AuthService): Endpoint[] {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'OAuth2PasswordBearer', {

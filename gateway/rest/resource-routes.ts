@@ -48,7 +48,7 @@ function refusingUnknown(resource: Resource, schema: z.ZodType): z.ZodType {
 }
 
 /**
- * The REST routes of a declared resource, under the template's conventions (REST-CONTRACT.md): `GET /<path>/` a
+ * The REST routes of a declared resource, under the API's one set of conventions: `GET /<path>/` a
  * page `{data, count}`, `POST /<path>/`, `GET`, `PUT` and `DELETE /<path>/{id}` (the last answering
  * `{message}`), each only when the resource offers the operation, and documented from the same schemas.
  */

@@ -277,8 +277,9 @@ export class NuvemshopClient {
 type Query = Record<string, string | number>;
 
 /**
- * One store's calls, exactly those SYNC-CONTRACT.md lists, with Nuvemshop's required headers. Each call waits for room
- * in the store's bucket; a 429 waits for the bucket to drain and sends the same call again.
+ * One store's calls, the only ones the product makes (products and their variants, images, stock and price,
+ * categories, webhooks, the store's record), with Nuvemshop's required headers. Each call waits for room in the
+ * store's bucket; a 429 waits for the bucket to drain and sends the same call again.
  */
 export class NuvemshopStoreClient {
   /** Every request sent to Nuvemshop, a 429's retries included. */

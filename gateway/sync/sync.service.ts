@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../auth/rate-limits';
 import { ApiError } from '../errors';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../queue/queue';
 import { clientResource } from '../resources/client.resource';
 import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
 import { recordId } from '../validation';

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../queue/queue';
 import { clientResource, storeConnectionOf } from '../resources/client.resource';
 import { storeClient } from '../resources/store-connection';
 import type { WebhookEventName, WebhookOutcome } from '../resources/webhook-event.resource';

@@ -7,7 +7,7 @@ import type { RateLimits } from '../auth/rate-limits';
 import type { Config } from '../config';
 import type { PlainRows } from '../database/plain-rows';
 import { ApiError, ValidationFailed } from '../errors';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../queue/queue';
 import { messages } from '../messages';
 import { storeClient, storeInstalledAt } from '../resources/store-connection';
 import type { WebhookEventName } from '../resources/webhook-event.resource';

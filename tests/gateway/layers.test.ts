@@ -45,7 +45,13 @@ const exists = (file: string) => {
 };
 
 const rel = (file: string) => path.relative(gateway, file);
-const DOMAINS = ['users', 'items', 'clients', 'callback', 'auth', 'sync'];
+/** The domains that know nothing of HTTP (webhooks/ decides how a delivery is admitted: it names http/admission.ts). */
+const DOMAINS = ['users', 'callback', 'auth', 'sync', 'email', 'resources', 'orders'];
+/** The queue (pg-boss, its tables, every job's payload): below the domains, which queue work through it. */
+const QUEUE = 'queue';
+/** The job definitions: each runs a domain's work, so it sits above the domains. */
+const JOBS = 'jobs';
+const folderOf = (file: string) => (rel(file).includes(path.sep) ? rel(file).split(path.sep)[0] : null);
 const ADAPTERS = ['rest', 'graphql', 'http'];
 /** What assembles every domain: it sits at the top, and nothing below imports it. */
 const ASSEMBLY = ['services.ts', 'routes.ts', 'resolvers.ts', 'entities.ts', 'gateway.ts', 'app.ts', 'main.ts'];
@@ -90,6 +96,26 @@ describe('the gateway reads as layers', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('keeps the queue below the domains: it imports none of them, nor a job definition', () => {
+    const wrong = [...graph].flatMap(([file, targets]) =>
+      folderOf(file) === QUEUE
+        ? targets
+            .filter((t) => folderOf(t) !== QUEUE && (folderOf(t) !== null || ASSEMBLY.includes(rel(t))))
+            .map((t) => `${rel(file)} imports ${rel(t)}`)
+        : [],
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('has the job definitions imported only by each other and the assembly, never by a domain or an adapter', () => {
+    const wrong = [...graph].flatMap(([file, targets]) => {
+      const folder = folderOf(file);
+      if (folder === null || folder === JOBS) return [];
+      return targets.filter((t) => folderOf(t) === JOBS).map((t) => `${rel(file)} imports ${rel(t)}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it('lets the adapters import domains, never each other', () => {
     const wrong = [...graph].flatMap(([file, targets]) => {
       const layer = rel(file).split(path.sep)[0];
@@ -117,5 +143,48 @@ describe('one declaration per field', () => {
     ['nuvemshop_store_id', 3],
   ] as const)('names %s in at most %i source files', (field, most) => {
     expect(naming(field).length, naming(field).join(', ')).toBeLessThanOrEqual(most);
+  });
+});
+
+describe('the source speaks for itself', () => {
+  /** Every source file of the repository's code, tests, scripts and benchmarks (dependencies and builds aside). */
+  function code(dir: string): string[] {
+    return readdirSync(dir).flatMap((name) => {
+      const full = path.join(dir, name);
+      if (name === 'node_modules' || name === 'dist') return [];
+      if (statSync(full).isDirectory()) return code(full);
+      return /\.(?:[cm]?[jt]sx?)$/.test(name) ? [full] : [];
+    });
+  }
+
+  // A reader has the repository and public standards, nothing else: a rule or fact a file needs is said in its own
+  // words or in the repository's docs (docs/architecture.md, "Where things are said").
+  const outside = new RegExp(
+    [
+      String.raw`\b(?:SPEC|INTEGRATIONS|SYNC-CONTRACT|ORDERS-CONTRACT|ORDERS|REST-CONTRACT|STYLE|STACK)\.md\b`,
+      String.raw`\.\./shared\b`,
+      String.raw`(?<!RFC \d+ )§`,
+    ].join('|'),
+  );
+
+  it('cites no document outside the repository', () => {
+    const files = ['gateway', 'admin', 'tests', 'scripts', 'bench'].flatMap((dir) => code(path.join(root, dir)));
+    const citing = files
+      .filter((file) => file !== __filename && outside.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(root, file));
+    expect(files.length).toBeGreaterThan(100);
+    expect(citing).toEqual([]);
+  });
+});
+
+describe('docs/architecture.md', () => {
+  const doc = readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
+  const folders = (dir: string) =>
+    readdirSync(path.join(root, dir)).filter((name) => statSync(path.join(root, dir, name)).isDirectory());
+
+  it.each(['gateway', 'admin/src'])('says in one line what each folder of %s holds', (dir) => {
+    const missing = folders(dir).filter((name) => !new RegExp(`^ {2}(?:\\S+/ )*${name}/ +\\S`, 'm').test(doc));
+    expect(folders(dir).length).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-/** Rows per list page (SPEC §9). */
+/** Rows per list page: five, the product's choice for every list. */
 export const PAGE_SIZE = 5;
 /** A list's order until a heading is clicked: the gateway's own (newest first), as `id` is not @sortable. */
 export const DEFAULT_SORT = { field: 'id', order: 'ASC' } as const;

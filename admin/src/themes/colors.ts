@@ -1,4 +1,4 @@
-/** The product's colours (specification §9). They fill buttons, bars, dots and indicators. */
+/** The product's colours: teal, with red for danger and green for success. They fill buttons, bars, dots and indicators. */
 export const colors = { main: '#009688', danger: '#E53E3E', success: '#48BB78' };
 
 /**

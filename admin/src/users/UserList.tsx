@@ -44,7 +44,7 @@ const confirmation: AdditionalInput = { after: 'password', render: (mode) => <Co
 
 const form: FormCustomization = {
   order: ['email', 'full_name', 'password', 'is_superuser', 'is_active'],
-  // Specification §3: a user added here starts inactive and not a superuser.
+  // A user added here starts inactive and not a superuser, until a superuser says otherwise.
   createDefaults: { is_active: false, is_superuser: false },
   additionalInputs: [confirmation],
 };

@@ -5,8 +5,8 @@ import { listen } from './listen';
 
 /**
  * A stand-in for Hiper's "Loja virtual" API (`{base}/auth/gerar-token/{key}` and
- * `{base}/produtos/pontoDeSincronizacao?pontoDeSincronizacao={cursor}`), with the answers INTEGRATIONS.md records.
- * Points it marks unverified are options.
+ * `{base}/produtos/pontoDeSincronizacao?pontoDeSincronizacao={cursor}`), with the answers the real one gives.
+ * Behaviour not yet confirmed against the real platform is an option.
  */
 
 export const ZERO_GUID = '00000000-0000-0000-0000-000000000000';

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { listen } from './listen';
 
 /**
- * A stand-in for Nuvemshop's store API (`{base}/{store_id}/...`), serving exactly the calls SYNC-CONTRACT.md lists and
- * refusing what INTEGRATIONS.md says the real one refuses. Points INTEGRATIONS.md marks unverified are options.
+ * A stand-in for Nuvemshop's store API (`{base}/{store_id}/...`), serving exactly the calls the product makes and
+ * refusing what the real one is known to refuse (tests/support/fixtures/nuvemshop-docs.ts has its documented answers).
+ * Behaviour not yet confirmed against the real platform is an option.
  */
 
 export type Languages = Record<string, string>;

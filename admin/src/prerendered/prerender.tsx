@@ -3,19 +3,19 @@ import type { ReactNode } from 'react';
 import { AdminContext, Form, memoryStore, TextInput } from 'react-admin';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
-import { App } from './App';
-import { i18nProvider } from './i18n';
-import { STYLE_CACHE_KEY } from './layout/keptStyles';
-import { PRERENDERED_ID } from './prerendered/names';
-import { LOCALE } from './store';
-import { darkTheme, lightTheme } from './themes';
+import { App } from '../App';
+import { i18nProvider } from '../i18n';
+import { STYLE_CACHE_KEY } from '../layout/keptStyles';
+import { PRERENDERED_ID } from './names';
+import { LOCALE } from '../store';
+import { darkTheme, lightTheme } from '../themes';
 
 export { PRERENDERED_ID };
 
 /**
  * The public pages the build writes already rendered (admin/vite.config.mts, `prerenderPublicPages`), each in both
  * appearances: a signed-out visitor sees the page at once, and the app's code loads only once they use it
- * (prerendered/loader.ts). Not the others: /signup shows what the server says of registration, /reset-password a form
+ * (loader.ts). Not the others: /signup shows what the server says of registration, /reset-password a form
  * or "invalid link" by its address's token, and /callback sends the store's code at once.
  */
 export const PRERENDERED_PAGES = ['/login', '/recover-password'];

@@ -1,7 +1,7 @@
 /**
  * Every queue and the data its jobs carry. A job's data is stored in PostgreSQL (pg-boss's `job` table) until it is
  * archived and deleted, and shown to superusers: it holds addresses and ids, never a password, token or mail body.
- * Work the product adds later (store synchronisation, say) adds its queue here and its definition in workers.ts.
+ * Work the product adds later (store synchronisation, say) adds its queue here and its definition in gateway/jobs/workers.ts.
  */
 export interface JobPayloads {
   /** One email to one person, rendered and sent by the worker. */
