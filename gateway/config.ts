@@ -174,8 +174,13 @@ const schema = z.object({
    * after three times this and retried elsewhere; its client's lease runs out ten seconds later.
    */
   SYNC_STEP_SECONDS: int(1, 120).default(20),
-  /** A failed step (Hiper or Nuvemshop unreachable) waits this long, doubling at each of its eight retries. */
+  /**
+   * A step that could not reach Hiper or Nuvemshop is tried SYNC_RETRY_ATTEMPTS times in all, waiting
+   * SYNC_RETRY_DELAY_SECONDS before the second, doubling up to twelve times that; the run gives up sooner rather than
+   * try past 15 minutes after the first failure.
+   */
   SYNC_RETRY_DELAY_SECONDS: int(1, 600).default(10),
+  SYNC_RETRY_ATTEMPTS: int(1, 20).default(8),
 
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),

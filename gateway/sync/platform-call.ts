@@ -1,10 +1,13 @@
+import type { SyncErrorCode } from '../resources/sync-run.resource';
+
 /**
- * A call to Hiper or Nuvemshop that did not do what was asked. `retryable` says whether the same call may succeed
+ * A call to Hiper or Nuvemshop that did not do what was asked, with the `code` a run's error carries. `retryable` says whether the same call may succeed
  * later (the platform was down, slow or busy) or will fail again until someone changes something (a refused key, a
  * revoked token, a body the platform rejects): a job retries the first kind with backoff and never the second.
  */
 export class PlatformError extends Error {
   constructor(
+    readonly code: SyncErrorCode,
     message: string,
     readonly retryable: boolean,
     /** The platform's HTTP status, when it answered. */
@@ -14,6 +17,11 @@ export class PlatformError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+  }
+
+  /** The platform's own words about a refusal, when it said any. */
+  get detail(): string | undefined {
+    return undefined;
   }
 }
 

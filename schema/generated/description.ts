@@ -293,6 +293,11 @@ export const types = {
       "errors": {
         "type": "JSON",
         "listed": true
+      },
+      "waiting": {
+        "type": "JSON",
+        "nullable": true,
+        "listed": true
       }
     }
   },

@@ -286,11 +286,14 @@ export function ShowDialog({
   title,
   record,
   onClose,
+  details = {},
 }: {
   resource: string;
   title: string;
   record: RaRecord;
   onClose: () => void;
+  /** Fields the screen draws itself, by name. */
+  details?: Record<string, (record: RaRecord) => ReactNode>;
 }) {
   const translate = useTranslate();
   const titleId = useId();
@@ -312,7 +315,9 @@ export function ShowDialog({
                   {translate(`resources.${resource}.fields.${name}`, { _: name })}
                 </Box>
                 <Box component="dd" sx={{ overflowWrap: 'anywhere' }}>
-                  {defaultText(resource, name, field, record[name], translate, lang)}
+                  {details[name]
+                    ? details[name](record)
+                    : defaultText(resource, name, field, record[name], translate, lang)}
                 </Box>
               </Fragment>
             ))}
