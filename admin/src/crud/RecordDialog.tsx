@@ -314,7 +314,8 @@ export function ShowDialog({
                 <Box component="dt" sx={{ color: 'text.secondary' }}>
                   {translate(`resources.${resource}.fields.${name}`, { _: name })}
                 </Box>
-                <Box component="dd" sx={{ overflowWrap: 'anywhere' }}>
+                {/* What the screen draws itself (a run's errors) takes the dialog's whole width, under its label. */}
+                <Box component="dd" sx={{ overflowWrap: 'anywhere', gridColumn: details[name] ? '1 / -1' : undefined }}>
                   {details[name]
                     ? details[name](record)
                     : defaultText(resource, name, field, record[name], translate, lang)}

@@ -47,7 +47,8 @@ export default {
   more_errors: '(e mais %{count})',
   no_errors: 'Nenhum',
   whole_run: 'Toda a sincronização',
-  error_columns: { product: 'Produto', sku: 'SKU', message: 'Mensagem' },
+  error_sku: 'SKU %{sku}',
+  error_product: 'Produto no Hiper: %{id}',
   retry: {
     waiting: 'Aguardando nova tentativa: %{reason} (tentativa %{attempt} de %{attempts})',
     at: '%{text}, às %{time}',

@@ -6,40 +6,32 @@ import type { ResourceName } from '../dataProvider/resourceTypes';
 import { portugueseI18nProvider } from '../i18n';
 import { firstErrorText, reasonText, waitingText, type RunError } from './runErrors';
 
-/** Every error of a run, in a table: the product (Hiper's id), its SKU and what went wrong. */
+/** Every error of a run, one under the other: its product (SKU and Hiper's id) or the whole run, and what went wrong. */
 function RunErrors({ errors }: { errors: RunError[] }) {
   const translate = useTranslate();
   if (!errors.length) return <>{translate('resources.sincronizacoes.no_errors')}</>;
-  const heading = (key: string) => (
-    <Box component="th" scope="col" sx={{ textAlign: 'left', fontWeight: 500, pr: 1 }}>
-      {translate(`resources.sincronizacoes.error_columns.${key}`)}
-    </Box>
-  );
   return (
-    <Box
-      component="table"
-      sx={{ borderCollapse: 'collapse', width: '100%', '& td, & th': { verticalAlign: 'top', py: 0.5 } }}
-    >
-      <thead>
-        <tr>
-          {heading('product')}
-          {heading('sku')}
-          {heading('message')}
-        </tr>
-      </thead>
-      <tbody>
-        {errors.map((error, i) => (
-          <tr key={i}>
-            <Box component="td" sx={{ pr: 1, overflowWrap: 'anywhere' }}>
-              {error.hiper_id || translate('resources.sincronizacoes.whole_run')}
+    <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1.5 }}>
+      {errors.map((error, i) => (
+        <li key={i}>
+          <Box component="span" sx={{ display: 'block', fontWeight: 500 }}>
+            {error.sku
+              ? translate('resources.sincronizacoes.error_sku', { sku: error.sku })
+              : translate('resources.sincronizacoes.whole_run')}
+          </Box>
+          <Box component="span" sx={{ display: 'block' }}>
+            {reasonText(error, translate)}
+          </Box>
+          {error.hiper_id && (
+            <Box
+              component="span"
+              sx={{ display: 'block', color: 'text.secondary', fontSize: 13, overflowWrap: 'anywhere' }}
+            >
+              {translate('resources.sincronizacoes.error_product', { id: error.hiper_id })}
             </Box>
-            <Box component="td" sx={{ pr: 1 }}>
-              {error.sku ?? '—'}
-            </Box>
-            <td>{reasonText(error, translate)}</td>
-          </tr>
-        ))}
-      </tbody>
+          )}
+        </li>
+      ))}
     </Box>
   );
 }
@@ -56,6 +48,12 @@ export default function SyncRunList({ resource }: { resource: ResourceName }) {
     'kind',
     'state',
     {
+      source: 'errors',
+      text: (record, translate) => firstErrorText(errorsOf(record), translate),
+      render: (record) => <FirstError record={record} />,
+      dialog: (record) => <RunErrors errors={errorsOf(record)} />,
+    },
+    {
       source: 'waiting',
       text: (record, translate) => waitingText(record.waiting, translate),
       render: (record) => <WaitingCell record={record} />,
@@ -66,12 +64,6 @@ export default function SyncRunList({ resource }: { resource: ResourceName }) {
     'updated',
     'unchanged',
     'failed',
-    {
-      source: 'errors',
-      text: (record, translate) => firstErrorText(errorsOf(record), translate),
-      render: (record) => <FirstError record={record} />,
-      dialog: (record) => <RunErrors errors={errorsOf(record)} />,
-    },
   ];
   return (
     <ScreenLanguage i18nProvider={portugueseI18nProvider}>
@@ -82,10 +74,15 @@ export default function SyncRunList({ resource }: { resource: ResourceName }) {
 
 function FirstError({ record }: { record: RaRecord }) {
   const translate = useTranslate();
-  return <Truncated text={firstErrorText(errorsOf(record), translate)} width={260} />;
+  return <Truncated text={firstErrorText(errorsOf(record), translate)} width={300} />;
 }
 
 function WaitingCell({ record }: { record: RaRecord }) {
   const translate = useTranslate();
-  return <Truncated text={waitingText(record.waiting, translate)} width={260} />;
+  // Whole, on as many lines as it takes: which attempt and when are at its end.
+  return (
+    <Box component="span" sx={{ display: 'block', minWidth: 200, maxWidth: 320 }}>
+      {waitingText(record.waiting, translate)}
+    </Box>
+  );
 }

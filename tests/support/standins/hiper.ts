@@ -80,6 +80,8 @@ export interface HiperFault {
   status?: number;
   body?: unknown;
   delayMs?: number;
+  /** Closes the connection without an answer, as a host that cannot be reached. */
+  drop?: boolean;
 }
 
 export interface HiperStandInOptions {
@@ -400,6 +402,7 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
         (f) => f.left > 0 && (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
       );
       if (fault) fault.left--;
+      if (fault?.drop) return void req.socket.destroy();
       const timer = setTimeout(() => {
         const [status, body] =
           fault?.status !== undefined
