@@ -121,7 +121,7 @@ current = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     NUVEMSHOP_API_URL: standIns.nuvemshop.url,
     SYNC_STOCK_INTERVAL_SECONDS: stockInterval,
     // A run waits for a worker half a second at most, not two: a click on "Sincronizar agora" that meets a stock run
-    // still queued is answered with that run (SYNC-CONTRACT.md), so the demo keeps that moment short.
+    // still queued is answered with that run (a client has one run at a time), so the demo keeps that moment short.
     JOBS_POLL_INTERVAL_SECONDS: '0.5',
     RUN_WORKERS: 'true',
     FIRST_SUPERUSER: superuser.email,

@@ -109,7 +109,7 @@ describe('npm run demo', () => {
       expect(await storeProducts()).toEqual([]);
 
       // "Sincronizar agora": the catalogue run creates every active product, with its images; the inactive one waits.
-      // A stock run queued that moment is answered instead (SYNC-CONTRACT.md): then the click is repeated.
+      // A stock run queued that moment is answered instead (a client has one run at a time): the click is repeated.
       const run = await until(
         demo,
         'the catalogue run',
