@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, sql } from '../tests/support/database';
 import { call, SUPERUSER } from '../tests/support/gateway';
-import { spawnGateway, type GatewayProcess } from '../tests/support/process';
+import { productionFlags, spawnGateway, spawnWorker, type GatewayProcess } from '../tests/support/process';
 import { startHiper, type HiperAccount, type HiperStandIn } from '../tests/support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../tests/support/standins/nuvemshop-api';
 
@@ -27,23 +27,23 @@ const lines: string[] = [];
 const api = (method: string, path: string, json?: unknown) =>
   call(gateway.url, method, path, { token, ...(json === undefined ? {} : { json }) });
 
-/** The gateway process's CPU seconds so far (user + system), from /proc/<pid>/stat. */
-function cpuSeconds(): number {
-  const fields = readFileSync(`/proc/${gateway.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** A process's CPU seconds so far (user + system), from /proc/<pid>/stat; the gateway's unless told. */
+function cpuSeconds(pid = gateway.child.pid): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** The gateway's resident memory now, in MB. */
-function residentMb(): number {
-  const status = readFileSync(`/proc/${gateway.child.pid}/status`, 'utf8');
+/** A process's resident memory now, in MB; the gateway's unless told. */
+function residentMb(pid = gateway.child.pid): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
-async function connected(bucket: { size: number; drainPerSecond: number }) {
+async function connected(bucket: { size: number; drainPerSecond: number }, through = api) {
   const storeId = nextStore++;
   const store = nuvemshop.addStore(storeId, { bucket });
   const account = hiper.addAccount();
-  const created = await api('POST', '/api/v1/clients/', {
+  const created = await through('POST', '/api/v1/clients/', {
     url: `https://loja${storeId}.example.com`,
     hiper_token: account.key,
     nuvemshop_token: store.token,
@@ -94,31 +94,40 @@ function seed(account: HiperAccount, products: number, grades: number, sizes: nu
 }
 
 const fast = { size: 1_000_000, drainPerSecond: 1_000_000 };
+
+/** What every process of the benchmark is started with: the test database, the stand-ins, the schedules. */
+const environment = (databaseUrl: string, stockInterval: number) => ({
+  NODE_ENV: 'test',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: databaseUrl,
+  FIRST_SUPERUSER: SUPERUSER.email,
+  FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
+  PUBLIC_URL: 'https://integracao.test',
+  HIPER_API_URL: hiper.url,
+  NUVEMSHOP_API_URL: nuvemshop.url,
+  SYNC_CATALOGUE_CRON: '0 0 1 1 *',
+  SYNC_FULL_READ_CRON: '0 0 1 1 *',
+  SYNC_STOCK_INTERVAL_SECONDS: String(stockInterval),
+  SYNC_CONCURRENCY: '20',
+  JOBS_POLL_INTERVAL_SECONDS: '0.5',
+  // One user starts every client's run at once.
+  RATE_LIMIT_SYNC: '100000',
+});
+
+async function signIn(url: string): Promise<string> {
+  const login = await call(url, 'POST', '/api/v1/login/access-token', {
+    form: { username: SUPERUSER.email, password: SUPERUSER.password },
+  });
+  return login.body.access_token;
+}
+
 beforeAll(async () => {
   [hiper, nuvemshop] = await Promise.all([startHiper({ pageSize: 50 }), startNuvemshopApi({ bucket: fast })]);
   database = await createTestDatabase(inject('postgresUrl'));
-  gateway = await spawnGateway({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
-    FIRST_SUPERUSER: SUPERUSER.email,
-    FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
-    PUBLIC_URL: 'https://integracao.test',
-    HIPER_API_URL: hiper.url,
-    NUVEMSHOP_API_URL: nuvemshop.url,
-    SYNC_CATALOGUE_CRON: '0 0 1 1 *',
-    SYNC_FULL_READ_CRON: '0 0 1 1 *',
-    SYNC_STOCK_INTERVAL_SECONDS: String(STOCK_INTERVAL),
-    SYNC_CONCURRENCY: '20',
-    JOBS_POLL_INTERVAL_SECONDS: '0.5',
-    // One user starts every client's run at once.
-    RATE_LIMIT_SYNC: '100000',
-  });
-  const login = await call(gateway.url, 'POST', '/api/v1/login/access-token', {
-    form: { username: SUPERUSER.email, password: SUPERUSER.password },
-  });
-  token = login.body.access_token;
+  // With the heap bounds production runs with (the image's, `npm start`'s and `npm run worker`'s).
+  gateway = await spawnGateway(environment(database.url, STOCK_INTERVAL), 60_000, productionFlags());
+  token = await signIn(gateway.url);
 }, 120_000);
 
 afterAll(async () => {
@@ -323,4 +332,115 @@ describe('the synchronisation at size', () => {
         `written product**; peak resident memory **${Math.round(peak)} MB**.`,
     );
   }, 1_800_000);
+  it('1,000 stores on two workers beside a gateway: every store synced once per stock interval, memory per worker', async () => {
+    const stores = n(1000);
+    const products = 20;
+    const interval = 60;
+    const own = await createTestDatabase(inject('postgresUrl'));
+    const env = environment(own.url, interval);
+    // The gateway only answers; two `npm run worker` processes do every run.
+    const front = await spawnGateway({ ...env, RUN_WORKERS: 'false' }, 60_000, productionFlags());
+    const workers = await Promise.all([1, 2].map(() => spawnWorker(env, 60_000, productionFlags())));
+    const pids = workers.map((w) => w.child.pid!);
+    try {
+      const bearer = await signIn(front.url);
+      const through = (method: string, path: string, json?: unknown) =>
+        call(front.url, method, path, { token: bearer, ...(json === undefined ? {} : { json }) });
+      const clients = [];
+      for (let i = 0; i < stores; i++) {
+        const c = await connected(fast, through);
+        seed(c.account, products, 0, 0);
+        clients.push(c);
+      }
+      // Their first syncs, as the schedule would queue them, watched from the database.
+      for (const c of clients)
+        expect((await through('POST', `/api/v1/clients/${c.id}/sync`, { kind: 'catalogue' })).status).toBe(202);
+      const until = Date.now() + 1_200_000;
+      for (;;) {
+        const [{ linked }] = await sql<{ linked: number }>(
+          own.url,
+          `select count(*)::int as linked from sync_products where nuvemshop_product_id is not null`,
+        );
+        if (linked >= stores * products) break;
+        if (Date.now() > until) throw new Error(`first syncs: ${linked} of ${stores * products} products linked`);
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+      // Every product's stock changes in the ERP; from now on the stock schedule alone carries it to the stores.
+      const cpuBefore = pids.map((pid) => cpuSeconds(pid));
+      const peaks = pids.map((pid) => residentMb(pid));
+      const sampler = setInterval(
+        () => pids.forEach((pid, i) => (peaks[i] = Math.max(peaks[i], residentMb(pid)))),
+        250,
+      );
+      const [{ since }] = await sql<{ since: Date }>(own.url, 'select now() as since');
+      for (const c of clients) for (const p of c.account.products) c.account.setStock(p.id, p.quantidadeEmEstoque + 5);
+      const changed = performance.now();
+      const shownAt = new Map<number, number>();
+      while (shownAt.size < clients.length) {
+        for (const c of clients) {
+          if (shownAt.has(c.storeId)) continue;
+          const all = c.account.products.every(
+            (p) =>
+              c.store.products.find((x) => x.variants[0].sku === String(p.codigo))?.variants[0].stock ===
+              p.quantidadeEmEstoque,
+          );
+          if (all) shownAt.set(c.storeId, (performance.now() - changed) / 1000);
+        }
+        if (performance.now() - changed > interval * 4000)
+          throw new Error(`${shownAt.size} of ${stores} stores updated`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const workersCpu = () => pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i], 0);
+      // The CPU that carried the change: every store's run reading its page and writing its products.
+      const cpu = workersCpu();
+      const written = stores * products;
+      const [{ shownBy }] = await sql<{ shownBy: Date }>(own.url, 'select now() as "shownBy"');
+      // Two more intervals: every store gets its stock run in each, with nothing to write.
+      await new Promise((r) => setTimeout(r, interval * 2000));
+      clearInterval(sampler);
+      const idleCpu = workersCpu() - cpu;
+      const [{ idleRuns }] = await sql<{ idleRuns: number }>(
+        own.url,
+        `select count(*)::int as "idleRuns" from sync_runs where kind = 'stock' and started_at >= $1 and state = 'succeeded'`,
+        [shownBy],
+      );
+      const [runs] = await sql<{ fewest: number; most: number; failed: number }>(
+        own.url,
+        `select min(n)::int as fewest, max(n)::int as most, sum(f)::int as failed
+           from (select client_id, count(*) as n, sum(failed) as f from sync_runs
+                  where kind = 'stock' and started_at >= $1 and state <> 'queued' group by client_id) per_client`,
+        [since],
+      );
+      const worst = Math.max(...shownAt.values());
+      const seconds = (performance.now() - changed) / 1000;
+      results.thousandStores = {
+        stores,
+        products_per_store: products,
+        interval,
+        worst_delay_seconds: +worst.toFixed(1),
+        stock_runs_per_store: { fewest: runs.fewest, most: runs.most },
+        observed_seconds: +seconds.toFixed(0),
+        written,
+        failed: runs.failed,
+        cpu_ms_per_written_product: +((cpu * 1000) / written).toFixed(2),
+        cpu_ms_per_idle_stock_run: idleRuns ? +((idleCpu * 1000) / idleRuns).toFixed(2) : null,
+        peak_rss_mb: peaks.map((p) => Math.round(p)),
+      };
+      lines.push(
+        `- ${stores} stores × ${products} products on two workers beside a gateway, SYNC_STOCK_INTERVAL_SECONDS=${interval}: ` +
+          `every product's stock changed, every store showed it within **${worst.toFixed(1)} s**; over ${seconds.toFixed(0)} s ` +
+          `each store had ${runs.fewest}–${runs.most} stock runs; workers' peak resident memory ` +
+          `**${peaks.map((p) => Math.round(p)).join(' and ')} MB**; workers' CPU **${((cpu * 1000) / written).toFixed(2)} ms ` +
+          `per written product** until every store showed its ${products}, then ` +
+          `${idleRuns ? ((idleCpu * 1000) / idleRuns).toFixed(1) : '—'} ms per stock run with nothing to write.`,
+      );
+      expect(runs.failed).toBe(0);
+      expect(worst).toBeLessThanOrEqual(interval * 2);
+      expect(runs.fewest).toBeGreaterThanOrEqual(Math.floor(seconds / interval) - 1);
+    } finally {
+      for (const p of [front, ...workers]) p.child.kill('SIGTERM');
+      await Promise.all([front, ...workers].map((p) => p.exited));
+      await own.drop();
+    }
+  }, 2_400_000);
 });

@@ -5,12 +5,12 @@ import { projectRoot } from '../../gateway/paths';
 
 const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8');
 
-/** The node flags before the gateway's entry in a command given as words. */
-function nodeFlags(words: string[]): string[] {
+/** The node flags before the entry point `file` in a command given as words. */
+function nodeFlags(words: string[], file = 'dist/gateway/main.js'): string[] {
   const node = words.indexOf('node');
-  const entry = words.indexOf('dist/gateway/main.js');
+  const entry = words.indexOf(file);
   expect(node, `no "node" in ${words.join(' ')}`).toBeGreaterThanOrEqual(0);
-  expect(entry, `no "dist/gateway/main.js" in ${words.join(' ')}`).toBeGreaterThan(node);
+  expect(entry, `no "${file}" in ${words.join(' ')}`).toBeGreaterThan(node);
   return words.slice(node + 1, entry);
 }
 
@@ -24,5 +24,11 @@ describe('how the gateway is run', () => {
     expect(fromStart).toEqual(fromImage);
     expect(fromStart.some((flag) => flag.startsWith('--max-old-space-size='))).toBe(true);
     expect(fromStart.some((flag) => flag.startsWith('--max-semi-space-size='))).toBe(true);
+  });
+
+  it('and a worker (`npm run worker`) with the same heap bounds as the gateway', () => {
+    const worker = JSON.parse(read('package.json')).scripts.worker as string;
+    const serve = JSON.parse(read('package.json')).scripts.serve as string;
+    expect(nodeFlags(worker.split(/\s+/), 'dist/gateway/worker.js')).toEqual(nodeFlags(serve.split(/\s+/)));
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const MAIN = path.resolve('dist/gateway/main.js');
@@ -12,10 +12,26 @@ export interface GatewayProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the built gateway (`node dist/gateway/main.js`) as users do, and waits until it listens. */
-export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
+/**
+ * The node flags of the image's command, the heap bounds production runs with; `npm start` and `npm run worker` use
+ * the same (tests/gateway/packaging.test.ts checks it).
+ */
+export function productionFlags(): string[] {
+  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.resolve(__dirname, '..', '..', 'Dockerfile'), 'utf8'));
+  return (JSON.parse(cmd![1]) as string[]).filter((word) => word.startsWith('--'));
+}
+
+/**
+ * Runs the built gateway (`node dist/gateway/main.js`) as users do, and waits until it listens; `flags` are node's
+ * (productionFlags() to measure it as production runs it).
+ */
+export async function spawnGateway(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  flags: string[] = [],
+): Promise<GatewayProcess> {
   const listening = /"msg":"gateway listening"/;
-  const started = await spawnBuilt(MAIN, 'gateway', 'listening', env, listening, timeoutMs);
+  const started = await spawnBuilt(MAIN, 'gateway', 'listening', env, listening, timeoutMs, flags);
   const match = /"url":"([^"]+)"/.exec(started.lines.find((line) => listening.test(line))!)!;
   return { ...started, url: match[1].replace('localhost', '127.0.0.1') };
 }
@@ -26,8 +42,9 @@ export const WORKER = path.resolve('dist/gateway/worker.js');
 export async function spawnWorker(
   env: Record<string, string>,
   timeoutMs = 60_000,
+  flags: string[] = [],
 ): Promise<Omit<GatewayProcess, 'url'>> {
-  return spawnBuilt(WORKER, 'worker', 'working', env, /"msg":"worker started"/, timeoutMs);
+  return spawnBuilt(WORKER, 'worker', 'working', env, /"msg":"worker started"/, timeoutMs, flags);
 }
 
 /** Runs a built entry point; `name` and `readyAs` say in a failure what did not start and what it never did. */
@@ -38,9 +55,10 @@ async function spawnBuilt(
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs: number,
+  flags: string[],
 ): Promise<Omit<GatewayProcess, 'url'>> {
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build:gateway\` first`);
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(process.execPath, [...flags, file], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,14 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
-/** The node flags of the image's command, the same `npm start` uses (tests/gateway/packaging.test.ts checks it). */
-export function productionFlags(): string[] {
-  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
-  return (JSON.parse(cmd![1]) as string[]).filter((word) => word.startsWith('--'));
-}
+export { productionFlags } from '../../support/process';
 
 export interface GatewayProcess {
   url: string;
