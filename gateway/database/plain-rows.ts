@@ -1,4 +1,4 @@
-import type { Platform } from '@mikro-orm/core';
+import type { EntitySchema, Platform } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 
 /** An entity's table and the quoted column of each of its properties, for conditions and sorting. */
@@ -19,8 +19,12 @@ interface Field {
   convert?: (value: unknown) => unknown;
 }
 
-/** An entity class: its name keys the ORM's metadata. */
-export type EntityClass<T> = abstract new (...args: never[]) => T;
+/** An entity class, or the schema of an entity derived from a declaration: its name keys the ORM's metadata. */
+export type EntityClass<T> = (abstract new (...args: never[]) => T) | EntitySchema<T>;
+
+/** The name an entity's metadata is kept under. */
+const nameOf = <T>(entity: EntityClass<T>): string =>
+  typeof entity === 'function' ? entity.name : entity.meta.className;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -77,18 +81,18 @@ export class PlainRows {
     return found;
   }
 
-  shape(entity: EntityClass<unknown>): Shape {
+  shape<T>(entity: EntityClass<T>): Shape {
     return this.entityFields(entity).shape;
   }
 
-  select(entity: EntityClass<unknown>, props: readonly string[]): Selection {
-    const key = `${entity.name}:${props.join(',')}`;
+  select<T>(entity: EntityClass<T>, props: readonly string[]): Selection {
+    const key = `${nameOf(entity)}:${props.join(',')}`;
     let selection = this.selections.get(key);
     if (!selection) {
       const all = this.entityFields(entity).fields;
       const fields = props.map((prop) => {
         const field = all.get(prop);
-        if (!field) throw new Error(`${entity.name} has no column for property ${prop}`);
+        if (!field) throw new Error(`${nameOf(entity)} has no column for property ${prop}`);
         return field;
       });
       selection = {
@@ -105,10 +109,11 @@ export class PlainRows {
     return selection;
   }
 
-  private entityFields(entity: EntityClass<unknown>) {
-    let found = this.fields.get(entity.name);
+  private entityFields<T>(entity: EntityClass<T>) {
+    const name = nameOf(entity);
+    let found = this.fields.get(name);
     if (!found) {
-      const meta = this.orm.getMetadata().get(entity.name);
+      const meta = this.orm.getMetadata().get(name);
       const props = meta.props.filter((p) => p.persist !== false && (p.kind === 'scalar' || p.kind === 'm:1'));
       const fields = buildFields(props, this.orm.em.getPlatform());
       found = {
@@ -122,7 +127,7 @@ export class PlainRows {
         },
         fields: new Map(fields.map((f) => [f.prop, f])),
       };
-      this.fields.set(entity.name, found);
+      this.fields.set(name, found);
     }
     return found;
   }

@@ -71,7 +71,11 @@ type Options = Omit<Field, 'kind'>;
 // fields are nullable, required or defaulted.
 /** The field builders a declaration is written with: `url: text({ required: true, max: 255, listed: true })`. */
 export const id = <const O extends Options>(options = {} as O) => ({ kind: 'id' as const, ...options });
-export const reference = <const O extends Options>(property: string, to: string, options = {} as O) => ({
+export const reference = <const P extends string, const O extends Options>(
+  property: P,
+  to: string,
+  options = {} as O,
+) => ({
   kind: 'reference' as const,
   property,
   to,
@@ -120,7 +124,8 @@ type Base<F> = F extends { kind: 'int' }
       : F extends { values: readonly (infer V)[] }
         ? V
         : string;
-type Value<F> = F extends { nullable: true } ? Base<F> | null : Base<F>;
+// Any field at all (a resource not known by its declaration) holds any value.
+type Value<F> = Field extends F ? unknown : F extends { nullable: true } ? Base<F> | null : Base<F>;
 type Writable<FS> = {
   [K in keyof FS]: FS[K] extends { kind: 'id' } ? never : FS[K] extends { readOnly: true } ? never : K;
 }[keyof FS];

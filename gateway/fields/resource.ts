@@ -102,7 +102,7 @@ function documented(rule: z.ZodType, field: Field) {
 function inputRule(field: Field, mode: InputMode): z.ZodType {
   const rule = documented(valueRule(field), field);
   if (mode === 'create' && field.required) return rule;
-  if (mode === 'create' && field.default !== undefined) return rule.default(field.default as never);
+  if (mode === 'create' && field.default !== undefined) return rule.default(field.default);
   return field.nullable ? rule.nullable().optional() : rule.optional();
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -37,13 +38,17 @@ export function corsOptions(config: Config): CorsOptions | undefined {
  */
 function securityHeaders(): Map<string, string> {
   const headers = new Map<string, string>();
-  const response = {
-    setHeader: (name: string, value: string | number) => headers.set(name, String(value)),
-    removeHeader: (name: string) => headers.delete(name),
-    getHeader: (name: string) => headers.get(name),
+  // A response of no connection, whose headers are noted as helmet names them.
+  const request = new IncomingMessage(new Socket());
+  const response = new ServerResponse(request);
+  response.setHeader = (name, value) => {
+    headers.set(name, String(value));
+    return response;
   };
+  response.removeHeader = (name) => void headers.delete(name);
+  response.getHeader = (name) => headers.get(name);
   let done = false;
-  helmet(HELMET_OPTIONS)({ headers: {} } as never, response as never, () => (done = true));
+  helmet(HELMET_OPTIONS)(request, response, () => (done = true));
   if (!done) throw new Error('helmet did not finish synchronously');
   return headers;
 }

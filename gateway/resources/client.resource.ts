@@ -1,6 +1,7 @@
 import { boolean, datetime, id, int, state, text, url } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
+import type { EntityOf } from './entity';
 
 /**
  * Where a client's synchronisation stands: `idle`, a run `queued` or `running`, the last run `failed`, or a state that
@@ -15,6 +16,7 @@ export const SYNC_STATES = [
   'suspended',
   'disconnected',
 ] as const;
+export type SyncState = (typeof SYNC_STATES)[number];
 
 /** A store connection: one line per field; its table, REST, OpenAPI, GraphQL and the admin follow from it. */
 export const clientResource = new Resource(
@@ -87,16 +89,18 @@ type ClientFields = typeof clientResource.fields;
 export type ClientPublic = PublicOf<ClientFields>;
 export type ClientCreate = CreateOf<ClientFields>;
 export type ClientUpdate = UpdateOf<ClientFields>;
+/** A client as the ORM holds it. */
+export type ClientEntity = EntityOf<typeof clientResource>;
 
 /** What the store synchronisation reads of a client (as the ORM holds it): credentials, store, flags and state. */
-export function storeConnectionOf(row: Record<string, unknown>) {
+export function storeConnectionOf(row: ClientEntity) {
   return {
-    hiperKey: (row.hiperToken as string | null) || null,
-    storeToken: (row.nuvemshopToken as string | null) || null,
+    hiperKey: row.hiperToken || null,
+    storeToken: row.nuvemshopToken || null,
     storeId: Number(row.nuvemshopStoreId) || 0,
     updateImage: !!row.hiperSyncUpdateImage,
     updateDimensions: !!row.hiperSyncUpdateDimensions,
-    locationId: (row.nuvemshopLocationId as string | null) || null,
-    state: row.syncState as (typeof SYNC_STATES)[number],
+    locationId: row.nuvemshopLocationId || null,
+    state: row.syncState,
   };
 }

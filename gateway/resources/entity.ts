@@ -1,11 +1,56 @@
 import { randomUUID } from 'node:crypto';
-import { BigIntType, EntitySchema, type EntitySchemaProperty } from '@mikro-orm/core';
+import {
+  BigIntType,
+  EntitySchema,
+  OptionalProps,
+  type EntitySchemaMetadata,
+  type EntitySchemaProperty,
+} from '@mikro-orm/core';
 import { EncryptedText } from '../database/token-cipher';
 import { isAnswered, propertyOf, type Field } from '../fields/field';
 import type { Resource } from '../fields/resource';
 
-/** A row as the ORM holds it: property names in camelCase, a reference as the record it names. */
-export type EntityRow = Record<string, unknown> & { id: string };
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+/** A field's entity property: its declared `property`, else its name in camelCase (`full_name` → `fullName`). */
+type PropertyName<K extends string, F> = F extends { property: infer P extends string }
+  ? string extends P
+    ? CamelCase<K>
+    : P
+  : CamelCase<K>;
+/** A field's value as the ORM holds it: a reference as (at least) the id of the record it names, a moment a Date. */
+type Stored<F> = F extends { kind: 'reference' }
+  ? { id: string }
+  : F extends { kind: 'datetime' }
+    ? Date
+    : F extends { kind: 'int' }
+      ? number
+      : F extends { kind: 'json' }
+        ? unknown
+        : F extends { kind: 'boolean' }
+          ? boolean
+          : F extends { values: readonly (infer V)[] }
+            ? V
+            : string;
+type StoredValue<F> = Field extends F ? unknown : F extends { nullable: true } ? Stored<F> | null : Stored<F>;
+/** Fields the database fills in on create when not given: the id, defaulted, nullable and the timestamps. */
+type Filled<FS> = {
+  [K in keyof FS & string]: FS[K] extends { kind: 'id' } | { default: unknown } | { nullable: true }
+    ? PropertyName<K, FS[K]>
+    : never;
+}[keyof FS & string];
+
+/** The entity of the fields `FS`: a property per stored field (a password is the service's to store), typed. */
+export type EntityOfFields<FS> = {
+  -readonly [
+    K in keyof FS & string as FS[K] extends { kind: 'password' } ? never : PropertyName<K, FS[K]>
+  ]: StoredValue<FS[K]>;
+} & { id: string; createdAt: Date; updatedAt: Date; [OptionalProps]?: Filled<FS> | 'createdAt' | 'updatedAt' };
+
+/** A resource's entity as the ORM holds it: `EntityOf<typeof syncRunResource>` has `queuedAt: Date`. */
+export type EntityOf<R> = R extends Resource<infer FS> ? EntityOfFields<FS> : never;
+
+/** A row of any resource as the ORM holds it: property names in camelCase, a reference as the record it names. */
+export type EntityRow = EntityOf<Resource>;
 
 const MAX_INT = 2 ** 31 - 1;
 
@@ -15,7 +60,7 @@ function property(field: Field): EntitySchemaProperty<unknown, EntityRow> {
   const fallback = field.default !== undefined ? { default: field.default } : {};
   switch (field.kind) {
     case 'id':
-      return { type: 'uuid', primary: true, onCreate: () => randomUUID() } as never;
+      return { type: 'uuid', primary: true, onCreate: () => randomUUID() };
     case 'reference':
       return {
         kind: 'm:1',
@@ -25,31 +70,31 @@ function property(field: Field): EntitySchemaProperty<unknown, EntityRow> {
         // The list's own index (below) starts with it.
         index: false,
         ...nullable,
-      } as never;
+      };
     case 'int':
       return {
         type: (field.max ?? 0) > MAX_INT || (field.min ?? 0) < -MAX_INT - 1 ? new BigIntType('number') : 'integer',
         ...nullable,
         ...fallback,
-      } as never;
+      };
     case 'boolean':
-      return { type: 'boolean', ...nullable, ...fallback } as never;
+      return { type: 'boolean', ...nullable, ...fallback };
     case 'datetime':
-      return { type: 'datetime', ...nullable } as never;
+      return { type: 'datetime', ...nullable };
     case 'date':
-      return { type: 'date', ...nullable } as never;
+      return { type: 'date', ...nullable };
     case 'json':
-      return { type: 'json', ...nullable } as never;
+      return { type: 'json', ...nullable };
     case 'state':
-      return { enum: true, items: [...field.values!], ...nullable, ...fallback } as never;
+      return { enum: true, items: [...field.values!], ...nullable, ...fallback };
     default:
       // A secret is stored encrypted (and may then be longer than its bound); other text within its bound.
-      if (field.secret) return { type: EncryptedText, ...nullable } as never;
+      if (field.secret) return { type: EncryptedText, ...nullable };
       return {
         ...(field.max ? { type: 'string', length: field.max } : { type: 'text' }),
         ...nullable,
         ...fallback,
-      } as never;
+      };
   }
 }
 
@@ -67,19 +112,21 @@ const timestamps = {
  */
 export function entityOf(resource: Resource): EntitySchema<EntityRow> {
   const { table, fields, options } = resource;
-  const properties: Record<string, EntitySchemaProperty<unknown, EntityRow>> = {};
+  const built: Record<string, EntitySchemaProperty<unknown, EntityRow>> = {};
+  // Every resource declares its `id`; the timestamps are added below.
+  const properties = built as NonNullable<EntitySchemaMetadata<EntityRow>['properties']>;
   for (const [name, field] of Object.entries(fields)) {
     if (field.kind === 'password' || (options.source && !isAnswered(field))) continue;
-    properties[propertyOf(name, field)] = property(field);
+    built[propertyOf(name, field)] = property(field);
   }
   if (options.source) {
-    if (!properties.createdAt) properties.createdAt = { type: 'datetime' } as never;
+    properties.createdAt ??= { type: 'datetime' };
     // A query's `id` is only a column: the ORM never writes it.
-    if (properties.id) properties.id = { type: 'uuid' } as never;
-    return new EntitySchema<EntityRow>({ name: resource.name, expression: options.source, properties } as never);
+    if (built.id) properties.id = { type: 'uuid' };
+    return new EntitySchema<EntityRow>({ name: resource.name, expression: options.source, properties });
   }
-  properties.createdAt ??= timestamps.createdAt as never;
-  properties.updatedAt ??= timestamps.updatedAt as never;
+  properties.createdAt ??= timestamps.createdAt;
+  properties.updatedAt ??= timestamps.updatedAt;
 
   const column = (name: string) => name; // the naming strategy stores `fullName` as `full_name`, the API's name
   const indexes: { name: string; properties?: string[]; expression?: string }[] = [
@@ -118,7 +165,7 @@ export function entityOf(resource: Resource): EntitySchema<EntityRow> {
     properties,
     indexes,
     uniques,
-  } as never);
+  });
 }
 
 /** A filter other than the owner (whose index is the owner's) is served by an index of its own, in list order. */
@@ -128,8 +175,9 @@ const isFilterIndexed = (resource: Resource, name: string, field: Field) =>
 const built = new Map<Resource, EntitySchema<EntityRow>>();
 
 /** The resource's entity, built once: the ORM and the resource's service share it. */
-export function entityFor(resource: Resource): EntitySchema<EntityRow> {
+export function entityFor<R extends Resource>(resource: R): EntitySchema<EntityOf<R>> {
   let entity = built.get(resource);
   if (!entity) built.set(resource, (entity = entityOf(resource)));
-  return entity;
+  // Built from the same declaration its type is read from.
+  return entity as unknown as EntitySchema<EntityOf<R>>;
 }

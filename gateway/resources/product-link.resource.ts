@@ -1,6 +1,7 @@
 import { datetime, id, int, reference, state, text } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { PublicOf } from '../fields/field';
+import type { EntityOf } from './entity';
 
 export const PRODUCT_LINK_STATES = ['linked', 'unpublished', 'failed'] as const;
 export type ProductLinkState = (typeof PRODUCT_LINK_STATES)[number];
@@ -31,3 +32,5 @@ export const productLinkResource = new Resource(
 );
 
 export type ProductLinkPublic = PublicOf<typeof productLinkResource.fields>;
+/** A product link as the ORM holds it. */
+export type ProductLinkEntity = EntityOf<typeof productLinkResource>;

@@ -73,7 +73,7 @@ export class ResourceService implements ResourceOperations {
     for (const { name, to, missing } of this.references) {
       const value = (input as Row)[name];
       if (typeof value !== 'string') continue;
-      if (!(await em.count(to, { id: value } as never)))
+      if (!(await em.count<EntityRow>(to, { id: value })))
         issues.push({ type: 'value_error', loc: ['body', name], msg: missing, input: value });
     }
     if (issues.length) throw new ValidationFailed(issues);
@@ -106,14 +106,14 @@ export class ResourceService implements ResourceOperations {
           : { count: true }
         : { table: this.resource.table };
     const { rows, count } = await this.searches.around(caller.id, options, () =>
-      findPage(this.rows, this.entity as never, this.props as never[], scope, options, this.resource.sortable, total),
+      findPage(this.rows, this.entity, this.props, scope, options, this.resource.sortable, total),
     );
     return { data: rows.map((row) => this.answer(row as object, caller)), count };
   }
 
   async get(caller: SignedInUser, id: string): Promise<Row> {
     this.allow(caller, 'get');
-    const found = await this.rows.findOne(this.entity as never, this.props as never[], recordId(id));
+    const found = await this.rows.findOne(this.entity, this.props, recordId(id));
     return this.answer(this.readable(caller, found as Row | undefined), caller);
   }
 
@@ -123,7 +123,7 @@ export class ResourceService implements ResourceOperations {
     await this.checkReferences(em, input);
     const values = this.resource.toEntity(input, 'create');
     if (this.owner) values[this.owner] = caller.id;
-    const created = em.create(this.entity, values as never);
+    const created = em.create(this.entity, values);
     await this.flush(em);
     return this.answer(created, caller);
   }
@@ -134,7 +134,7 @@ export class ResourceService implements ResourceOperations {
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
     await this.checkReferences(em, input);
-    em.assign(found, this.resource.toEntity(input, 'update') as never);
+    em.assign(found, this.resource.toEntity(input, 'update'));
     await this.flush(em);
     return this.answer(found, caller);
   }
@@ -149,7 +149,7 @@ export class ResourceService implements ResourceOperations {
   }
 
   private async find(em: Em, caller: SignedInUser, id: string): Promise<EntityRow> {
-    return this.readable(caller, (await em.findOne(this.entity, { id: recordId(id) } as never)) as EntityRow | null);
+    return this.readable(caller, await em.findOne(this.entity, { id: recordId(id) }));
   }
 
   /** The record, if it exists and the caller may see it: anyone's for a superuser, else their own when owned. */

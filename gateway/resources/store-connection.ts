@@ -2,7 +2,8 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import type { PlainRows } from '../database/plain-rows';
-import { clientResource } from './client.resource';
+import { clientResource, type ClientEntity } from './client.resource';
+import { entityFor } from './entity';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 
@@ -14,17 +15,17 @@ const ENDED_BY_INSTALL = ['token_revoked', 'suspended', 'disconnected'];
  * `store-install` job reads from the store (a placeholder URL until then, or for staff to fill in if it cannot).
  */
 export async function saveStoreToken(em: Em, storeId: number, token: string): Promise<void> {
-  const existing = await em.findOne<Record<string, unknown>>(clientResource.name, { nuvemshopStoreId: storeId });
+  const existing = await em.findOne(entityFor(clientResource), { nuvemshopStoreId: storeId });
   const installedAt = new Date();
   if (existing) {
     existing.nuvemshopToken = token;
     existing.installedAt = installedAt;
     existing.redactedAt = null;
-    if (ENDED_BY_INSTALL.includes(String(existing.syncState))) existing.syncState = 'idle';
+    if (ENDED_BY_INSTALL.includes(existing.syncState)) existing.syncState = 'idle';
     await em.flush();
     return;
   }
-  em.create<Record<string, unknown>>(clientResource.name, {
+  em.create(entityFor(clientResource), {
     url: `nuvemshop://${storeId}`,
     nuvemshopStoreId: storeId,
     nuvemshopToken: token,
@@ -39,10 +40,10 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
 }
 
 /** The client of a Nuvemshop store, if any; with `lock`, its row locked for the transaction `em` is in. */
-export function storeClient<T extends object>(em: Em, storeId: number, lock = false): Promise<T | null> {
-  return em.findOne<T>(
-    clientResource.name,
-    { nuvemshopStoreId: storeId } as never,
+export function storeClient(em: Em, storeId: number, lock = false): Promise<ClientEntity | null> {
+  return em.findOne(
+    entityFor(clientResource),
+    { nuvemshopStoreId: storeId },
     lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
   );
 }

@@ -1,6 +1,7 @@
 import { datetime, id, int, json, reference, state } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { PublicOf } from '../fields/field';
+import type { EntityOf } from './entity';
 
 export const SYNC_KINDS = ['catalogue', 'stock', 'full'] as const;
 export const SYNC_TRIGGERS = ['schedule', 'manual', 'webhook'] as const;
@@ -123,3 +124,5 @@ export const syncRunResource = new Resource(
 );
 
 export type SyncRunPublic = PublicOf<typeof syncRunResource.fields>;
+/** A run as the ORM holds it. */
+export type SyncRunEntity = EntityOf<typeof syncRunResource>;

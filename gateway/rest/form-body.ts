@@ -1,5 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import typeis from 'type-is';
 import { ApiError } from '../errors';
 import { messages } from '../messages';
@@ -31,7 +30,7 @@ const TOO_LARGE = new Set(['LIMIT_PART_COUNT', 'LIMIT_FIELD_KEY', 'LIMIT_FIELD_V
  * the API's urlencoded parser) or `multipart/form-data` (the FastAPI template's own generated client sends this one).
  * Any other body, JSON included, is not a form: it is read as no fields, so each field is reported missing (422).
  */
-export async function readForm(req: IncomingMessage & { body?: unknown }, res: ServerResponse): Promise<void> {
+export async function readForm(req: Request, res: Response): Promise<void> {
   if (!typeis(req, FORM_TYPES)) {
     req.body = {};
     return;
@@ -39,7 +38,7 @@ export async function readForm(req: IncomingMessage & { body?: unknown }, res: S
   if (!typeis(req, ['multipart/form-data'])) return;
   const read = await multipartReader();
   return new Promise((resolve, reject) => {
-    read(req as never, res as never, (error?: unknown) => {
+    read(req, res, (error?: unknown) => {
       if (!error) return resolve();
       const code = (error as { code?: string }).code;
       if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT') {

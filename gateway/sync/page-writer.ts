@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { storeConnectionOf } from '../resources/client.resource';
-import type { ProductLinkState } from '../resources/product-link.resource';
+import { clientResource, storeConnectionOf, type ClientEntity } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
+import { productLinkResource, type ProductLinkEntity, type ProductLinkState } from '../resources/product-link.resource';
 import type { SyncKind } from '../resources/sync-run.resource';
 import { isGradeChild, type HiperProduct } from './hiper.client';
 import {
@@ -29,7 +30,6 @@ import { StockBatcher } from './stock-batcher';
 import { SyncImage, SyncProduct, type WrittenProduct } from './sync.entities';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
-type Row = Record<string, any>;
 
 /**
  * What one run learns of its store once and reuses in every later step in this process: which SKUs the store holds
@@ -62,7 +62,7 @@ export class PageWriter {
   private rows = new Map<string, SyncProduct>();
   private uploaded = new Map<string, SyncImage[]>();
   /** The page's variants' ProductLinks, by Hiper id. */
-  private productLinks = new Map<string, Row>();
+  private productLinks = new Map<string, ProductLinkEntity>();
   /**
    * The page's products marked "creating" in one commit before any of their `POST /products`, whose call has not
    * been sent yet: their mappings and links are saved together at the page's end. A crash in between leaves marks,
@@ -76,7 +76,7 @@ export class PageWriter {
   constructor(
     private readonly root: Em,
     private readonly store: NuvemshopStoreClient,
-    private readonly client: Row,
+    private readonly client: ClientEntity,
     private readonly kind: SyncKind,
     private readonly tally: Tally,
     private readonly cache: RunCache,
@@ -84,6 +84,11 @@ export class PageWriter {
     this.location = storeConnectionOf(client).locationId;
     this.em = root.fork();
     this.stock = new StockBatcher(store, this.location, tally, () => this.em);
+  }
+
+  /** The client as a reference of the page's unit of work, for the rows that name it. */
+  private clientRef(): ClientEntity {
+    return this.em.getReference(entityFor(clientResource), this.client.id);
   }
 
   /** Reads the mappings, links (and, but for stock runs, uploaded images) of a page's products at once. */
@@ -99,7 +104,10 @@ export class PageWriter {
     for (const row of await this.em.find(SyncProduct, { client: this.client.id, hiperId: { $in: ids } }))
       this.rows.set(row.hiperId, row);
     const variantIds = tops.flatMap((p) => (p.variacao?.length ? p.variacao.map((v) => v.id) : [p.id]));
-    for (const link of await this.em.find<Row>('ProductLink', { client: this.client.id, hiperId: { $in: variantIds } }))
+    for (const link of await this.em.find(entityFor(productLinkResource), {
+      client: this.client.id,
+      hiperId: { $in: variantIds },
+    }))
       this.productLinks.set(link.hiperId, link);
     if (this.kind !== 'stock') {
       for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
@@ -119,7 +127,7 @@ export class PageWriter {
       if (!desired.published && !row) continue;
       const sku = desired.variants[0].sku;
       if ((await this.index()).get(sku)?.length) continue;
-      const marked = row ?? this.em.create(SyncProduct, { client: this.client.id as never, hiperId: p.id, sku });
+      const marked = row ?? this.em.create(SyncProduct, { client: this.clientRef(), hiperId: p.id, sku });
       marked.creatingSince = now;
       this.rows.set(p.id, marked);
       this.unsent.add(marked);
@@ -168,7 +176,7 @@ export class PageWriter {
     if (!desired.published && !row) return void this.tally.unchanged++;
     const sku = desired.variants[0].sku;
     if (!row) {
-      row = this.em.create(SyncProduct, { client: this.client.id as never, hiperId: p.id, sku });
+      row = this.em.create(SyncProduct, { client: this.clientRef(), hiperId: p.id, sku });
       this.rows.set(p.id, row);
     }
     // Marked with the page's others: only its own creation is sent, so a refusal means nothing was created.
@@ -340,7 +348,7 @@ export class PageWriter {
       else
         this.productLinks.set(
           v.hiperId,
-          this.em.create<Row>('ProductLink', { client: this.client.id, hiperId: v.hiperId, ...values }),
+          this.em.create(entityFor(productLinkResource), { client: this.clientRef(), hiperId: v.hiperId, ...values }),
         );
     }
     if (save) await this.em.flush();
@@ -425,7 +433,7 @@ export class PageWriter {
   /** Records that Hiper's image `source` is the store's image `imageId` of `productId`: never uploaded again. */
   private imageRow(hiperId: string, source: string, productId: number | string, imageId: number): SyncImage {
     return this.em.create(SyncImage, {
-      client: this.client.id as never,
+      client: this.clientRef(),
       hiperId,
       source,
       nuvemshopProductId: String(productId),

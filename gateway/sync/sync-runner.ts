@@ -1,7 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { storeConnectionOf } from '../resources/client.resource';
-import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError, type SyncRunWaiting } from '../resources/sync-run.resource';
+import { clientResource, storeConnectionOf, type ClientEntity, type SyncState } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
+import {
+  MAX_RUN_ERRORS,
+  syncRunResource,
+  type SyncRunEntity,
+  type SyncRunError,
+  type SyncRunWaiting,
+} from '../resources/sync-run.resource';
 import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from './hiper.client';
 import { hiperTokenStore } from './hiper-token-store';
 import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from './nuvemshop.client';
@@ -11,13 +18,12 @@ import { emptyTally, type Tally } from './run-tally';
 import { SyncClient } from './sync.entities';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
-type Row = Record<string, any>;
 
 /** The client states that stop every call to its store until staff or the store act. */
 export const STOPPED_STATES = ['token_revoked', 'suspended', 'disconnected'];
 
 /** A client is synced when it has both credentials and a store, and no state stops it. */
-export const isConnected = (client: Row) => {
+export const isConnected = (client: ClientEntity) => {
   const c = storeConnectionOf(client);
   return !!c.hiperKey && !!c.storeToken && c.storeId > 0 && !STOPPED_STATES.includes(c.state);
 };
@@ -98,11 +104,11 @@ export class SyncRunner {
    */
   async step(runId: string, position: { from?: number; skip?: number }): Promise<StepOutcome> {
     const em = this.orm.em.fork();
-    const run = await em.findOne<Row>('SyncRun', { id: runId }, { populate: ['client'] as never });
-    if (!run || !['queued', 'running'].includes(run.state)) return this.over(runId);
-    const client = run.client as Row;
+    const found = await this.runOf(em, runId);
+    if (!found || !['queued', 'running'].includes(found.run.state)) return this.over(runId);
+    const { run, client } = found;
     if (!isConnected(client)) {
-      await this.finish(em, run, 'failed', [
+      await this.finish(em, { run, client }, 'failed', [
         { hiper_id: '', sku: null, message: 'Client is not connected to both platforms', code: 'not_connected' },
       ]);
       return this.over(runId);
@@ -114,7 +120,7 @@ export class SyncRunner {
       await em.flush();
     }
     const cursors = await em.findOneOrFail(SyncClient, { client: client.id });
-    const kind = run.kind as SyncKind;
+    const kind = run.kind;
     let from =
       position.from ?? (kind === 'full' ? 0 : Number(kind === 'stock' ? cursors.stockCursor : cursors.catalogueCursor));
     let skip = position.skip ?? 0;
@@ -169,7 +175,7 @@ export class SyncRunner {
           ]);
       }
       if (over) {
-        await this.finish(em, run, undefined, []);
+        await this.finish(em, { run, client }, undefined, []);
         return this.over(runId);
       }
       return { next: { from, skip } };
@@ -186,11 +192,18 @@ export class SyncRunner {
       ) {
         const state =
           error instanceof TokenRevoked ? 'token_revoked' : error instanceof StoreSuspended ? 'suspended' : 'failed';
-        await this.finish(em, run, 'failed', [runErrorOf(error)], state);
+        await this.finish(em, { run, client }, 'failed', [runErrorOf(error)], state);
         return this.over(runId);
       }
       throw error;
     }
+  }
+
+  /** A run and its client, read together: the client is loaded with the run, and found in the unit of work. */
+  private async runOf(em: Em, runId: string): Promise<{ run: SyncRunEntity; client: ClientEntity } | null> {
+    const run = await em.findOne(entityFor(syncRunResource), { id: runId }, { populate: ['client'] });
+    if (!run) return null;
+    return { run, client: await em.findOneOrFail(entityFor(clientResource), { id: run.client.id }) };
   }
 
   private over(runId: string): StepOutcome {
@@ -199,7 +212,7 @@ export class SyncRunner {
   }
 
   /** Adds a step's tallies to the run, so a running run's counts grow as batches are written. */
-  private async record(em: Em, run: Row, tally: Tally, requests: number) {
+  private async record(em: Em, run: SyncRunEntity, tally: Tally, requests: number) {
     const errors = [...(run.errors as SyncRunError[]), ...tally.errors].slice(0, MAX_RUN_ERRORS);
     await em.getConnection().execute(
       `update sync_runs set created = created + ?, updated = updated + ?, unchanged = unchanged + ?, failed = failed + ?,
@@ -215,14 +228,19 @@ export class SyncRunner {
    * Ends a run: `failed` (with why), or `succeeded` / `partial` from its counts; the client goes back to `idle` (or the
    * state given), and `last_synced_at` is set.
    */
-  async finish(em: Em, run: Row, state: 'failed' | undefined, errors: SyncRunError[], clientState?: string) {
+  async finish(
+    em: Em,
+    { run, client }: { run: SyncRunEntity; client: ClientEntity },
+    state: 'failed' | undefined,
+    errors: SyncRunError[],
+    clientState?: SyncState,
+  ) {
     await em.refresh(run);
     const final = state ?? (run.failed > 0 ? 'partial' : 'succeeded');
     run.state = final;
     run.finishedAt = new Date();
     run.errors = [...errors, ...(run.errors as SyncRunError[])].slice(0, MAX_RUN_ERRORS);
     run.waiting = null;
-    const client = run.client as Row;
     await em.refresh(client);
     client.syncState = clientState ?? (final === 'failed' ? 'failed' : 'idle');
     client.lastSyncedAt = new Date();
@@ -232,8 +250,9 @@ export class SyncRunner {
   /** Ends a run that the job gave up on (Hiper or Nuvemshop still unreachable after its last attempt), saying why. */
   async abandon(runId: string, error: unknown): Promise<void> {
     const em = this.orm.em.fork();
-    const run = await em.findOne<Row>('SyncRun', { id: runId }, { populate: ['client'] as never });
-    if (run && ['queued', 'running'].includes(run.state)) await this.finish(em, run, 'failed', [runErrorOf(error)]);
+    const found = await this.runOf(em, runId);
+    if (found && ['queued', 'running'].includes(found.run.state))
+      await this.finish(em, found, 'failed', [runErrorOf(error)]);
     this.caches.delete(runId);
   }
 

@@ -4,11 +4,10 @@ import type { RateLimits } from '../auth/rate-limits';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
 import { clientResource } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
 import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
 import { recordId } from '../validation';
 import { isConnected } from './sync-runner';
-
-type Row = Record<string, any>;
 
 export const NOT_CONNECTED = 'Client is not connected to both platforms';
 
@@ -37,17 +36,17 @@ export class SyncService {
   ): Promise<SyncRunPublic> {
     const id = recordId(clientId);
     return this.orm.em.fork().transactional(async (em) => {
-      const client = await em.findOne<Row>(clientResource.name, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const client = await em.findOne(entityFor(clientResource), { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!client) throw new ApiError(404, clientResource.messages.notFound);
       if (!isConnected(client)) throw new ApiError(409, NOT_CONNECTED);
-      const current = await em.findOne<Row>(
-        syncRunResource.name,
+      const current = await em.findOne(
+        entityFor(syncRunResource),
         { client: id, state: { $in: ['queued', 'running'] } },
         { orderBy: { createdAt: 'desc' } },
       );
       if (current) return syncRunResource.toPublic(current);
-      const run = em.create<Row>(syncRunResource.name, {
-        client: id,
+      const run = em.create(entityFor(syncRunResource), {
+        client,
         kind,
         trigger,
         state: 'queued',
@@ -56,14 +55,14 @@ export class SyncService {
       });
       if (client.syncState !== 'running') client.syncState = 'queued';
       await em.flush();
-      await this.jobs.send('sync', { runId: run.id as string }, { em });
+      await this.jobs.send('sync', { runId: run.id }, { em });
       return syncRunResource.toPublic(run);
     });
   }
 
   /** Queues a run of this kind for every connected client (those with one queued or running keep theirs). */
   async queueConnected(kind: SyncKind): Promise<number> {
-    const clients = await this.orm.em.fork().find<Row>(clientResource.name, {}, { orderBy: { createdAt: 'asc' } });
+    const clients = await this.orm.em.fork().find(entityFor(clientResource), {}, { orderBy: { createdAt: 'asc' } });
     let queued = 0;
     for (const { id } of clients.filter(isConnected)) {
       try {

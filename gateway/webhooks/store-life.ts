@@ -2,7 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../queue/queue';
-import { clientResource, storeConnectionOf } from '../resources/client.resource';
+import { clientResource, storeConnectionOf, type ClientEntity } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
 import { storeClient } from '../resources/store-connection';
 import type { WebhookEventName, WebhookOutcome } from '../resources/webhook-event.resource';
 import { NuvemshopClient, StoreSuspended, TokenRevoked, type NuvemshopStoreInfo } from '../sync/nuvemshop.client';
@@ -10,16 +11,6 @@ import { PlatformError } from '../sync/platform-call';
 import { APP_EVENTS } from './webhook.service';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
-type ClientRow = Record<string, unknown> & {
-  id: string;
-  url: string;
-  name: string | null;
-  nuvemshopToken: string | null;
-  hiperToken: string | null;
-  syncState: string;
-  installedAt: Date | null;
-  redactedAt: Date | null;
-};
 interface EventRow {
   id: string;
   event: WebhookEventName;
@@ -72,7 +63,7 @@ export class StoreLife {
     // uninstall is older than the store's latest install. A suspended store is not called.
     let standing: Standing | undefined;
     if (event.event === 'app/uninstalled' || STANDING_EVENTS.includes(event.event)) {
-      const client = await storeClient<ClientRow>(this.orm.em.fork(), storeId);
+      const client = await storeClient(this.orm.em.fork(), storeId);
       // A suspension or resumption asks even a suspended store: its answer decides which came last.
       const ask = event.event === 'app/uninstalled' ? client?.syncState !== 'suspended' : true;
       if (client?.nuvemshopToken && client.syncState !== 'disconnected' && ask) {
@@ -85,7 +76,7 @@ export class StoreLife {
       await em.execute(`select pg_advisory_xact_lock(hashtextextended('webhooks ' || ?, 0))`, [storeId]);
       const current = await this.eventRow(em, eventId, true);
       if (!current || current.outcome !== 'recorded') return undefined;
-      const client = await storeClient<ClientRow>(em, storeId, true);
+      const client = await storeClient(em, storeId, true);
       const decided = await this.decide(em, current, client, standing);
       if ('due' in decided) delayedUntil = decided.due;
       await em.execute(
@@ -103,7 +94,7 @@ export class StoreLife {
   private async decide(
     em: Em,
     event: EventRow,
-    client: ClientRow | null,
+    client: ClientEntity | null,
     standing: Standing | undefined,
   ): Promise<Verdict | (Verdict & { due: Date })> {
     const received = new Date(event.received_at);
@@ -138,7 +129,12 @@ export class StoreLife {
    * `app/suspended` and `app/resumed` look the same on every delivery and may come late or twice: the store's answer
    * to `GET /store`, asked for this webhook, decides the state, unless a later one of them has already decided it.
    */
-  private async follow(em: Em, event: EventRow, client: ClientRow, standing: Standing | undefined): Promise<Verdict> {
+  private async follow(
+    em: Em,
+    event: EventRow,
+    client: ClientEntity,
+    standing: Standing | undefined,
+  ): Promise<Verdict> {
     if (client.syncState === 'disconnected') return { outcome: 'ignored', note: 'The client is disconnected' };
     if (!client.nuvemshopToken) return { outcome: 'ignored', note: 'The client has no store token' };
     const [later] = (await em.execute(
@@ -152,7 +148,7 @@ export class StoreLife {
   }
 
   /** Sets a client's state from its store's answer to `GET /store`; answers what happened. */
-  private apply(client: ClientRow, standing: Standing): string {
+  private apply(client: ClientEntity, standing: Standing): string {
     const before = client.syncState;
     if (standing === 'revoked') {
       client.syncState = 'token_revoked';
@@ -171,9 +167,7 @@ export class StoreLife {
    * Nuvemshop sends no webhook when an app's free days lapse or are paid, so a 402 may end with no `app/resumed`.
    */
   async checkSuspended(): Promise<Record<string, unknown>> {
-    const suspended = await this.orm.em
-      .fork()
-      .find<ClientRow>(clientResource.name, { syncState: 'suspended' } as never);
+    const suspended = await this.orm.em.fork().find(entityFor(clientResource), { syncState: 'suspended' });
     const outcome: Record<string, number> = { working: 0, suspended: 0, revoked: 0, unknown: 0 };
     for (const found of suspended) {
       const { storeId } = storeConnectionOf(found);
@@ -188,7 +182,7 @@ export class StoreLife {
       outcome[standing ?? 'unknown']++;
       if (!standing || standing === 'suspended') continue;
       await this.orm.em.fork().transactional(async (em) => {
-        const client = await storeClient<ClientRow>(em, storeId, true);
+        const client = await storeClient(em, storeId, true);
         // Only a client still suspended, with the token that was asked: an install or a webhook may have come first.
         if (client?.syncState !== 'suspended' || client.nuvemshopToken !== found.nuvemshopToken) return;
         const note = this.apply(client, standing);
@@ -205,7 +199,7 @@ export class StoreLife {
   private async redact(
     em: Em,
     event: EventRow,
-    client: ClientRow | null,
+    client: ClientEntity | null,
   ): Promise<Verdict | (Verdict & { due: Date })> {
     if (!event.signed) return { outcome: 'ignored', note: 'Unsigned: recorded, nothing erased' };
     if (!client) return { outcome: 'handled', note: 'No client has this store: nothing to erase' };
@@ -254,7 +248,7 @@ export class StoreLife {
    */
   async installed(storeId: number): Promise<Record<string, unknown>> {
     const em = this.orm.em.fork();
-    const client = await storeClient<ClientRow>(em, storeId);
+    const client = await storeClient(em, storeId);
     if (!client?.nuvemshopToken) return { skipped: 'the client has no store token' };
     const api = this.nuvemshop.store(storeId, client.nuvemshopToken);
     const output: Record<string, unknown> = {};

@@ -157,7 +157,7 @@ export class WebhookService {
   private async recordUnsigned(event: WebhookEventName, storeId: number, body: Buffer): Promise<void> {
     await this.orm.em.fork().transactional(async (em) => {
       await em.execute(`select pg_advisory_xact_lock(hashtextextended('unsigned webhooks ' || ?, 0))`, [storeId]);
-      const client = await storeClient<{ id: string }>(em, storeId);
+      const client = await storeClient(em, storeId);
       if (!client) return;
       const [{ today }] = (await em.execute(
         `select count(*)::int as today from webhook_events

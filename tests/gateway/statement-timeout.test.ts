@@ -6,6 +6,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { ResourceService } from '../../gateway/resources/service';
 import { entityFor } from '../../gateway/resources/entity';
 import { clientResource } from '../../gateway/resources/client.resource';
+import type { Resource } from '../../gateway/fields/resource';
+
+/** The clients' declaration, served as the generic service serves any resource. */
+const anyResource: Resource = clientResource;
 import { loadConfig } from '../../gateway/config';
 import { PlainRows } from '../../gateway/database/plain-rows';
 import { SearchLimits } from '../../gateway/database/search-limits';
@@ -73,8 +77,8 @@ describe('the statement timeout', () => {
 
   it('cancels a search that runs past it, answered 503 with advice to narrow the search', async () => {
     const clients = new ResourceService(
-      clientResource as never,
-      entityFor(clientResource as never),
+      anyResource,
+      entityFor(anyResource),
       orm,
       new PlainRows(orm),
       new SearchLimits(loadConfig({})),

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResourceService } from '../../gateway/resources/service';
 import { entityFor } from '../../gateway/resources/entity';
 import { clientResource } from '../../gateway/resources/client.resource';
+import type { Resource } from '../../gateway/fields/resource';
+
+/** The clients' declaration, served as the generic service serves any resource. */
+const anyResource: Resource = clientResource;
 import { PlainRows } from '../../gateway/database/plain-rows';
 import { SearchLimits } from '../../gateway/database/search-limits';
 import { loadConfig } from '../../gateway/config';
@@ -80,8 +84,8 @@ describe(`searching ${CLIENTS.toLocaleString('en')} clients`, () => {
       return send(text, values);
     };
     const clients = new ResourceService(
-      clientResource as never,
-      entityFor(clientResource as never),
+      anyResource,
+      entityFor(anyResource),
       t.gateway.orm,
       rows,
       new SearchLimits(loadConfig({})),
