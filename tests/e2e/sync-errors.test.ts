@@ -131,7 +131,7 @@ describe('the Sincronizações screen', () => {
         ),
       );
       expect(await scrollsSideways(page)).toBe(false);
-      await page.screenshot({ path: `/tmp/sync-errors-dialog-${size}-${theme}.png` });
+      await page.screenshot({ path: `/tmp/sync-errors-dialog-${size}-${theme}.png`, animations: 'disabled' });
       await page.context().close();
     }
   });
