@@ -132,6 +132,18 @@ describe('the Sincronizações screen', () => {
       );
       expect(await scrollsSideways(page)).toBe(false);
       await page.screenshot({ path: `/tmp/sync-errors-dialog-${size}-${theme}.png`, animations: 'disabled' });
+
+      // The waiting run's dialog says the same, and that it has no error yet.
+      await dialog.getByRole('button', { name: 'Fechar' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByText('Sincronizando').first().click();
+      await dialog.waitFor();
+      await dialog
+        .getByText(`Aguardando nova tentativa: não foi possível falar com o Hiper (tentativa 2 de 8), às ${at}`, {
+          exact: true,
+        })
+        .waitFor();
+      await dialog.getByText('Nenhum', { exact: true }).waitFor();
       await page.context().close();
     }
   });

@@ -57,6 +57,7 @@ export default function SyncRunList({ resource }: { resource: ResourceName }) {
       source: 'waiting',
       text: (record, translate) => waitingText(record.waiting, translate),
       render: (record) => <WaitingCell record={record} />,
+      dialog: (record) => <WaitingDetail record={record} />,
     },
     'queued_at',
     'finished_at',
@@ -85,4 +86,10 @@ function WaitingCell({ record }: { record: RaRecord }) {
       {waitingText(record.waiting, translate)}
     </Box>
   );
+}
+
+/** The dialog's line: the step waiting, or that nothing waits. */
+function WaitingDetail({ record }: { record: RaRecord }) {
+  const translate = useTranslate();
+  return <>{record.waiting ? waitingText(record.waiting, translate) : translate('app.list.empty_value')}</>;
 }
