@@ -12,6 +12,8 @@ ENV NODE_ENV=production PORT=8000
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The IBGE municipality list orders are mapped with (data/README.md).
+COPY --from=build /app/data ./data
 USER node
 EXPOSE 8000
 # The same heap bounds as `npm start` (docs/operations.md says what they cost and save).

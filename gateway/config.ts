@@ -182,6 +182,13 @@ const schema = z.object({
   SYNC_RETRY_DELAY_SECONDS: int(1, 600).default(10),
   SYNC_RETRY_ATTEMPTS: int(1, 20).default(8),
 
+  /** How often each client with orders on is asked for the orders updated since its last sweep. */
+  ORDERS_SWEEP_INTERVAL_SECONDS: int(60, 86_400).default(600),
+  /** How often each order in Hiper that is not finished has its events read. */
+  ORDERS_STATUS_INTERVAL_SECONDS: int(60, 86_400).default(600),
+  /** How many orders one process sends at once. */
+  ORDERS_CONCURRENCY: int(1, 200).default(10),
+
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),
   CORS_ORIGINS: list,

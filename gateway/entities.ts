@@ -5,6 +5,7 @@ import { OwnerItemCount, RowCount } from './database/row-count.entity';
 import { entityFor } from './resources/entity';
 import { SyncClient, SyncImage, SyncProduct } from './sync/sync.entities';
 import { declaredResources } from './resources';
+import { OrderClient } from './orders/order.entities';
 
 /** The ORM's entities: those written as classes, and one per declared resource (gateway/resources). */
 export const entities = () => [
@@ -17,5 +18,6 @@ export const entities = () => [
   SyncClient,
   SyncProduct,
   SyncImage,
+  OrderClient,
   ...declaredResources().map(entityFor),
 ];

@@ -2,6 +2,7 @@ import { CallbackResolver } from './graphql/resolvers/callback.resolver';
 import { resolverOf } from './graphql/resource-resolver';
 import { UserResolver } from './graphql/resolvers/user.resolver';
 import { SyncResolver } from './graphql/resolvers/sync.resolver';
+import { OrderResolver } from './graphql/resolvers/order.resolver';
 import { genericResources } from './resources';
 
 type Resolvers = [typeof UserResolver, ...(new () => object)[]];
@@ -13,5 +14,11 @@ let built: Resolvers | undefined;
  * `loadResources()`.
  */
 export function resolvers(): Resolvers {
-  return (built ??= [UserResolver, ...genericResources().map(resolverOf), SyncResolver, CallbackResolver]);
+  return (built ??= [
+    UserResolver,
+    ...genericResources().map(resolverOf),
+    SyncResolver,
+    OrderResolver,
+    CallbackResolver,
+  ]);
 }

@@ -3,6 +3,7 @@ import { webhookRoutes } from './rest/routes/webhook.routes';
 import { resourceRoutes } from './rest/resource-routes';
 import { loginRoutes, userRoutes } from './rest/routes/user.routes';
 import { syncRoutes } from './rest/routes/sync.routes';
+import { orderRoutes } from './rest/routes/order.routes';
 import type { Route } from './rest/route';
 import { genericResources } from './resources';
 import type { Services } from './services';
@@ -14,6 +15,7 @@ export function restRoutes(services: Services): Route[] {
     ...userRoutes(services.users),
     ...genericResources().flatMap((resource) => resourceRoutes(resource, services.resources[resource.name])),
     ...syncRoutes(services.sync),
+    ...orderRoutes(services.orders),
     ...callbackRoutes(services.callback),
     ...webhookRoutes(services.webhooks),
   ];

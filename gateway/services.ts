@@ -19,6 +19,11 @@ import { WebhookService } from './webhooks/webhook.service';
 import { genericResources } from './resources';
 import { entityFor } from './resources/entity';
 import { ResourceService, type ResourceOperations } from './resources/service';
+import { NuvemshopClient } from './sync/nuvemshop.client';
+import { OrderSweep } from './orders/order-intake';
+import { OrderSender } from './orders/order-sender';
+import { OrderService } from './orders/order.service';
+import { OrderStatus } from './orders/order-status';
 
 /** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
 export interface Services {
@@ -29,6 +34,8 @@ export interface Services {
   callback: CallbackService;
   /** Starts store synchronisation runs. */
   sync: SyncService;
+  /** What staff do with store orders. */
+  orders: OrderService;
   webhooks: WebhookService;
   mailer: Mailer;
   jobs: JobQueue;
@@ -50,6 +57,10 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   const users = new UserService(orm, rows, searches, passwords, limits, config.USERS_OPEN_REGISTRATION, jobs);
   const auth = new AuthService(orm, rows, config, tokens, passwords, users, limits, jobs);
   const sync = new SyncService(orm, jobs, limits);
+  // One per process: a store's bucket is shared by its synchronisation and its orders.
+  const nuvemshop = NuvemshopClient.fromConfig(config);
+  const orderSender = new OrderSender(orm, config, nuvemshop, log);
+  const orderSweep = new OrderSweep(orm, jobs, nuvemshop, config, log);
   return {
     auth,
     users,
@@ -61,6 +72,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     ),
     callback: new CallbackService(orm, rows, config, limits, jobs),
     sync,
+    orders: new OrderService(orm, jobs, orderSender, orderSweep),
     webhooks: new WebhookService(orm, rows, jobs, limits, config),
     mailer,
     jobs,
@@ -72,6 +84,10 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       log,
       sync,
       jobs,
+      nuvemshop,
+      orderSender,
+      orderSweep,
+      orderStatus: new OrderStatus(orm, config, nuvemshop, log),
       storeLife: new StoreLife(orm, jobs, config, log),
     }),
   };

@@ -223,6 +223,8 @@ export interface ResourceOptions {
   actions?: readonly RecordAction[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
+  /** Sets of fields no two records share together (`[['client_id', 'nuvemshop_order_id']]`): a unique index each. */
+  unique?: readonly (readonly string[])[];
   description?: string;
 }
 

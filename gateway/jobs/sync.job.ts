@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { SyncKind } from '../resources/sync-run.resource';
+import type { NuvemshopClient } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { SyncRunner } from '../sync/sync-runner';
 import type { SyncService } from '../sync/sync.service';
@@ -15,6 +16,8 @@ export interface SyncJobDeps {
   log: Logger;
   sync: SyncService;
   jobs: JobQueue;
+  /** The process's Nuvemshop client: every call to a store, runs' and orders' alike, shares that store's bucket. */
+  nuvemshop?: NuvemshopClient;
 }
 
 /**
@@ -35,8 +38,8 @@ export const retryDelaySeconds = (config: Pick<Config, 'SYNC_RETRY_DELAY_SECONDS
  * per client keeps two processes from syncing one client at once; a step that finds its client held waits a few
  * seconds and tries again.
  */
-export function syncQueue({ orm, config, log, jobs }: SyncJobDeps): QueueDefinition<'sync'> {
-  const runner = new SyncRunner(orm, config);
+export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): QueueDefinition<'sync'> {
+  const runner = new SyncRunner(orm, config, nuvemshop);
   return {
     name: 'sync',
     // A crashed process's step expires, is failed by pg-boss's maintenance, then retried by another process.

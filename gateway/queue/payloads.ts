@@ -23,6 +23,16 @@ export interface JobPayloads {
   webhook: { id: string };
   /** After an app install: the store's record read, the app's webhooks registered. */
   'store-install': { storeId: number };
+  /** One store order: read from the store, mapped, and sent to Hiper once (one job queued per order at a time). */
+  order: { orderId: string };
+  /** One client's sweep: its store's orders updated since the last one. */
+  'orders-sweep': { clientId: string };
+  /** Queue a sweep for every client with orders on. */
+  'orders-sweep-schedule': Record<string, never>;
+  /** Orders left `sending` by a process that died become `uncertain`. */
+  'orders-watch': Record<string, never>;
+  /** Hiper's events read for every order sent and not finished. */
+  'orders-status': Record<string, never>;
 }
 
 export type QueueName = keyof JobPayloads;

@@ -12,8 +12,17 @@ export type Job<N extends QueueName> = PgBoss.JobWithMetadata<JobPayloads[N]>;
 /** One queue: how its jobs are retried, how many one process runs at once, what runs them, and when. */
 export interface QueueDefinition<N extends QueueName = QueueName> {
   name: N;
-  /** Retries, backoff and how long one attempt may run before it counts as failed. */
-  options: { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number };
+  /**
+   * Retries, backoff and how long one attempt may run before it counts as failed; `policy` `stately` keeps at most one
+   * job queued and one running per `singletonKey` (pg-boss's queue policies).
+   */
+  options: {
+    retryLimit: number;
+    retryDelay: number;
+    retryBackoff: boolean;
+    expireInSeconds: number;
+    policy?: 'standard' | 'stately';
+  };
   /** Jobs of this queue one process works on at once. */
   concurrency: number;
   /** A cron expression (UTC): a job is sent on it by whichever process checks the schedules first. */
@@ -123,11 +132,12 @@ export class JobQueue {
   async send<N extends QueueName>(
     name: N,
     data: JobPayloads[N],
-    options: { em?: EntityManager; startAfterSeconds?: number; startAfter?: Date } = {},
+    options: { em?: EntityManager; startAfterSeconds?: number; startAfter?: Date; singletonKey?: string } = {},
   ): Promise<void> {
     const db = options.em ? transactionDb(options.em) : undefined;
     await this.boss.send(name, data, {
       ...(db ? { db } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
       ...(options.startAfterSeconds
         ? { startAfter: options.startAfterSeconds }
         : options.startAfter

@@ -1,4 +1,4 @@
-import { boolean, datetime, id, int, state, text, url } from '../fields/field';
+import { boolean, datetime, id, int, json, state, text, url } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 import type { EntityOf } from './entity';
@@ -17,6 +17,14 @@ export const SYNC_STATES = [
   'disconnected',
 ] as const;
 export type SyncState = (typeof SYNC_STATES)[number];
+
+/** Which payment states send an order to Hiper. */
+export const ORDERS_SEND_ON = ['paid', 'authorized'] as const;
+/** When Hiper has taken a sent order's units out of its own stock. */
+export const ORDERS_RELEASE_ON = ['invoiced', 'processed'] as const;
+
+/** Nuvemshop `payment_details.method` → Hiper `idMeioDePagamento`, unless a client says otherwise. */
+export const DEFAULT_PAYMENT_IDS: Readonly<Record<string, number>> = { credit_card: 4, debit_card: 5, pix: 12 };
 
 /** A store connection: one line per field; its table, REST, OpenAPI, GraphQL and the admin follow from it. */
 export const clientResource = new Resource(
@@ -68,6 +76,33 @@ export const clientResource = new Resource(
       nullable: true,
       readOnly: true,
       description: 'When the app was last installed on the store',
+    }),
+    orders_enabled: boolean({ default: false, listed: true, description: 'Send this store’s orders to Hiper' }),
+    orders_send_on: state(ORDERS_SEND_ON, {
+      default: 'paid',
+      description: 'Which payment states send an order: paid, or authorized as well',
+    }),
+    orders_payment_ids: json({
+      nullable: true,
+      description:
+        'Nuvemshop payment_details.method → Hiper idMeioDePagamento, e.g. {"credit_card": 4, "debit_card": 5, "pix": 12} ' +
+        '(null: that default); a method not in the map holds the order',
+    }),
+    orders_release_on: state(ORDERS_RELEASE_ON, {
+      default: 'invoiced',
+      description: 'When Hiper has taken a sent order’s units out of its own stock: invoiced or processed',
+    }),
+    orders_cancel_in_store: boolean({ default: true, description: 'An order Hiper cancels is cancelled in the store' }),
+    hiper_marketplace_cnpj: text({
+      nullable: true,
+      max: 14,
+      description: 'Sent as Marketplace.Cnpj when set (required of establishments in Santa Catarina)',
+    }),
+    hiper_marketplace_name: text({ nullable: true, max: 255, description: 'Sent as Marketplace.Nome when set' }),
+    orders_enabled_at: datetime({
+      nullable: true,
+      readOnly: true,
+      description: 'When orders were last turned on: orders placed before are not sent',
     }),
     redacted_at: datetime({
       nullable: true,

@@ -159,6 +159,12 @@ export function entityOf(resource: Resource): EntitySchema<EntityRow> {
     if (isFilterIndexed(resource, name, field))
       indexes.push({ name: `${table}_${column(name)}_created_at_index`, properties: [prop, 'createdAt', 'id'] });
   }
+  for (const names of options.unique ?? []) {
+    uniques.push({
+      name: `${table}_${names.join('_')}_unique`,
+      properties: names.map((name) => propertyOf(name, fields[name])),
+    });
+  }
   return new EntitySchema<EntityRow>({
     name: resource.name,
     tableName: table,

@@ -2,7 +2,10 @@ import { boolean, datetime, id, int, reference, state, text } from '../fields/fi
 import { Resource } from '../fields/resource';
 import type { PublicOf } from '../fields/field';
 
-/** What a store tells the app: the three events it registers, and the three privacy requests (told by their URL). */
+/**
+ * What a store tells the app: the three events it registers, the three privacy requests (told by their URL), and the
+ * order events registered for clients with orders on.
+ */
 export const WEBHOOK_EVENTS = [
   'app/uninstalled',
   'app/suspended',
@@ -10,6 +13,10 @@ export const WEBHOOK_EVENTS = [
   'store/redact',
   'customers/redact',
   'customers/data_request',
+  'order/created',
+  'order/paid',
+  'order/updated',
+  'order/cancelled',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 

@@ -4,7 +4,7 @@ import { decryptToken, encryptToken } from '../database/token-cipher';
 import type { HiperTokenStore } from './hiper.client';
 
 /**
- * Where a client's Hiper token is kept for every run in every process: encrypted, with the hash of the key it was
+ * Where a client's Hiper token is kept for every run and every order in every process: encrypted, with the hash of the key it was
  * minted from, so a key changed by staff is never paired with its predecessor's token.
  */
 export function hiperTokenStore(orm: MikroORM, clientId: string, key: string): HiperTokenStore {
@@ -27,9 +27,12 @@ export function hiperTokenStore(orm: MikroORM, clientId: string, key: string): H
       }
     },
     save: async (token, renewAt) => {
+      // The client's row may not exist yet when orders mint the first token, before any synchronisation.
       await connection.execute(
-        `update sync_clients set hiper_bearer = ?, hiper_bearer_renew_at = ? where client_id = ?`,
-        [encryptToken(JSON.stringify({ key: keyHash, token })), new Date(renewAt), clientId],
+        `insert into sync_clients (client_id, hiper_bearer, hiper_bearer_renew_at) values (?, ?, ?)
+         on conflict (client_id) do update set hiper_bearer = excluded.hiper_bearer,
+           hiper_bearer_renew_at = excluded.hiper_bearer_renew_at`,
+        [clientId, encryptToken(JSON.stringify({ key: keyHash, token })), new Date(renewAt)],
       );
     },
   };

@@ -63,7 +63,7 @@ export interface HiperPage {
 /** Hiper refused the account's security key: nothing works until someone enters a valid one. */
 export class HiperKeyRefused extends PlatformError {
   constructor(status?: number, body?: unknown) {
-    super('hiper_key_refused', messages.hiperKeyRefused, false, status, body);
+    super(messages.hiperKeyRefused, false, status, body, 'hiper_key_refused');
   }
 }
 
@@ -75,21 +75,27 @@ export class HiperUnavailable extends PlatformError {
     status?: number,
     body?: unknown,
   ) {
-    super(code, message, true, status, body);
+    super(message, true, status, body, code);
   }
 }
+
+/** Hiper could not be reached at all (connection refused, no such host): the call never left. */
+export class HiperNotReached extends HiperUnavailable {}
+
+/** Errors of a connection that was never made: nothing was sent. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** Hiper answered something this client does not know how to read, or refused the call itself. */
 export class HiperAnswerNotUnderstood extends PlatformError {
   constructor(code: 'hiper_refused' | 'hiper_not_understood', message: string, status?: number, body?: unknown) {
-    super(code, message, false, status, body);
+    super(message, false, status, body, code);
   }
 }
 
 /** Hiper answered a cursor no greater than the one sent: reading on would never end. */
 export class HiperCursorStuck extends PlatformError {
   constructor(sent: number, answered: number) {
-    super('hiper_cursor_stuck', messages.hiperCursorStuck, false, undefined, { sent, answered });
+    super(messages.hiperCursorStuck, false, undefined, { sent, answered }, 'hiper_cursor_stuck');
   }
 }
 
@@ -245,6 +251,25 @@ export class HiperClient {
     return { products, cursor };
   }
 
+  /**
+   * One call of the account with its token (renewed once when Hiper answers 401, which proves the call did nothing):
+   * Hiper's status and body, whatever they are. A call that never left throws HiperNotReached; one whose answer never
+   * came (a timeout, a connection cut) throws HiperUnavailable, and may have been done.
+   */
+  async authorized(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }> {
+    let { response, body: answer } = await this.call(path, await this.token(), method, body);
+    if (response.status === 401) {
+      this.refused = this.current?.token;
+      this.current = undefined;
+      ({ response, body: answer } = await this.call(path, await this.token(), method, body));
+    }
+    return { status: response.status, body: answer };
+  }
+
   private async mint(): Promise<string> {
     this.tokenRequests++;
     const { response, body } = await this.call(`/auth/gerar-token/${encodeURIComponent(this.options.key)}`);
@@ -261,18 +286,32 @@ export class HiperClient {
     return token;
   }
 
-  private async call(path: string, token?: string): Promise<{ response: Response; body: unknown }> {
+  private async call(
+    path: string,
+    token?: string,
+    method = 'GET',
+    body?: unknown,
+  ): Promise<{ response: Response; body: unknown }> {
     this.requests++;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
       const signal = AbortSignal.timeout(this.options.timeoutMs);
-      const response = await fetch(this.base + path, { headers, signal, redirect: 'error' });
+      const response = await fetch(this.base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        redirect: 'error',
+      });
       return { response, body: await readBody(response) };
     } catch (error) {
-      throw timedOut(error)
-        ? new HiperUnavailable('hiper_timeout', messages.hiperTimedOut)
-        : new HiperUnavailable('hiper_unreachable', messages.hiperUnreachable);
+      if (timedOut(error)) throw new HiperUnavailable('hiper_timeout', messages.hiperTimedOut);
+      const code = (error as { cause?: { code?: unknown } }).cause?.code;
+      if (typeof code === 'string' && NOT_CONNECTED.has(code))
+        throw new HiperNotReached('hiper_unreachable', messages.hiperUnreachable);
+      throw new HiperUnavailable('hiper_unreachable', messages.hiperUnreachable);
     }
   }
 

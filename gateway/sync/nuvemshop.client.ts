@@ -94,6 +94,62 @@ export interface NuvemshopStoreInfo {
   [field: string]: unknown;
 }
 
+/** An order's line (`products[]`): prices are decimal texts. */
+export interface NuvemshopOrderLine {
+  id?: number;
+  product_id: number;
+  variant_id: number;
+  name: string;
+  price: string;
+  quantity: number | string;
+  sku: string | null;
+}
+
+/** An order as `GET /orders/{id}` answers it: the fields the product reads. */
+export interface NuvemshopOrder {
+  id: number;
+  number: number;
+  contact_email?: string | null;
+  contact_name?: string | null;
+  customer?: { name?: string | null; email?: string | null; identification?: string | null } | null;
+  shipping_address?: {
+    name?: string | null;
+    address?: string | null;
+    number?: string | null;
+    floor?: string | null;
+    locality?: string | null;
+    city?: string | null;
+    province?: string | null;
+    zipcode?: string | null;
+  } | null;
+  billing_address?: string | null;
+  billing_number?: string | null;
+  billing_floor?: string | null;
+  billing_locality?: string | null;
+  billing_zipcode?: string | null;
+  billing_city?: string | null;
+  billing_province?: string | null;
+  note?: string | null;
+  total: string;
+  subtotal?: string;
+  discount?: string;
+  shipping_cost_customer?: string | null;
+  payment_details?: { method?: string | null; installments?: string | number | null } | null;
+  status: string;
+  payment_status: string;
+  shipping_status?: string;
+  products: NuvemshopOrderLine[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A fulfillment order of an order (stores with several locations). */
+export interface NuvemshopFulfillmentOrder {
+  id: string;
+  status: string;
+  assigned_location?: { id: string; name?: string } | null;
+}
+
 /** A variant's fields as written. Stock is whole units; `inventory_levels` wins over `stock` when both are sent. */
 export interface VariantFields {
   price?: number | string | null;
@@ -177,21 +233,21 @@ export interface NewWebhook {
 /** Nuvemshop no longer accepts the store's token (uninstalled, reinstalled, revoked): never retried. */
 export class TokenRevoked extends PlatformError {
   constructor(body?: unknown) {
-    super('nuvemshop_token_revoked', messages.storeTokenRevoked, false, 401, body);
+    super(messages.storeTokenRevoked, false, 401, body, 'nuvemshop_token_revoked');
   }
 }
 
 /** The store or the app's charge is unpaid: every call answers 402 until `app/resumed`. Never retried. */
 export class StoreSuspended extends PlatformError {
   constructor(body?: unknown) {
-    super('nuvemshop_suspended', messages.storeSuspended, false, 402, body);
+    super(messages.storeSuspended, false, 402, body, 'nuvemshop_suspended');
   }
 }
 
 /** Nuvemshop answered 403: the app lacks a scope for the call; nothing changes until the store grants it. */
 export class PermissionMissing extends PlatformError {
   constructor(body?: unknown) {
-    super('nuvemshop_permission_missing', messages.storePermissionMissing, false, 403, body);
+    super(messages.storePermissionMissing, false, 403, body, 'nuvemshop_permission_missing');
   }
 }
 
@@ -209,7 +265,7 @@ export class NuvemshopUnavailable extends PlatformError {
     status?: number,
     body?: unknown,
   ) {
-    super(code, message, true, status, body);
+    super(message, true, status, body, code);
   }
 }
 
@@ -217,11 +273,11 @@ export class NuvemshopUnavailable extends PlatformError {
 export class NuvemshopRefused extends PlatformError {
   constructor(method: string, path: string, status: number, body: unknown) {
     super(
-      'nuvemshop_refused',
       `Nuvemshop refused ${method} ${path} (HTTP ${status}): ${describe(body)}`,
       false,
       status,
       body,
+      'nuvemshop_refused',
     );
   }
 
@@ -438,6 +494,81 @@ export class NuvemshopStoreClient {
   /** The store's own record: its name and main address. */
   getStore(): Promise<NuvemshopStoreInfo> {
     return this.send('GET', '/store');
+  }
+
+  /** One order, or null when the store has none of that id. */
+  async getOrder(orderId: number): Promise<NuvemshopOrder | null> {
+    return (await this.send<NuvemshopOrder | undefined>('GET', `/orders/${orderId}`, { missing: true })) ?? null;
+  }
+
+  /**
+   * The orders updated between `from` and `to`, a page at a time. Orders come in `created_at` order, not by update, so
+   * a window is paged to its end; one that would reach past 10,000 results is split in two halves, read in turn (an
+   * order may then be read twice: callers take each by its id).
+   */
+  async *ordersUpdated(from: Date, to: Date, perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopOrder[]> {
+    const pagesPerWindow = Math.max(1, Math.floor((this.options.maxQueryResults ?? MAX_QUERY_RESULTS) / perPage));
+    const windows: [number, number][] = [[from.getTime(), to.getTime()]];
+    while (windows.length > 0) {
+      const [start, end] = windows.shift()!;
+      const filters = { updated_at_min: new Date(start).toISOString(), updated_at_max: new Date(end).toISOString() };
+      let complete = false;
+      for (let page = 1; page <= pagesPerWindow; page++) {
+        const items = await this.listPage<NuvemshopOrder>('/orders', page, perPage, filters);
+        if (items.length > 0) yield items;
+        if (items.length < perPage) {
+          complete = true;
+          break;
+        }
+      }
+      if (complete) continue;
+      // A window of a second holding 10,000 updates cannot be narrowed by date: read as far as the cap allows.
+      if (end - start <= 1000) continue;
+      const middle = Math.floor((start + end) / 2);
+      windows.unshift([start, middle], [middle, end]);
+    }
+  }
+
+  /** The store's locations (one, or several under multi-inventory). */
+  listLocations(): Promise<{ id: string }[]> {
+    return this.send('GET', '/locations');
+  }
+
+  /** Marks an order fulfilled (a store with one location). */
+  fulfilOrder(
+    orderId: number,
+    body: { shipping_tracking_number?: string; shipping_tracking_url?: string; notify_customer: boolean },
+  ): Promise<NuvemshopOrder> {
+    return this.send('POST', `/orders/${orderId}/fulfill`, { body });
+  }
+
+  listFulfillmentOrders(orderId: number): Promise<NuvemshopFulfillmentOrder[]> {
+    return this.send('GET', `/orders/${orderId}/fulfillment-orders`);
+  }
+
+  updateFulfillmentOrder(
+    orderId: number,
+    fulfillmentOrderId: string,
+    body: { status: string; tracking_info?: { code: string | null; url: string | null }; notify_customer: boolean },
+  ): Promise<NuvemshopFulfillmentOrder> {
+    return this.send('PATCH', `/orders/${orderId}/fulfillment-orders/${encodeURIComponent(fulfillmentOrderId)}`, {
+      body,
+    });
+  }
+
+  cancelOrder(orderId: number, body: { reason: string; email: boolean; restock: boolean }): Promise<NuvemshopOrder> {
+    return this.send('POST', `/orders/${orderId}/cancel`, { body });
+  }
+
+  createMetafield(body: {
+    namespace: string;
+    key: string;
+    value: string;
+    description?: string;
+    owner_resource: 'Order';
+    owner_id: number;
+  }): Promise<{ id: number }> {
+    return this.send('POST', '/metafields', { body });
   }
 
   private async all<T>(path: string): Promise<T[]> {

@@ -479,6 +479,6 @@ export class PageWriter {
 /** A product this run will not write, for a reason of its own (several matches for its SKU). */
 class Refusal extends PlatformError {
   constructor(message: string) {
-    super('sku_ambiguous', message, false);
+    super(message, false, undefined, undefined, 'sku_ambiguous');
   }
 }

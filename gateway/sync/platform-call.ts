@@ -7,13 +7,14 @@ import type { SyncErrorCode } from '../resources/sync-run.resource';
  */
 export class PlatformError extends Error {
   constructor(
-    readonly code: SyncErrorCode,
     message: string,
     readonly retryable: boolean,
     /** The platform's HTTP status, when it answered. */
     readonly status?: number,
     /** The platform's answer, parsed when it was JSON. */
     readonly body?: unknown,
+    /** What a run's error says it was (a call outside the synchronisation, an order's, may leave it `internal`). */
+    readonly code: SyncErrorCode = 'internal',
   ) {
     super(message);
     this.name = new.target.name;

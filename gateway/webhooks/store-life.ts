@@ -8,6 +8,7 @@ import { storeClient } from '../resources/store-connection';
 import type { WebhookEventName, WebhookOutcome } from '../resources/webhook-event.resource';
 import { NuvemshopClient, StoreSuspended, TokenRevoked, type NuvemshopStoreInfo } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
+import { ORDER_EVENTS } from '../orders/order-intake';
 import { APP_EVENTS } from './webhook.service';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
@@ -272,7 +273,8 @@ export class StoreLife {
       }
       const existing = await api.listWebhooks();
       const registered: string[] = [];
-      for (const event of APP_EVENTS) {
+      // Order events only for a client with orders on.
+      for (const event of [...APP_EVENTS, ...(client.ordersEnabled ? ORDER_EVENTS : [])]) {
         if (existing.some((webhook) => webhook.event === event && webhook.url === this.webhookUrl)) continue;
         await api.createWebhook({ event, url: this.webhookUrl });
         registered.push(event);

@@ -13,6 +13,7 @@ import { storeClient, storeInstalledAt } from '../resources/store-connection';
 import type { WebhookEventName } from '../resources/webhook-event.resource';
 import type { Admission } from '../http/admission';
 import { validate } from '../validation';
+import { isOrderEvent, ORDER_EVENTS, recordOrderWebhook } from '../orders/order-intake';
 
 /** The URLs Nuvemshop posts to: one for the events the app registers, one per privacy request (set in its portal). */
 export type WebhookRoute = 'app' | 'store-redact' | 'customers-redact' | 'customers-data-request';
@@ -59,7 +60,7 @@ const WebhookId = z.union([z.number(), z.string().max(64)]).optional();
 
 /** `{store_id, event, id}`, as Nuvemshop posts an event the app registered (other fields are ignored). */
 export const AppWebhook = z
-  .object({ store_id: StoreId, event: z.enum(APP_EVENTS), id: WebhookId })
+  .object({ store_id: StoreId, event: z.enum([...APP_EVENTS, ...ORDER_EVENTS]), id: WebhookId })
   .meta({ id: 'NuvemshopWebhook' });
 /** A privacy request: `{store_id, ...}`; the customer's data it may carry is neither kept nor answered. */
 export const PrivacyWebhook = z.looseObject({ store_id: StoreId }).meta({ id: 'NuvemshopPrivacyWebhook' });
@@ -122,6 +123,7 @@ export class WebhookService {
     let key: string;
     if (route === 'app') {
       const payload = validate(AppWebhook, data, 'body');
+      if (isOrderEvent(payload.event)) return this.recordOrder(payload.event, payload.store_id, payload.id);
       event = payload.event;
       storeId = payload.store_id;
       webhookId = payload.id === undefined ? null : String(payload.id);
@@ -146,6 +148,29 @@ export class WebhookService {
       )) as { id: string }[];
       // A repeated delivery was recorded, and its job queued, the first time.
       if (inserted.length > 0) await this.jobs.send('webhook', { id: inserted[0].id }, { em });
+    });
+  }
+
+  /**
+   * An order event: recorded with its order's row and the order's job in one transaction. Nuvemshop may send the same
+   * body again for a later change (`order/updated` twice), so each delivery is recorded; the order's row and its one
+   * queued job absorb the repeats.
+   */
+  private async recordOrder(event: (typeof ORDER_EVENTS)[number], storeId: number, id: unknown): Promise<void> {
+    const orderId = Number(id);
+    if (!Number.isSafeInteger(orderId) || orderId <= 0) {
+      throw new ValidationFailed([
+        { type: 'value_error', loc: ['body', 'id'], msg: 'An order event needs the order id', input: id ?? null },
+      ]);
+    }
+    await this.orm.em.fork().transactional(async (em) => {
+      await recordOrderWebhook(em, this.jobs, {
+        event,
+        storeId,
+        orderId,
+        webhookId: String(orderId),
+        key: `${event} ${storeId} ${orderId} #${randomUUID()}`,
+      });
     });
   }
 

@@ -69,6 +69,43 @@ export const types = {
         "type": "DateTime",
         "nullable": true
       },
+      "orders_enabled": {
+        "type": "Boolean",
+        "listed": true
+      },
+      "orders_send_on": {
+        "type": "ClientOrdersSendOn",
+        "values": [
+          "authorized",
+          "paid"
+        ]
+      },
+      "orders_payment_ids": {
+        "type": "JSON",
+        "nullable": true
+      },
+      "orders_release_on": {
+        "type": "ClientOrdersReleaseOn",
+        "values": [
+          "invoiced",
+          "processed"
+        ]
+      },
+      "orders_cancel_in_store": {
+        "type": "Boolean"
+      },
+      "hiper_marketplace_cnpj": {
+        "type": "String",
+        "nullable": true
+      },
+      "hiper_marketplace_name": {
+        "type": "String",
+        "nullable": true
+      },
+      "orders_enabled_at": {
+        "type": "DateTime",
+        "nullable": true
+      },
       "redacted_at": {
         "type": "DateTime",
         "nullable": true
@@ -158,6 +195,124 @@ export const types = {
         "type": "DateTime",
         "nullable": true,
         "listed": true
+      }
+    }
+  },
+  "Order": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "client_id": {
+        "type": "ID",
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "nuvemshop_order_id": {
+        "type": "SafeInt"
+      },
+      "number": {
+        "type": "SafeInt",
+        "nullable": true,
+        "listed": true
+      },
+      "state": {
+        "type": "OrderState",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "cancelled",
+          "held",
+          "invoiced",
+          "processed",
+          "received",
+          "rejected",
+          "sending",
+          "sent",
+          "shipped",
+          "uncertain"
+        ]
+      },
+      "hold_reason": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "payment_status": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "total": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "customer_name": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "hiper_order_id": {
+        "type": "String",
+        "nullable": true
+      },
+      "hiper_code": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "nfe_key": {
+        "type": "String",
+        "nullable": true
+      },
+      "tracking_code": {
+        "type": "String",
+        "nullable": true
+      },
+      "last_error": {
+        "type": "String",
+        "nullable": true
+      },
+      "lines": {
+        "type": "JSON"
+      },
+      "history": {
+        "type": "JSON"
+      },
+      "received_at": {
+        "type": "DateTime",
+        "listed": true,
+        "sortable": true
+      },
+      "sent_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "listed": true
+      },
+      "updated_at": {
+        "type": "DateTime"
+      },
+      "search_text": {
+        "type": "String",
+        "nullable": true,
+        "searchable": true
+      },
+      "store_status": {
+        "type": "String",
+        "nullable": true
+      },
+      "placed_at": {
+        "type": "DateTime",
+        "nullable": true
+      },
+      "sending_since": {
+        "type": "DateTime",
+        "nullable": true
+      },
+      "hiper_events_seen": {
+        "type": "Int"
       }
     }
   },
@@ -409,6 +564,27 @@ export const resources = {
       }
     ]
   },
+  "Order": {
+    "screen": "pedidos",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "title": "number",
+    "menu": 12,
+    "icon": "List",
+    "actions": [
+      {
+        "mutation": "resendOrder",
+        "name": "resend"
+      },
+      {
+        "mutation": "markOrderSent",
+        "name": "markSent"
+      }
+    ]
+  },
   "SyncRun": {
     "screen": "sincronizacoes",
     "operations": [
@@ -505,6 +681,16 @@ export const queries = {
     }
   },
   "MailJob": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
+  "Order": {
     "args": {
       "id": {
         "type": "ID",
@@ -652,6 +838,40 @@ export const queries = {
         "type": "MailJobFilter",
         "list": false,
         "sdl": "MailJobFilter",
+        "required": false
+      }
+    }
+  },
+  "_allOrdersMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "OrderFilter",
+        "list": false,
+        "sdl": "OrderFilter",
         "required": false
       }
     }
@@ -890,6 +1110,40 @@ export const queries = {
         "type": "MailJobFilter",
         "list": false,
         "sdl": "MailJobFilter",
+        "required": false
+      }
+    }
+  },
+  "allOrders": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "OrderFilter",
+        "list": false,
+        "sdl": "OrderFilter",
         "required": false
       }
     }

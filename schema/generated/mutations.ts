@@ -87,6 +87,66 @@ export const mutations = {
         "constraint": {
           "maxLength": 255
         }
+      },
+      "orders_enabled": {
+        "type": "Boolean",
+        "list": false,
+        "sdl": "Boolean",
+        "required": false,
+        "default": false
+      },
+      "orders_send_on": {
+        "type": "ClientOrdersSendOn",
+        "list": false,
+        "sdl": "ClientOrdersSendOn",
+        "required": false,
+        "default": "paid",
+        "values": [
+          "authorized",
+          "paid"
+        ]
+      },
+      "orders_payment_ids": {
+        "type": "JSON",
+        "list": false,
+        "sdl": "JSON",
+        "required": false
+      },
+      "orders_release_on": {
+        "type": "ClientOrdersReleaseOn",
+        "list": false,
+        "sdl": "ClientOrdersReleaseOn",
+        "required": false,
+        "default": "invoiced",
+        "values": [
+          "invoiced",
+          "processed"
+        ]
+      },
+      "orders_cancel_in_store": {
+        "type": "Boolean",
+        "list": false,
+        "sdl": "Boolean",
+        "required": false,
+        "default": true
+      },
+      "hiper_marketplace_cnpj": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 14
+        }
+      },
+      "hiper_marketplace_name": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 255
+        }
       }
     },
     "returns": "Client"
@@ -218,6 +278,23 @@ export const mutations = {
     },
     "returns": "Token"
   },
+  "markOrderSent": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      },
+      "hiper_order_id": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      }
+    },
+    "returns": "Order"
+  },
   "recoverPassword": {
     "args": {
       "email": {
@@ -228,6 +305,17 @@ export const mutations = {
       }
     },
     "returns": "Message"
+  },
+  "resendOrder": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": "Order"
   },
   "resetPassword": {
     "args": {
@@ -289,6 +377,17 @@ export const mutations = {
       }
     },
     "returns": "User"
+  },
+  "sweepOrders": {
+    "args": {
+      "client_id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": "Boolean"
   },
   "syncClient": {
     "args": {
@@ -383,6 +482,62 @@ export const mutations = {
         }
       },
       "name": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 255
+        }
+      },
+      "orders_enabled": {
+        "type": "Boolean",
+        "list": false,
+        "sdl": "Boolean",
+        "required": false
+      },
+      "orders_send_on": {
+        "type": "ClientOrdersSendOn",
+        "list": false,
+        "sdl": "ClientOrdersSendOn",
+        "required": false,
+        "values": [
+          "authorized",
+          "paid"
+        ]
+      },
+      "orders_payment_ids": {
+        "type": "JSON",
+        "list": false,
+        "sdl": "JSON",
+        "required": false
+      },
+      "orders_release_on": {
+        "type": "ClientOrdersReleaseOn",
+        "list": false,
+        "sdl": "ClientOrdersReleaseOn",
+        "required": false,
+        "values": [
+          "invoiced",
+          "processed"
+        ]
+      },
+      "orders_cancel_in_store": {
+        "type": "Boolean",
+        "list": false,
+        "sdl": "Boolean",
+        "required": false
+      },
+      "hiper_marketplace_cnpj": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 14
+        }
+      },
+      "hiper_marketplace_name": {
         "type": "String",
         "list": false,
         "sdl": "String",

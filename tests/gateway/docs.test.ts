@@ -43,6 +43,12 @@ const CONTRACT_ROUTES = [
   'get /api/v1/mail-jobs/',
   'get /api/v1/mail-jobs/{id}',
   'post /api/v1/clients/{id}/sync',
+  // Store orders: read-only, with staff's actions.
+  'get /api/v1/orders/',
+  'get /api/v1/orders/{id}',
+  'post /api/v1/orders/{id}/resend',
+  'post /api/v1/orders/{id}/mark-sent',
+  'post /api/v1/clients/{id}/orders/sweep',
   // The webhooks received, a read-only history.
   'get /api/v1/webhook-events/',
   'get /api/v1/webhook-events/{id}',

@@ -477,7 +477,7 @@ describe('the Nuvemshop client and stand-in', () => {
     const outside = [
       await rawRequest('GET', `${nuvemshop.url}/${id}/products/${product.id}/variants`, headers),
       await rawRequest('DELETE', `${nuvemshop.url}/${id}/products/${product.id}`, headers),
-      await rawRequest('GET', `${nuvemshop.url}/${id}/orders`, headers),
+      await rawRequest('GET', `${nuvemshop.url}/${id}/customers`, headers),
     ];
     expect(outside.map((a) => a.status)).toEqual([404, 404, 404]);
     // Reading one product back is in the contract (an answer not understood is settled so).

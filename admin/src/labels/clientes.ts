@@ -16,8 +16,18 @@ export default {
     name: 'Nome da loja',
     installed_at: 'Instalado em',
     redacted_at: 'Dados apagados em',
+    orders_enabled: 'Enviar pedidos ao Hiper',
+    orders_send_on: 'Enviar pedidos quando',
+    orders_payment_ids: 'Meios de pagamento no Hiper',
+    orders_release_on: 'Estoque baixado no Hiper quando',
+    orders_cancel_in_store: 'Cancelar na loja o que o Hiper cancelar',
+    hiper_marketplace_cnpj: 'CNPJ do marketplace (Hiper)',
+    hiper_marketplace_name: 'Nome do marketplace (Hiper)',
+    orders_enabled_at: 'Pedidos ligados em',
   },
   values: {
+    orders_send_on: { paid: 'Pago', authorized: 'Pago ou autorizado' },
+    orders_release_on: { invoiced: 'NF-e emitida', processed: 'Pedido processado' },
     sync_state: {
       idle: 'Em dia',
       queued: 'Na fila',

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { listen } from './listen';
 
 /**
- * A stand-in for Hiper's "Loja virtual" API (`{base}/auth/gerar-token/{key}` and
- * `{base}/produtos/pontoDeSincronizacao?pontoDeSincronizacao={cursor}`), with the answers the real one gives.
+ * A stand-in for Hiper's "Loja virtual" API (`{base}/auth/gerar-token/{key}`,
+ * `{base}/produtos/pontoDeSincronizacao?pontoDeSincronizacao={cursor}`, and the sales orders: `POST /pedido-de-venda/`,
+ * `GET /pedido-de-venda/eventos/{id}`, `PUT /pedido-de-venda/cancelar/{id}`), with the answers the real one gives.
  * Behaviour not yet confirmed against the real platform is an option.
  */
 
@@ -69,6 +70,8 @@ export interface ReceivedHiperRequest {
   path: string;
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
+  /** The body as sent, when there was one. */
+  body?: string;
   status: number;
   at: number;
 }
@@ -76,12 +79,40 @@ export interface ReceivedHiperRequest {
 export interface HiperFault {
   /** Matched against the path after the base, e.g. `/produtos/pontoDeSincronizacao` or `/auth/gerar-token/...`. */
   path?: string | RegExp;
+  method?: string;
   times?: number;
   status?: number;
   body?: unknown;
   delayMs?: number;
-  /** Closes the connection without an answer, as a host that cannot be reached. */
+  /**
+   * The request is served first (a sales order is created), then answered with `status`/`body` or after `delayMs`:
+   * what a timeout or a 5xx after Hiper accepted looks like from the caller's side.
+   */
+  afterServing?: boolean;
+  /** Closes the connection without an answer (after serving, with `afterServing`). */
   drop?: boolean;
+}
+
+/** One event of a sales order, as `pedido-de-venda/eventos/{id}` lists it. */
+export interface HiperOrderEvent {
+  chaveDocumentoFiscal: string | null;
+  codigoDoTipoDeEvento: number;
+  data: string;
+  observacao: string | null;
+  tipoDocumentoFiscal: string | null;
+  urlArquivoXml: string | null;
+}
+
+/** A sales order Hiper holds: the body it was sent, and what it has done with it since. */
+export interface HiperSalesOrder {
+  id: string;
+  codigo: string;
+  body: Record<string, any>;
+  receivedAt: number;
+  situacao: 1 | 2 | 3;
+  cancelado: boolean;
+  eventos: HiperOrderEvent[];
+  cancelRequests: number;
 }
 
 export interface HiperStandInOptions {
@@ -99,6 +130,18 @@ export interface HiperStandInOptions {
   stockMovesCursor?: boolean;
   /** How far the cursor moves per change: Hiper's positions are sparse (7 unless told). */
   cursorStep?: number;
+  /**
+   * A `numeroPedidoDeVenda` already received (unverified): accepted as a new order (default, the worst case), or
+   * refused with 409 and `errors`.
+   */
+  repeatedOrderNumber?: 'accept' | 'refuse';
+  /** The status of a sales order Hiper refuses (unverified; 400 unless told), with `errors` and `message`. */
+  refusedOrderStatus?: number;
+  /**
+   * Whether a sales order is checked as Hiper is reported to check it (products of the account, a 7-digit IBGE code,
+   * payments adding up to the lines and freight): true unless told.
+   */
+  validateOrders?: boolean;
   /** The port on 127.0.0.1 (a free one unless told). */
   port?: number;
   /** Answers every request outside the API's path (pages of the demo's own); a 404 otherwise. */
@@ -116,6 +159,10 @@ export class HiperAccount {
   private readonly stored = new Map<string, Stored>();
   private position = 0;
   private nextCodigo = 3001;
+  /** Every sales order received, in order; a repeated number may be here twice. */
+  readonly orders: HiperSalesOrder[] = [];
+  /** Refuses the next sales orders with these errors (a 4xx as `refusedOrderStatus`), nothing created. */
+  refuseOrders: string[] | null = null;
 
   constructor(
     readonly key: string,
@@ -236,6 +283,39 @@ export class HiperAccount {
     return product;
   }
 
+  /** A sales order by its id. */
+  order(id: string): HiperSalesOrder {
+    const found = this.orders.find((o) => o.id === id);
+    if (!found) throw new Error(`The Hiper stand-in has no sales order ${id}`);
+    return found;
+  }
+
+  /** The sales orders received with this `numeroPedidoDeVenda`. */
+  ordersNumbered(numero: string | number): HiperSalesOrder[] {
+    return this.orders.filter((o) => String(o.body.numeroPedidoDeVenda) === String(numero));
+  }
+
+  /** Adds an event to a sales order (3: NF-e issued, 4: handed to the carrier, 99: cancelled...). */
+  addOrderEvent(id: string, codigoDoTipoDeEvento: number, fields: Partial<HiperOrderEvent> = {}) {
+    const order = this.order(id);
+    order.eventos.push({
+      chaveDocumentoFiscal: null,
+      codigoDoTipoDeEvento,
+      data: hiperDate(new Date()),
+      observacao: order.codigo,
+      tipoDocumentoFiscal: null,
+      urlArquivoXml: null,
+      ...fields,
+    });
+    if (codigoDoTipoDeEvento === 99) order.cancelado = true;
+    return order;
+  }
+
+  /** Sets a sales order's processing situation (1 processing, 2 processed, 3 processed with error). */
+  setOrderSituation(id: string, situacao: 1 | 2 | 3) {
+    this.order(id).situacao = situacao;
+  }
+
   /** Marks a product `removido` (Hiper never deletes); it moves to a new position. */
   remove(idOrCodigo: string | number) {
     return this.change(idOrCodigo, { removido: true });
@@ -297,6 +377,49 @@ export interface HiperStandIn {
   close(): Promise<void>;
 }
 
+/** Hiper's dates: `14/03/2024 15:26:51`. */
+const hiperDate = (d: Date) => {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+};
+
+const cents = (value: unknown) => Math.round(Number(value) * 100);
+
+/** What Hiper is reported to refuse in a sales order (unverified texts): an empty list when it is acceptable. */
+function salesOrderErrors(body: unknown, account: HiperAccount): string[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return ['O corpo do pedido de venda é inválido'];
+  const order = body as Record<string, any>;
+  const errors: string[] = [];
+  const documento = String(order.cliente?.documento ?? '');
+  if (!/^(\d{11}|\d{14})$/.test(documento)) errors.push('O documento do cliente é inválido');
+  for (const key of ['enderecoDeEntrega', 'enderecoDeCobranca']) {
+    const address = order[key];
+    if (!address || typeof address !== 'object') errors.push(`${key} é obrigatório`);
+    else if (!/^\d{7}$/.test(String(address.codigoIbge ?? ''))) errors.push(`${key}.codigoIbge é inválido`);
+  }
+  const itens = Array.isArray(order.itens) ? order.itens : [];
+  if (itens.length === 0) errors.push('O pedido de venda não tem itens');
+  const known = new Set(account.products.map((p) => p.id));
+  for (const item of itens) {
+    if (!known.has(String(item?.produtoId))) errors.push(`Produto ${String(item?.produtoId)} não encontrado`);
+    if (!(Number(item?.quantidade) > 0)) errors.push('A quantidade de um item é inválida');
+  }
+  const payments = Array.isArray(order.meiosDePagamento) ? order.meiosDePagamento : [];
+  if (payments.length === 0) errors.push('O pedido de venda não tem meio de pagamento');
+  const lines = itens.reduce(
+    (sum: number, i: any) => sum + cents(i?.precoUnitarioLiquido) * Number(i?.quantidade ?? 0),
+    0,
+  );
+  const paid = payments.reduce((sum: number, p: any) => sum + cents(p?.valor), 0);
+  const freight = cents(order.valorDoFrete ?? 0);
+  // Within a cent per unit, as a split of a discount may leave.
+  const units = itens.reduce((sum: number, i: any) => sum + Number(i?.quantidade ?? 0), 0);
+  if (payments.length > 0 && Math.abs(lines + freight - paid) > units) {
+    errors.push('A soma dos meios de pagamento difere do total do pedido');
+  }
+  return errors;
+}
+
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 export async function startHiper(options: HiperStandInOptions = {}): Promise<HiperStandIn> {
@@ -339,7 +462,14 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
     return accounts.has(key) ? key : undefined;
   };
 
-  const handle = (req: http.IncomingMessage, path: string, query: URLSearchParams): [number, unknown] => {
+  const bearerKey = (req: http.IncomingMessage) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? '').trim())?.[1];
+    return bearer ? verify(bearer) : undefined;
+  };
+  const unauthorized: [number, unknown] = [401, { errors: ['Token de acesso inválido ou expirado'], message: null }];
+  let nextOrderCode = 1;
+
+  const handle = (req: http.IncomingMessage, path: string, query: URLSearchParams, raw: string): [number, unknown] => {
     const token = /^\/auth\/gerar-token\/([^/]*)$/.exec(path);
     if (req.method === 'GET' && token) {
       const key = decodeURIComponent(token[1]);
@@ -353,9 +483,8 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
       return [200, { chaveDeSeguranca: key, token: sign(key, account), errors: [], message: null }];
     }
     if (req.method === 'GET' && path === '/produtos/pontoDeSincronizacao') {
-      const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? '').trim())?.[1];
-      const key = bearer && verify(bearer);
-      if (!key) return [401, { errors: ['Token de acesso inválido ou expirado'], message: null }];
+      const key = bearerKey(req);
+      if (!key) return unauthorized;
       const raw = query.get('pontoDeSincronizacao') ?? '0';
       const cursor = Number(raw || '0');
       if (!Number.isInteger(cursor) || cursor < 0) {
@@ -379,14 +508,85 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
         },
       ];
     }
+    if (req.method === 'POST' && /^\/pedido-de-venda\/?$/.test(path)) {
+      const key = bearerKey(req);
+      if (!key) return unauthorized;
+      const account = accounts.get(key)!;
+      if (!/^application\/json/i.test(String(req.headers['content-type'] ?? ''))) {
+        return [415, { errors: ['Content-Type deve ser application/json'], message: null }];
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return [400, { errors: ['O corpo da requisição não é um JSON válido'], message: null }];
+      }
+      const refusal = options.refusedOrderStatus ?? 400;
+      const errors = account.refuseOrders ?? (options.validateOrders === false ? [] : salesOrderErrors(body, account));
+      const numero = (body as Record<string, unknown>)?.numeroPedidoDeVenda;
+      if (
+        errors.length === 0 &&
+        options.repeatedOrderNumber === 'refuse' &&
+        numero &&
+        account.ordersNumbered(String(numero)).length > 0
+      ) {
+        errors.push(`Já existe um pedido de venda com o número ${String(numero)}`);
+      }
+      if (errors.length > 0) return [refusal, { errors, message: 'O pedido de venda não foi aceito.' }];
+      const order: HiperSalesOrder = {
+        id: randomUUID(),
+        codigo: `LV${String(nextOrderCode++).padStart(11, '0')}`,
+        body: body as Record<string, any>,
+        receivedAt: Date.now(),
+        situacao: 1,
+        cancelado: false,
+        eventos: [],
+        cancelRequests: 0,
+      };
+      account.orders.push(order);
+      account.addOrderEvent(order.id, 1);
+      return [200, { id: order.id, errors: [], message: 'Pedido recebido e em processamento.' }];
+    }
+    const events = /^\/pedido-de-venda\/eventos\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && events) {
+      const key = bearerKey(req);
+      if (!key) return unauthorized;
+      const order = accounts.get(key)!.orders.find((o) => o.id === decodeURIComponent(events[1]));
+      if (!order) return [404, { errors: ['Pedido de venda não encontrado'], message: null }];
+      return [
+        200,
+        {
+          cancelado: order.cancelado,
+          codigoDaSituacaoDeProcessamento: order.situacao,
+          codigoDoPedidoDeVenda: order.codigo,
+          data: hiperDate(new Date(order.receivedAt)),
+          eventos: structuredClone(order.eventos),
+          pedidoDeVendaId: order.id,
+          errors: [],
+          message: null,
+        },
+      ];
+    }
+    const cancel = /^\/pedido-de-venda\/cancelar\/([^/]+)$/.exec(path);
+    if (req.method === 'PUT' && cancel) {
+      const key = bearerKey(req);
+      if (!key) return unauthorized;
+      const order = accounts.get(key)!.orders.find((o) => o.id === decodeURIComponent(cancel[1]));
+      if (!order) return [404, { errors: ['Pedido de venda não encontrado'], message: null }];
+      order.cancelRequests++;
+      if (!order.cancelado) accounts.get(key)!.addOrderEvent(order.id, 99);
+      return [200, { errors: [], message: 'Cancelamento recebido e em processamento.' }];
+    }
     return [404, { errors: ['Recurso não encontrado'], message: null }];
   };
 
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://stand-in').pathname;
     if (options.page && !pathname.startsWith(`${basePath}/`)) return void options.page(req, res);
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
       const url = new URL(req.url ?? '/', 'http://stand-in');
       const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
       const record: ReceivedHiperRequest = {
@@ -394,22 +594,34 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
         path,
         query: Object.fromEntries(url.searchParams),
         headers: req.headers,
+        body: raw || undefined,
         status: 0,
         at: Date.now(),
       };
       requests.push(record);
       const fault = faults.find(
-        (f) => f.left > 0 && (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
+        (f) =>
+          f.left > 0 &&
+          (!f.method || f.method === record.method) &&
+          (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
       );
       if (fault) fault.left--;
-      if (fault?.drop) return void req.socket.destroy();
+      const serve = (): [number, unknown] =>
+        url.pathname.startsWith(`${basePath}/`)
+          ? handle(req, path, url.searchParams, raw)
+          : [404, { errors: ['Recurso não encontrado'], message: null }];
+      // Served at once when the fault comes after serving: the order exists whatever the caller then sees.
+      const served = fault?.afterServing ? serve() : undefined;
       const timer = setTimeout(() => {
+        if (fault?.drop) {
+          record.status = -1;
+          req.socket.destroy();
+          return;
+        }
         const [status, body] =
           fault?.status !== undefined
             ? [fault.status, fault.body ?? { errors: ['Erro interno'], message: null }]
-            : url.pathname.startsWith(`${basePath}/`)
-              ? handle(req, path, url.searchParams)
-              : [404, { errors: ['Recurso não encontrado'], message: null }];
+            : (served ?? serve());
         record.status = status;
         res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
       }, fault?.delayMs ?? 0);

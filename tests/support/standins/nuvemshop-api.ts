@@ -104,6 +104,122 @@ export interface Location {
   priority: number;
 }
 
+/** An order's line (`products[]`), as the documentation's order example shows it; prices are decimal texts. */
+export interface OrderLine {
+  id: number;
+  product_id: number;
+  variant_id: number;
+  name: string;
+  price: string;
+  quantity: number;
+  sku: string | null;
+  barcode: string | null;
+  variant_values: string[];
+  weight: string;
+  free_shipping: boolean;
+  issues: { unclaimed_stock: number } | null;
+}
+
+/** An order as `GET /orders/{id}` answers it (the fields an ERP reads; others are left out). */
+export interface StoreOrder {
+  id: number;
+  number: number;
+  token: string;
+  store_id: number;
+  contact_email: string;
+  contact_name: string;
+  contact_phone: string | null;
+  contact_identification: string | null;
+  customer: { id: number; name: string; email: string; identification: string | null; phone: string | null } | null;
+  shipping_address: {
+    name: string;
+    address: string;
+    number: string;
+    floor: string | null;
+    locality: string;
+    city: string;
+    province: string;
+    zipcode: string;
+    country: string;
+    phone: string | null;
+  };
+  billing_name: string | null;
+  billing_address: string | null;
+  billing_number: string | null;
+  billing_floor: string | null;
+  billing_locality: string | null;
+  billing_zipcode: string | null;
+  billing_city: string | null;
+  billing_province: string | null;
+  billing_country: string | null;
+  note: string | null;
+  owner_note: string | null;
+  subtotal: string;
+  discount: string;
+  discount_coupon: string;
+  discount_gateway: string;
+  total: string;
+  currency: string;
+  shipping_cost_customer: string;
+  shipping_cost_owner: string;
+  gateway: string;
+  gateway_name: string;
+  payment_details: { method: string | null; credit_card_company: string | null; installments: string | null };
+  status: 'open' | 'closed' | 'cancelled';
+  payment_status: 'authorized' | 'pending' | 'paid' | 'abandoned' | 'refunded' | 'voided';
+  shipping_status: 'unpacked' | 'unfulfilled' | 'fulfilled' | 'unshipped' | 'shipped';
+  shipping_tracking_number: string | null;
+  shipping_tracking_url: string | null;
+  cancel_reason: string | null;
+  storefront: string;
+  products: OrderLine[];
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+  shipped_at: string | null;
+  cancelled_at: string | null;
+}
+
+/** What a test gives to seed an order: lines by variant, and anything else to override. */
+export type OrderSeed = Partial<Omit<StoreOrder, 'products' | 'shipping_address'>> & {
+  lines: { variant: Variant | number; quantity?: number; price?: string | number; sku?: string | null }[];
+  shipping_address?: Partial<StoreOrder['shipping_address']>;
+  /** Split into one fulfillment order per location named (the store's first location unless told). */
+  locations?: string[];
+};
+
+/** A fulfillment order (MultiCD), shaped as Tiendanube's own mocks show it. */
+export interface FulfillmentOrder {
+  id: string;
+  number: string;
+  status: 'UNPACKED' | 'PACKED' | 'DISPATCHED' | 'READY_FOR_PICKUP' | 'DELIVERED' | 'NOT_DELIVERED' | 'CANCELLED';
+  assigned_location: { id: string; name: string };
+  line_items: { id: string; quantity: number; order_line_item_id: number }[];
+  tracking_info: { code: string | null; url: string | null; carrier?: string | null } | null;
+  fulfilled_at: string | null;
+  /** What the last PATCH said of notifying the customer. */
+  notified?: boolean;
+}
+
+export interface Metafield {
+  id: number;
+  namespace: string;
+  key: string;
+  value: string;
+  description: string | null;
+  owner_resource: string;
+  owner_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a store's order actions received, beyond the order's own fields: for tests to inspect. */
+export interface OrderAction {
+  orderId: number;
+  action: 'fulfill' | 'cancel';
+  body: Record<string, unknown>;
+}
+
 export interface BucketSettings {
   /** Requests the bucket holds: 40, or 400 on the Next and Evolution plans. */
   size: number;
@@ -192,6 +308,11 @@ export interface NuvemshopApiOptions {
   maxProducts?: number;
   /** What one request costs in the bucket (unverified weights; 1 each unless told). */
   weigh?: (request: { method: string; route: string; body: unknown }) => number;
+  /**
+   * How `GET /orders` orders its results (unverified; by `created_at`, newest first unless told): never by
+   * `updated_at`, as integrators report.
+   */
+  ordersOrder?: 'created-desc' | 'created-asc';
   /** The port on 127.0.0.1 (a free one unless told). */
   port?: number;
   /** Answers every request outside the API's path (pages of the demo's own); a 404 otherwise. */
@@ -306,6 +427,11 @@ export class StandInStore {
   categories: Category[] = [];
   webhooks: Webhook[] = [];
   locations: Location[] = [{ id: locationId(), name: 'Depósito', priority: 0 }];
+  orders: StoreOrder[] = [];
+  fulfillmentOrders = new Map<number, FulfillmentOrder[]>();
+  metafields: Metafield[] = [];
+  orderActions: OrderAction[] = [];
+  private nextOrderNumber = 100;
   /** What each image was sent with (its `src`, or `attachment:<filename>`), by image id. */
   sentSrc = new Map<number, string>();
   /** This store's `stock-price` answer shape, over the stand-in's `stockPriceAnswer`. */
@@ -936,6 +1062,261 @@ export class StandInStore {
     return webhook;
   }
 
+  // --- orders ---
+
+  order(id: number): StoreOrder | undefined {
+    return this.orders.find((o) => o.id === id);
+  }
+
+  /**
+   * Adds an order as a checkout would (documented shape; `paid` and a PIX payment unless told), with one fulfillment
+   * order per location named. Its `created_at` and `updated_at` are now unless given.
+   */
+  seedOrder(seed: OrderSeed): StoreOrder {
+    const now = timestamp();
+    const { lines, locations, shipping_address, ...fields } = seed;
+    const products: OrderLine[] = lines.map((line) => {
+      const variant = typeof line.variant === 'number' ? this.variant(line.variant) : line.variant;
+      const variantId = typeof line.variant === 'number' ? line.variant : line.variant.id;
+      const product = variant ? this.product(variant.product_id) : undefined;
+      return {
+        id: newId(),
+        product_id: product?.id ?? newId(),
+        variant_id: variantId,
+        name: product ? this.main(product.name) : `Produto ${variantId}`,
+        price: Number(line.price ?? variant?.price ?? 10).toFixed(2),
+        quantity: line.quantity ?? 1,
+        sku: line.sku === undefined ? (variant?.sku ?? null) : line.sku,
+        barcode: variant?.barcode ?? null,
+        variant_values: variant ? variant.values.map((v) => this.main(v)) : [],
+        weight: variant?.weight ?? '0.000',
+        free_shipping: false,
+        issues: null,
+      };
+    });
+    const subtotal = products.reduce((sum, l) => sum + Math.round(Number(l.price) * 100) * l.quantity, 0);
+    const shipping = Math.round(Number(fields.shipping_cost_customer ?? '15.00') * 100);
+    const discount = Math.round(Number(fields.discount ?? '0') * 100);
+    const order: StoreOrder = {
+      id: newId(),
+      number: this.nextOrderNumber++,
+      token: randomBytes(20).toString('hex'),
+      store_id: this.id,
+      contact_email: 'maria@example.com',
+      contact_name: 'Maria da Silva',
+      contact_phone: '+5548999990000',
+      contact_identification: '52998224725',
+      customer: {
+        id: newId(),
+        name: 'Maria da Silva',
+        email: 'maria@example.com',
+        identification: '52998224725',
+        phone: '+5548999990000',
+      },
+      shipping_address: {
+        name: 'Maria da Silva',
+        address: 'Rua das Palmeiras',
+        number: '120',
+        floor: 'Apto 3',
+        locality: 'Centro',
+        city: 'Florianópolis',
+        province: 'Santa Catarina',
+        zipcode: '88010-000',
+        country: 'BR',
+        phone: '+5548999990000',
+        ...shipping_address,
+      },
+      billing_name: 'Maria da Silva',
+      billing_address: 'Rua das Palmeiras',
+      billing_number: '120',
+      billing_floor: 'Apto 3',
+      billing_locality: 'Centro',
+      billing_zipcode: '88010-000',
+      billing_city: 'Florianópolis',
+      billing_province: 'Santa Catarina',
+      billing_country: 'BR',
+      note: null,
+      owner_note: null,
+      subtotal: (subtotal / 100).toFixed(2),
+      discount: (discount / 100).toFixed(2),
+      discount_coupon: '0.00',
+      discount_gateway: '0.00',
+      total: ((subtotal - discount + shipping) / 100).toFixed(2),
+      currency: 'BRL',
+      shipping_cost_customer: (shipping / 100).toFixed(2),
+      shipping_cost_owner: '0.00',
+      gateway: 'mercadopago',
+      gateway_name: 'Mercado Pago',
+      payment_details: { method: 'pix', credit_card_company: null, installments: '1' },
+      status: 'open',
+      payment_status: 'paid',
+      shipping_status: 'unpacked',
+      shipping_tracking_number: null,
+      shipping_tracking_url: null,
+      cancel_reason: null,
+      storefront: 'store',
+      products,
+      created_at: now,
+      updated_at: now,
+      paid_at: fields.payment_status && fields.payment_status !== 'paid' ? null : now,
+      shipped_at: null,
+      cancelled_at: null,
+      ...fields,
+    };
+    this.orders.push(order);
+    const named = locations?.length ? locations : [this.locations[0].name];
+    const at = named.map((name) => this.locations.find((l) => l.name === name) ?? this.addLocation(name));
+    this.fulfillmentOrders.set(
+      order.id,
+      at.map((location, i) => ({
+        id: locationId(),
+        number: `${order.number}-${i + 1}`,
+        status: 'UNPACKED',
+        assigned_location: { id: location.id, name: location.name },
+        // Lines dealt out over the locations in turn.
+        line_items: products
+          .filter((_, j) => j % at.length === i)
+          .map((l) => ({ id: locationId(), quantity: l.quantity, order_line_item_id: l.id })),
+        tracking_info: null,
+        fulfilled_at: null,
+      })),
+    );
+    return order;
+  }
+
+  /** Changes an order as the store would (paid, cancelled, a CPF fixed...): its `updated_at` moves to now. */
+  changeOrder(id: number, patch: Partial<StoreOrder>): StoreOrder {
+    const order = this.order(id);
+    if (!order) throw new Error(`The stand-in store has no order ${id}`);
+    Object.assign(order, patch, { updated_at: timestamp() });
+    if (patch.payment_status === 'paid' && !order.paid_at) order.paid_at = order.updated_at;
+    return order;
+  }
+
+  fulfil(order: StoreOrder, body: Record<string, unknown>): StoreOrder {
+    if (order.status === 'cancelled') throw unprocessable('A cancelled order cannot be fulfilled');
+    if (order.shipping_status === 'fulfilled' || order.shipping_status === 'shipped') {
+      throw unprocessable('Order is already fulfilled');
+    }
+    if (body.notify_customer !== undefined && typeof body.notify_customer !== 'boolean') {
+      throw fieldErrors({ notify_customer: ['must be true or false'] });
+    }
+    this.orderActions.push({ orderId: order.id, action: 'fulfill', body });
+    const now = timestamp();
+    Object.assign(order, {
+      shipping_status: 'fulfilled',
+      shipping_tracking_number: body.shipping_tracking_number ?? null,
+      shipping_tracking_url: body.shipping_tracking_url ?? null,
+      shipped_at: now,
+      updated_at: now,
+    });
+    // The legacy call applies to the first fulfillment order only.
+    const [first] = this.fulfillmentOrders.get(order.id) ?? [];
+    if (first) {
+      first.status = 'DISPATCHED';
+      first.fulfilled_at = now;
+      first.tracking_info = {
+        code: (body.shipping_tracking_number as string) ?? null,
+        url: (body.shipping_tracking_url as string) ?? null,
+      };
+    }
+    return order;
+  }
+
+  cancel(order: StoreOrder, body: Record<string, unknown>): StoreOrder {
+    if (order.status === 'cancelled') throw unprocessable('Order is already cancelled');
+    if (body.reason !== undefined && !['customer', 'inventory', 'fraud', 'other'].includes(String(body.reason))) {
+      throw fieldErrors({ reason: ['is not included in the list'] });
+    }
+    for (const flag of ['email', 'restock']) {
+      if (body[flag] !== undefined && typeof body[flag] !== 'boolean') {
+        throw fieldErrors({ [flag]: ['must be true or false'] });
+      }
+    }
+    this.orderActions.push({ orderId: order.id, action: 'cancel', body });
+    const now = timestamp();
+    Object.assign(order, {
+      status: 'cancelled',
+      cancel_reason: (body.reason as string) ?? 'other',
+      cancelled_at: now,
+      updated_at: now,
+    });
+    for (const fo of this.fulfillmentOrders.get(order.id) ?? []) fo.status = 'CANCELLED';
+    return order;
+  }
+
+  patchFulfillmentOrder(order: StoreOrder, foId: string, body: Record<string, unknown>): FulfillmentOrder {
+    const fo = (this.fulfillmentOrders.get(order.id) ?? []).find((f) => f.id === foId);
+    if (!fo) throw notFound('Fulfillment order not found');
+    const statuses = [
+      'UNPACKED',
+      'PACKED',
+      'DISPATCHED',
+      'READY_FOR_PICKUP',
+      'DELIVERED',
+      'NOT_DELIVERED',
+      'CANCELLED',
+    ];
+    if (body.status !== undefined && !statuses.includes(String(body.status))) {
+      throw unprocessable(`status must be one of ${statuses.join(', ')}`);
+    }
+    if (body.tracking_info !== undefined && body.tracking_info !== null && !isObject(body.tracking_info)) {
+      throw unprocessable('tracking_info must be an object');
+    }
+    if (body.status) fo.status = body.status as FulfillmentOrder['status'];
+    if (isObject(body.tracking_info)) {
+      fo.tracking_info = {
+        code: (body.tracking_info.code as string) ?? null,
+        url: (body.tracking_info.url as string) ?? null,
+        carrier: (body.tracking_info.carrier as string) ?? null,
+      };
+    }
+    if (typeof body.notify_customer === 'boolean') fo.notified = body.notify_customer;
+    const now = timestamp();
+    if (fo.status === 'DISPATCHED' || fo.status === 'DELIVERED') fo.fulfilled_at ??= now;
+    const all = this.fulfillmentOrders.get(order.id) ?? [];
+    if (all.every((f) => ['DISPATCHED', 'DELIVERED', 'CANCELLED'].includes(f.status))) {
+      order.shipping_status = 'fulfilled';
+      order.shipped_at ??= now;
+    }
+    order.updated_at = now;
+    return fo;
+  }
+
+  addMetafield(body: Record<string, unknown>): Metafield {
+    const errors: Record<string, string[]> = {};
+    for (const field of ['namespace', 'key', 'value', 'owner_resource']) {
+      if (typeof body[field] !== 'string' || !body[field]) errors[field] = ["can't be blank"];
+    }
+    if (typeof body.namespace === 'string' && body.namespace.length > 0 && !/^[\w-]{3,}$/.test(body.namespace)) {
+      errors.namespace = ['is invalid'];
+    }
+    if (
+      body.owner_resource !== undefined &&
+      !['Order', 'Product', 'Product_Variant', 'Category', 'Customer'].includes(String(body.owner_resource))
+    ) {
+      errors.owner_resource = ['is not included in the list'];
+    }
+    const ownerId = Number(body.owner_id);
+    if (!Number.isSafeInteger(ownerId) || ownerId <= 0) errors.owner_id = ["can't be blank"];
+    if (Object.keys(errors).length > 0) throw fieldErrors(errors);
+    if (body.owner_resource === 'Order' && !this.order(ownerId)) throw notFound('Order with such id does not exist');
+    const now = timestamp();
+    const metafield: Metafield = {
+      id: newId(),
+      namespace: String(body.namespace),
+      key: String(body.key),
+      value: String(body.value),
+      description: typeof body.description === 'string' ? body.description : null,
+      owner_resource: String(body.owner_resource),
+      owner_id: ownerId,
+      created_at: now,
+      updated_at: now,
+    };
+    this.metafields.push(metafield);
+    return metafield;
+  }
+
   // --- what the API answers ---
 
   categoryJson(category: Category) {
@@ -1030,6 +1411,11 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
     const product = store.product(Number(id));
     if (!product) throw notFound('Product with such id does not exist');
     return product;
+  };
+  const orderOf = (store: StandInStore, id: string) => {
+    const order = store.order(Number(id));
+    if (!order) throw notFound('Order with such id does not exist');
+    return order;
   };
   const object = (body: unknown) => {
     if (!isObject(body)) throw badRequest('Invalid input format');
@@ -1171,6 +1557,95 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
         s.deleteImage(productOf(s, id), Number(iid));
         return {};
       },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/orders$/,
+      name: 'GET /orders',
+      handler: (s, _p, _b, q) => {
+        const since = q.since_id === undefined ? undefined : Number(q.since_id);
+        if (since !== undefined && !Number.isSafeInteger(since)) throw unprocessable('since_id must be a whole number');
+        const moment = (name: string) => {
+          if (q[name] === undefined) return undefined;
+          const at = Date.parse(q[name]);
+          if (Number.isNaN(at)) throw unprocessable(`${name} must be a date in ISO 8601`);
+          return at;
+        };
+        const [updatedMin, updatedMax, createdMin, createdMax] = [
+          moment('updated_at_min'),
+          moment('updated_at_max'),
+          moment('created_at_min'),
+          moment('created_at_max'),
+        ];
+        const when = (text: string) => Date.parse(text.replace(/\+0000$/, 'Z'));
+        const statuses = ['any', 'open', 'closed', 'cancelled'];
+        if (q.status !== undefined && !statuses.includes(q.status)) throw unprocessable('Invalid status');
+        let orders = s.orders.filter(
+          (o) =>
+            (since === undefined || o.id > since) &&
+            (updatedMin === undefined || when(o.updated_at) >= updatedMin) &&
+            (updatedMax === undefined || when(o.updated_at) <= updatedMax) &&
+            (createdMin === undefined || when(o.created_at) >= createdMin) &&
+            (createdMax === undefined || when(o.created_at) <= createdMax) &&
+            (!q.status || q.status === 'any' || o.status === q.status) &&
+            (!q.payment_status || o.payment_status === q.payment_status),
+        );
+        if (since !== undefined) orders = orders.sort((a, b) => a.id - b.id);
+        else {
+          const sign = options.ordersOrder === 'created-asc' ? 1 : -1;
+          orders = [...orders].sort((a, b) => sign * (when(a.created_at) - when(b.created_at)) || sign * (a.id - b.id));
+        }
+        return page(orders, q, `/${s.id}/orders`, (o) => structuredClone(o));
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/orders\/(\d+)$/,
+      name: 'GET /orders/{id}',
+      handler: (s, [id]) => structuredClone(orderOf(s, id)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/orders\/(\d+)\/fulfill$/,
+      name: 'POST /orders/{id}/fulfill',
+      handler: (s, [id], b) => structuredClone(s.fulfil(orderOf(s, id), b === undefined ? {} : object(b))),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/orders\/(\d+)\/cancel$/,
+      name: 'POST /orders/{id}/cancel',
+      handler: (s, [id], b) => structuredClone(s.cancel(orderOf(s, id), b === undefined ? {} : object(b))),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/orders\/(\d+)\/fulfillment-orders$/,
+      name: 'GET /orders/{id}/fulfillment-orders',
+      handler: (s, [id]) => structuredClone(s.fulfillmentOrders.get(orderOf(s, id).id) ?? []),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/orders\/(\d+)\/fulfillment-orders\/([^/]+)$/,
+      name: 'PATCH /orders/{id}/fulfillment-orders/{fo_id}',
+      handler: (s, [id, fo], b) => structuredClone(s.patchFulfillmentOrder(orderOf(s, id), fo, object(b))),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/locations$/,
+      name: 'GET /locations',
+      handler: (s) =>
+        s.locations.map((l) => ({
+          id: l.id,
+          name: { pt: l.name },
+          priority: l.priority,
+          is_default: l.priority === 0,
+        })),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/metafields$/,
+      name: 'POST /metafields',
+      status: 201,
+      handler: (s, _p, b) => structuredClone(s.addMetafield(object(b))),
     },
     {
       method: 'GET',

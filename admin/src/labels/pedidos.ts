@@ -1,0 +1,77 @@
+/** The pedidos screen's texts (`resources.pedidos` in react-admin's convention): see ./index.ts for what each key says. */
+const notSendable = 'Este pedido não pode ser enviado no estado em que está.';
+export default {
+  menu: 'Pedidos',
+  language: 'pt',
+  name: 'Pedido |||| Pedidos',
+  fields: {
+    client_id: 'Cliente',
+    nuvemshop_order_id: 'ID na Nuvemshop',
+    number: 'Número',
+    state: 'Estado',
+    hold_reason: 'Motivo da espera',
+    payment_status: 'Pagamento',
+    total: 'Total',
+    customer_name: 'Comprador',
+    hiper_order_id: 'ID no Hiper',
+    hiper_code: 'Código no Hiper',
+    nfe_key: 'Chave da NF-e',
+    tracking_code: 'Rastreio',
+    last_error: 'Último erro',
+    lines: 'Itens',
+    history: 'Histórico',
+    received_at: 'Recebido em',
+    sent_at: 'Enviado em',
+    updated_at: 'Atualizado em',
+    search_text: 'Busca',
+    store_status: 'Situação na loja',
+    placed_at: 'Feito em',
+    sending_since: 'Enviando desde',
+    hiper_events_seen: 'Eventos do Hiper lidos',
+  },
+  values: {
+    state: {
+      received: 'Recebido',
+      held: 'Aguardando pessoa',
+      sending: 'Enviando',
+      sent: 'Enviado',
+      processed: 'Processado',
+      rejected: 'Rejeitado',
+      invoiced: 'Faturado',
+      shipped: 'Despachado',
+      cancelled: 'Cancelado',
+      uncertain: 'Incerto',
+    },
+  },
+  title: 'Pedidos',
+  table: 'Pedidos',
+  empty: 'Nenhum pedido ainda.',
+  type: 'pedido |||| pedidos',
+  action: { show: 'Ver pedido' },
+  actions: {
+    resend: {
+      label: 'Reenviar',
+      done: {
+        received: { title: 'Pedido na fila', description: 'O pedido %{name} será enviado ao Hiper em instantes.' },
+        held: { title: 'Pedido ainda aguardando', description: 'O pedido %{name} continua parado: veja o motivo.' },
+      },
+      failed: 'Não foi possível reenviar',
+      errors: {
+        'Order cannot be sent in its state': notSendable,
+        'Order not found': 'Este pedido não existe mais.',
+      },
+    },
+    markSent: {
+      label: 'Já está no Hiper',
+      done: {
+        sent: { title: 'Pedido marcado como enviado', description: 'O pedido %{name} não será enviado de novo.' },
+      },
+      failed: 'Não foi possível marcar o pedido',
+      errors: {
+        'Order cannot be marked sent in its state': 'Só um pedido incerto pode ser marcado como já estando no Hiper.',
+        'Order not found': 'Este pedido não existe mais.',
+      },
+    },
+  },
+  navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
+};

@@ -1,0 +1,49 @@
+import { Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Resolver } from 'type-graphql';
+import { orderResource } from '../../resources/order.resource';
+import type { Context } from '../context';
+import { objectTypeOf } from '../derived-types';
+
+@ArgsType()
+class OrderIdArgs {
+  @Field(() => ID) id!: string;
+}
+
+@ArgsType()
+class MarkOrderSentArgs {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) hiper_order_id?: string | null;
+}
+
+@ArgsType()
+class SweepOrdersArgs {
+  @Field(() => ID) client_id!: string;
+}
+
+@Resolver()
+export class OrderResolver {
+  @Authorized()
+  @Mutation(() => objectTypeOf(orderResource), {
+    description: 'Reenviar: from held, rejected or uncertain, read again from the store, mapped again, queued to send',
+  })
+  async resendOrder(@Args() { id }: OrderIdArgs, @Ctx() ctx: Context) {
+    await ctx.user();
+    return ctx.services.orders.resend(id);
+  }
+
+  @Authorized()
+  @Mutation(() => objectTypeOf(orderResource), {
+    description: 'Já está no Hiper: an uncertain order is taken as sent, with Hiper’s id when known',
+  })
+  async markOrderSent(@Args() { id, hiper_order_id }: MarkOrderSentArgs, @Ctx() ctx: Context) {
+    await ctx.user();
+    return ctx.services.orders.markSent(id, hiper_order_id?.trim() || null);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Queues a sweep of the client’s store orders now' })
+  async sweepOrders(@Args() { client_id }: SweepOrdersArgs, @Ctx() ctx: Context) {
+    await ctx.user();
+    await ctx.services.orders.sweep(client_id);
+    return true;
+  }
+}

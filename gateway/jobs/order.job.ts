@@ -1,0 +1,74 @@
+import type { Config } from '../config';
+import type { OrderSweep } from '../orders/order-intake';
+import type { OrderSender } from '../orders/order-sender';
+import type { OrderStatus } from '../orders/order-status';
+import { PlatformError } from '../sync/platform-call';
+import type { QueueDefinition } from '../queue/queue';
+
+export interface OrderJobDeps {
+  config: Config;
+  orderSender: OrderSender;
+  orderSweep: OrderSweep;
+  orderStatus: OrderStatus;
+}
+
+/** A failure the same call will meet again (a refusal, a dead token) ends the job; the rest are retried. */
+async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: string }> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof PlatformError && !error.retryable) return { stopped: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), the sweeps
+ * and their schedule, and the watch that settles orders a dead process left `sending`.
+ */
+export function orderQueues({ config, orderSender, orderSweep, orderStatus }: OrderJobDeps): QueueDefinition[] {
+  const answerSeconds = Math.ceil(Math.max(config.HIPER_TIMEOUT_MS, config.NUVEMSHOP_TIMEOUT_MS) / 1000);
+  const queues: QueueDefinition[] = [
+    {
+      name: 'order',
+      options: {
+        retryLimit: 8,
+        retryDelay: 10,
+        retryBackoff: true,
+        expireInSeconds: answerSeconds * 4 + 60,
+        policy: 'stately',
+      },
+      concurrency: config.ORDERS_CONCURRENCY,
+      handle: async (job) =>
+        (await unlessFinal(() => orderSender.process(job.data.orderId))) as Record<string, unknown>,
+    } satisfies QueueDefinition<'order'>,
+    {
+      name: 'orders-sweep',
+      options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 900, policy: 'stately' },
+      concurrency: 2,
+      handle: async (job) => (await unlessFinal(() => orderSweep.sweep(job.data.clientId))) as Record<string, unknown>,
+    } satisfies QueueDefinition<'orders-sweep'>,
+    {
+      name: 'orders-sweep-schedule',
+      options: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+      concurrency: 1,
+      everySeconds: config.ORDERS_SWEEP_INTERVAL_SECONDS,
+      handle: () => orderSweep.queueAll(),
+    } satisfies QueueDefinition<'orders-sweep-schedule'>,
+    {
+      name: 'orders-watch',
+      options: { retryLimit: 1, retryDelay: 10, retryBackoff: false, expireInSeconds: 60 },
+      concurrency: 1,
+      everySeconds: 30,
+      handle: () => orderSender.settleAbandoned(),
+    } satisfies QueueDefinition<'orders-watch'>,
+    {
+      name: 'orders-status',
+      options: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 1800 },
+      concurrency: 1,
+      everySeconds: config.ORDERS_STATUS_INTERVAL_SECONDS,
+      handle: () => orderStatus.poll(),
+    } satisfies QueueDefinition<'orders-status'>,
+  ] as QueueDefinition[];
+  return queues;
+}

@@ -1,0 +1,180 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+import type { JobQueue } from '../queue/queue';
+import { clientResource, storeConnectionOf } from '../resources/client.resource';
+import { entityFor } from '../resources/entity';
+import { storeClient } from '../resources/store-connection';
+import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';
+import { NOT_CONNECTED } from '../sync/sync.service';
+import { isConnected } from '../sync/sync-runner';
+import { upsertOrder } from './order-rows';
+
+/** The order events registered beside the app's own, for clients with orders on. */
+export const ORDER_EVENTS = ['order/created', 'order/paid', 'order/updated', 'order/cancelled'] as const;
+export type OrderEventName = (typeof ORDER_EVENTS)[number];
+export const isOrderEvent = (event: string): event is OrderEventName =>
+  (ORDER_EVENTS as readonly string[]).includes(event);
+
+/** The sweep reads back this far before its last one, for orders whose update landed while it ran. */
+const SWEEP_OVERLAP_MS = 5 * 60 * 1000;
+
+/**
+ * An order webhook, recorded with its order's row in the transaction `em` is in, and the order's job queued in it:
+ * nothing is lost between the answer and the work, and a repeated or late delivery meets the same row. The client is
+ * read, never locked, so the answer does not wait on a synchronisation.
+ */
+export async function recordOrderWebhook(
+  em: EntityManager,
+  jobs: JobQueue,
+  delivery: { event: OrderEventName; storeId: number; orderId: number; webhookId: string; key: string },
+): Promise<void> {
+  const client = await storeClient(em, delivery.storeId);
+  const verdict = !client
+    ? { outcome: 'ignored', note: 'No client has this store' }
+    : !client.ordersEnabled
+      ? { outcome: 'ignored', note: 'Orders are off for this client' }
+      : { outcome: 'handled', note: `Order ${delivery.orderId} recorded and queued` };
+  const inserted = (await em.execute(
+    `insert into webhook_events
+       (id, event, store_id, client_id, received_at, outcome, note, signed, webhook_id, delivery_key, created_at, updated_at)
+     values (?, ?, ?, ?, now(), ?, ?, true, ?, ?, now(), now())
+     on conflict (delivery_key) do nothing returning id`,
+    [
+      randomUUID(),
+      delivery.event,
+      delivery.storeId,
+      client?.id ?? null,
+      verdict.outcome,
+      verdict.note,
+      delivery.webhookId,
+      delivery.key,
+    ],
+  )) as unknown[];
+  if (inserted.length === 0 || verdict.outcome !== 'handled') return;
+  const order = await upsertOrder(em, client!.id, delivery.orderId, `Recebido por webhook (${delivery.event})`);
+  await jobs.send('order', { orderId: order.id }, { em, singletonKey: order.id });
+}
+
+/**
+ * The safety net under the webhooks: each client with orders on is asked for the orders updated since its last sweep,
+ * and every one found meets its row (made if missing) and its job. Also where order webhooks are registered.
+ */
+export class OrderSweep {
+  private readonly webhookUrl: string;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly jobs: JobQueue,
+    private readonly nuvemshop: NuvemshopClient,
+    config: Pick<Config, 'PUBLIC_URL'>,
+    private readonly log: Logger,
+  ) {
+    this.webhookUrl = `${config.PUBLIC_URL.replace(/\/+$/, '')}/api/v1/webhooks/nuvemshop`;
+  }
+
+  /** Staff ask for a sweep now: 202, or 409 when the client cannot be swept. */
+  async request(clientId: string): Promise<{ message: string }> {
+    const client = await this.orm.em.fork().findOne(entityFor(clientResource), { id: clientId });
+    if (!client) throw new ApiError(404, clientResource.messages.notFound);
+    if (!isConnected(client)) throw new ApiError(409, NOT_CONNECTED);
+    await this.jobs.send('orders-sweep', { clientId }, { singletonKey: clientId });
+    return { message: 'Sweep queued' };
+  }
+
+  /** Queues a sweep of every connected client with orders on. */
+  async queueAll(): Promise<Record<string, unknown>> {
+    const clients = await this.orm.em.fork().find(entityFor(clientResource), { ordersEnabled: true });
+    let queued = 0;
+    for (const client of clients.filter(isConnected)) {
+      await this.jobs.send('orders-sweep', { clientId: String(client.id) }, { singletonKey: String(client.id) });
+      queued++;
+    }
+    return { queued };
+  }
+
+  /** One client's sweep: webhooks registered if need be, then the orders updated since the last sweep. */
+  async sweep(clientId: string): Promise<Record<string, unknown>> {
+    const em = this.orm.em.fork();
+    const client = await em.findOne(entityFor(clientResource), { id: clientId });
+    if (!client || !isConnected(client) || !client.ordersEnabled || !client.ordersEnabledAt) {
+      return { skipped: 'orders are off or the client is not connected' };
+    }
+    const connection = storeConnectionOf(client);
+    const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
+    await em.execute(`insert into order_clients (client_id) values (?) on conflict do nothing`, [clientId]);
+    const [state] = (await em.execute(`select swept_until, webhooks_for from order_clients where client_id = ?`, [
+      clientId,
+    ])) as { swept_until: Date | null; webhooks_for: string | null }[];
+    const registered = await this.ensureWebhooks(em, clientId, store, connection.storeToken!, state?.webhooks_for);
+    const enabledAt = new Date(client.ordersEnabledAt!);
+    const since = state?.swept_until ? new Date(state.swept_until) : enabledAt;
+    // The first sweep starts when orders were turned on; later ones a little before the last one ended.
+    const from = new Date(Math.max(enabledAt.getTime() - 1000, since.getTime() - SWEEP_OVERLAP_MS));
+    const to = new Date();
+    let seen = 0;
+    let queued = 0;
+    const met = new Set<number>();
+    for await (const page of store.ordersUpdated(from, to)) {
+      for (const order of page) {
+        if (met.has(order.id)) continue;
+        met.add(order.id);
+        seen++;
+        const placed = Date.parse(String(order.created_at).replace(/\+0000$/, 'Z'));
+        if (placed < Math.floor(enabledAt.getTime() / 1000) * 1000) continue;
+        await em.transactional(async (tx) => {
+          const row = await upsertOrder(tx, clientId, order.id, 'Encontrado pela varredura');
+          // An order waiting (received, held) is looked at again; one sent is looked at when the store cancelled it.
+          const cancelled =
+            order.status === 'cancelled' || order.payment_status === 'voided' || order.payment_status === 'refunded';
+          const refunded = order.payment_status === 'voided' || order.payment_status === 'refunded';
+          if (
+            row.created ||
+            row.state === 'received' ||
+            row.state === 'held' ||
+            (cancelled && (row.state === 'sent' || row.state === 'processed')) ||
+            (refunded && (row.state === 'invoiced' || row.state === 'shipped'))
+          ) {
+            await this.jobs.send('order', { orderId: row.id }, { em: tx, singletonKey: row.id });
+            queued++;
+          }
+        });
+      }
+    }
+    await em.execute(`update order_clients set swept_until = ? where client_id = ?`, [to, clientId]);
+    this.log.info({ client: clientId, seen, queued }, 'orders swept');
+    return { seen, queued, registered, from: from.toISOString(), to: to.toISOString() };
+  }
+
+  /**
+   * The order events registered at PUBLIC_URL, once per store token (a new install deletes the app's webhooks at
+   * Nuvemshop's side and brings a new token): listed first, so none twice.
+   */
+  private async ensureWebhooks(
+    em: EntityManager,
+    clientId: string,
+    store: NuvemshopStoreClient,
+    token: string,
+    registeredFor: string | null | undefined,
+  ): Promise<string[]> {
+    const mark = createHash('sha256').update(`${token} ${this.webhookUrl}`).digest('hex');
+    if (registeredFor === mark) return [];
+    const registered = await registerOrderWebhooks(store, this.webhookUrl);
+    await em.execute(`update order_clients set webhooks_for = ? where client_id = ?`, [mark, clientId]);
+    return registered;
+  }
+}
+
+/** Registers the order events at `url` that the store does not have yet; answers those registered. */
+export async function registerOrderWebhooks(store: NuvemshopStoreClient, url: string): Promise<string[]> {
+  const existing = await store.listWebhooks();
+  const registered: string[] = [];
+  for (const event of ORDER_EVENTS) {
+    if (existing.some((webhook) => webhook.event === event && webhook.url === url)) continue;
+    await store.createWebhook({ event, url });
+    registered.push(event);
+  }
+  return registered;
+}

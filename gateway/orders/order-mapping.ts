@@ -1,0 +1,177 @@
+import type { NuvemshopOrder } from '../sync/nuvemshop.client';
+import type { OrderLine } from '../resources/order.resource';
+import { buyerDocument } from './buyer-document';
+import { ibgeCode } from './ibge';
+
+/** A sales order as Hiper's `POST /pedido-de-venda/` takes it. */
+export interface HiperSalesOrderBody {
+  cliente: { documento: string; email: string; inscricaoEstadual: string; nomeDoCliente: string; nomeFantasia: string };
+  enderecoDeCobranca: HiperAddress;
+  enderecoDeEntrega: HiperAddress;
+  itens: { produtoId: string; quantidade: number; precoUnitarioBruto: number; precoUnitarioLiquido: number }[];
+  meiosDePagamento: { idMeioDePagamento: number; parcelas: number; valor: number }[];
+  numeroPedidoDeVenda: string;
+  observacaoDoPedidoDeVenda: string;
+  valorDoFrete: number;
+  Marketplace?: { Cnpj: string; Nome: string };
+}
+
+interface HiperAddress {
+  bairro: string;
+  cep: string;
+  codigoIbge: number;
+  complemento: string;
+  logradouro: string;
+  numero: string;
+}
+
+/** What the mapping needs beyond the order: the client's links and settings. */
+export interface MappingContext {
+  /** Nuvemshop variant id → the Hiper product (or variation) id it was linked to. */
+  links: Map<number, string>;
+  /** `payment_details.method` → Hiper `idMeioDePagamento`. */
+  paymentIds: Record<string, number>;
+  marketplace?: { cnpj: string; name: string } | null;
+}
+
+/** The order as Hiper should receive it, or the reasons it must wait for a person (exact texts staff read). */
+export type Mapping = { lines: OrderLine[] } & ({ body: HiperSalesOrderBody; holds: [] } | { holds: string[] });
+
+export const HOLD_DOCUMENT = 'CPF/CNPJ ausente ou inválido';
+export const holdCity = (city: string, province: string) => `Município sem código IBGE: ${city}/${province}`;
+export const holdProduct = (sku: string) => `Produto sem vínculo: ${sku}`;
+export const holdPayment = (method: string) => `Meio de pagamento sem código no Hiper: ${method}`;
+
+/** Decimal text (`"19.90"`) → cents. */
+export const toCents = (value: unknown) => Math.round((Number(value) || 0) * 100);
+const money = (cents: number) => Math.round(cents) / 100;
+
+/**
+ * Net unit prices in cents: whatever makes the lines' net total equal `netTotal` (the order's discount, or a
+ * surcharge) spread over the lines in proportion to their gross totals, the remainder on the last line. Where the
+ * quantities make an exact split impossible the lines come within one cent per unit.
+ */
+export function spreadDiscount(lines: { unitCents: number; quantity: number }[], netTotal: number): number[] {
+  const gross = lines.map((l) => l.unitCents * l.quantity);
+  const grossTotal = gross.reduce((a, b) => a + b, 0);
+  if (lines.length === 0) return [];
+  if (grossTotal === 0) return lines.map(() => 0);
+  const discount = grossTotal - netTotal;
+  const lineNet = gross.map((g) => g - Math.round((discount * g) / grossTotal));
+  lineNet[lineNet.length - 1] = netTotal - lineNet.slice(0, -1).reduce((a, b) => a + b, 0);
+  const units = lineNet.map((net, i) => Math.max(0, Math.round(net / lines[i].quantity)));
+  let error = netTotal - units.reduce((sum, u, i) => sum + u * lines[i].quantity, 0);
+  // What is left goes first to a line of one unit (exact), then in whole units to others, last line first.
+  const single = lines.findIndex((l) => l.quantity === 1);
+  if (error !== 0 && single >= 0 && units[single] + error >= 0) {
+    units[single] += error;
+    error = 0;
+  }
+  for (let i = lines.length - 1; i >= 0 && error !== 0; i--) {
+    const step = Math.trunc(error / lines[i].quantity);
+    if (step === 0 || units[i] + step < 0) continue;
+    units[i] += step;
+    error -= step * lines[i].quantity;
+  }
+  return units;
+}
+
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value).trim());
+
+/** A store order → Hiper's sales order, or the reasons it waits for a person. */
+export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mapping {
+  const holds: string[] = [];
+  const documento = buyerDocument(order.customer?.identification);
+  if (!documento) holds.push(HOLD_DOCUMENT);
+
+  const shipping = order.shipping_address ?? {};
+  const shippingCode = ibgeCode(shipping.city, shipping.province);
+  if (!shippingCode) holds.push(holdCity(text(shipping.city), text(shipping.province)));
+  const entrega: HiperAddress = {
+    bairro: text(shipping.locality),
+    cep: text(shipping.zipcode).replace(/\D/g, ''),
+    codigoIbge: shippingCode ?? 0,
+    complemento: text(shipping.floor),
+    logradouro: text(shipping.address),
+    numero: text(shipping.number),
+  };
+  // Billing falls back to the shipping address when the order has none of its own.
+  let cobranca = entrega;
+  if (order.billing_address && order.billing_city) {
+    const billingCode = ibgeCode(order.billing_city, order.billing_province);
+    if (!billingCode) {
+      const hold = holdCity(text(order.billing_city), text(order.billing_province));
+      if (!holds.includes(hold)) holds.push(hold);
+    }
+    cobranca = {
+      bairro: text(order.billing_locality),
+      cep: text(order.billing_zipcode).replace(/\D/g, ''),
+      codigoIbge: billingCode ?? 0,
+      complemento: text(order.billing_floor),
+      logradouro: text(order.billing_address),
+      numero: text(order.billing_number),
+    };
+  }
+
+  const products = order.products ?? [];
+  const lines: OrderLine[] = products.map((p) => {
+    const linked = context.links.get(Number(p.variant_id));
+    return {
+      sku: p.sku ?? null,
+      name: p.name,
+      quantity: Number(p.quantity),
+      price: (toCents(p.price) / 100).toFixed(2),
+      hiper_id: linked ?? null,
+    };
+  });
+  for (const line of lines) {
+    if (!line.hiper_id) holds.push(holdProduct(line.sku ?? line.name));
+  }
+  if (lines.length === 0) holds.push(holdProduct('(nenhum item)'));
+
+  const method = text(order.payment_details?.method) || 'desconhecido';
+  const paymentId = context.paymentIds[method];
+  if (!Number.isInteger(paymentId)) holds.push(holdPayment(method));
+
+  if (holds.length > 0) return { lines, holds };
+
+  const total = toCents(order.total);
+  const freight = toCents(order.shipping_cost_customer);
+  const units = spreadDiscount(
+    lines.map((l) => ({ unitCents: toCents(l.price), quantity: l.quantity })),
+    total - freight,
+  );
+  const name = text(order.customer?.name) || text(order.contact_name) || text(shipping.name);
+  const note = text(order.note);
+  const body: HiperSalesOrderBody = {
+    cliente: {
+      documento: documento!,
+      email: text(order.customer?.email) || text(order.contact_email),
+      inscricaoEstadual: '',
+      nomeDoCliente: name,
+      nomeFantasia: '',
+    },
+    enderecoDeCobranca: cobranca,
+    enderecoDeEntrega: entrega,
+    itens: lines.map((l, i) => ({
+      produtoId: l.hiper_id!,
+      quantidade: l.quantity,
+      precoUnitarioBruto: money(toCents(l.price)),
+      precoUnitarioLiquido: money(units[i]),
+    })),
+    meiosDePagamento: [
+      {
+        idMeioDePagamento: paymentId,
+        parcelas: Math.max(1, Math.trunc(Number(order.payment_details?.installments) || 1)),
+        valor: money(total),
+      },
+    ],
+    numeroPedidoDeVenda: String(order.number),
+    observacaoDoPedidoDeVenda: `Nuvemshop #${order.number} (id ${order.id})${note ? ` — ${note}` : ''}`,
+    valorDoFrete: money(freight),
+  };
+  if (context.marketplace?.cnpj) {
+    body.Marketplace = { Cnpj: context.marketplace.cnpj, Nome: context.marketplace.name };
+  }
+  return { lines, body, holds: [] };
+}

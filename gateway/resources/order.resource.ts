@@ -1,0 +1,100 @@
+import { datetime, id, int, json, reference, state, text } from '../fields/field';
+import { Resource } from '../fields/resource';
+import type { PublicOf } from '../fields/field';
+
+/**
+ * An order's states: `received` (seen, not payable yet), `held` (waits for a person; `hold_reason` says why),
+ * `sending`, `sent` (Hiper's id known), `processed`, `rejected` (Hiper processed it with an error), `invoiced` (NF-e
+ * known and written to the store), `shipped`, `cancelled`, `uncertain` (a send whose outcome is unknown).
+ */
+export const ORDER_STATES = [
+  'received',
+  'held',
+  'sending',
+  'sent',
+  'processed',
+  'rejected',
+  'invoiced',
+  'shipped',
+  'cancelled',
+  'uncertain',
+] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** One line of an order, as shown: the store's SKU and name, and the Hiper product it maps to (null: no link). */
+export interface OrderLine {
+  sku: string | null;
+  name: string;
+  quantity: number;
+  price: string;
+  hiper_id: string | null;
+}
+
+/** One step of an order's history: when, the state it reached, and why. */
+export interface OrderHistoryEntry {
+  at: string;
+  state: OrderState;
+  note: string;
+}
+
+/**
+ * A store's order on its way into the client's Hiper: one row per (client, Nuvemshop order id), written by the webhook
+ * that announced it or the sweep that found it, and moved only by the product (never written through the API).
+ */
+export const orderResource = new Resource(
+  'Order',
+  {
+    id: id(),
+    client_id: reference('client', 'Client', { readOnly: true, listed: true, filterable: true }),
+    nuvemshop_order_id: int({ min: 0, max: Number.MAX_SAFE_INTEGER, readOnly: true, description: 'Nuvemshop’s id' }),
+    number: int({
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+      nullable: true,
+      readOnly: true,
+      listed: true,
+      description: 'The number the store shows its buyer (null until the order is read)',
+    }),
+    state: state(ORDER_STATES, { default: 'received', readOnly: true, listed: true, filterable: true }),
+    hold_reason: text({ nullable: true, max: 1000, readOnly: true, listed: true, description: 'Why it waits' }),
+    payment_status: text({ nullable: true, max: 16, readOnly: true, listed: true }),
+    total: text({ nullable: true, max: 20, readOnly: true, listed: true, description: 'Decimal text, e.g. 99.90' }),
+    customer_name: text({ nullable: true, max: 255, readOnly: true, listed: true }),
+    hiper_order_id: text({ nullable: true, max: 64, readOnly: true, description: 'The sales order’s id in Hiper' }),
+    hiper_code: text({ nullable: true, max: 32, readOnly: true, listed: true, description: 'Hiper’s LV code' }),
+    nfe_key: text({ nullable: true, max: 64, readOnly: true, description: 'The NF-e access key' }),
+    tracking_code: text({ nullable: true, max: 128, readOnly: true }),
+    last_error: text({ nullable: true, max: 2000, readOnly: true }),
+    lines: json({ readOnly: true, description: '[{sku, name, quantity, price, hiper_id}]' }),
+    history: json({ readOnly: true, description: '[{at, state, note}], oldest first' }),
+    received_at: datetime({ readOnly: true, listed: true, sortable: true }),
+    sent_at: datetime({ nullable: true, readOnly: true, listed: true }),
+    updated_at: datetime({ readOnly: true }),
+    search_text: text({
+      nullable: true,
+      readOnly: true,
+      searchable: true,
+      description: 'What `q` matches: the number, the buyer and the SKUs',
+    }),
+    store_status: text({ nullable: true, max: 16, readOnly: true, description: 'The order’s status in the store' }),
+    placed_at: datetime({ nullable: true, readOnly: true, description: 'When the buyer placed it' }),
+    sending_since: datetime({ nullable: true, readOnly: true, description: 'When its send to Hiper began' }),
+    hiper_events_seen: int({ min: 0, max: 2 ** 31 - 1, default: 0, readOnly: true }),
+  },
+  {
+    operations: ['list', 'get'],
+    screen: 'pedidos',
+    title: 'number',
+    menu: 12,
+    icon: 'List',
+    unique: [['client_id', 'nuvemshop_order_id']],
+    // "Reenviar" (held, rejected, uncertain) and "Já está no Hiper" (uncertain); the server refuses the others.
+    actions: [
+      { name: 'resend', mutation: 'resendOrder' },
+      { name: 'markSent', mutation: 'markOrderSent' },
+    ],
+    description: 'A store order on its way into Hiper, and the invoice and shipment back',
+  },
+);
+
+export type OrderPublic = PublicOf<typeof orderResource.fields>;

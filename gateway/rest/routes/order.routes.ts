@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { clientResource } from '../../resources/client.resource';
+import { orderResource } from '../../resources/order.resource';
+import { ORDER_NOT_SENDABLE, ORDER_NOT_UNCERTAIN, type OrderService } from '../../orders/order.service';
+import { NOT_CONNECTED } from '../../sync/sync.service';
+import { IdParams, Message } from '../../validation';
+import { route } from '../route';
+
+const MarkSent = z
+  .object({ hiper_order_id: z.string().trim().min(1).max(64).nullable().optional() })
+  .meta({ id: 'OrderMarkSent' });
+
+/** What staff do with an order beyond reading it (the declared resource's routes): resend, mark sent, sweep now. */
+export function orderRoutes(orders: OrderService) {
+  return [
+    route({
+      method: 'post',
+      path: '/orders/:id/resend',
+      tag: 'orders',
+      summary: 'Reenviar: read the order again from the store, map it again and queue it to send',
+      auth: true,
+      params: IdParams,
+      response: orderResource.public,
+      status: 202,
+      errors: { 404: orderResource.messages.notFound, 409: ORDER_NOT_SENDABLE },
+      handler: ({ params }) => orders.resend(params.id),
+    }),
+    route({
+      method: 'post',
+      path: '/orders/:id/mark-sent',
+      tag: 'orders',
+      summary: 'Já está no Hiper: an uncertain order is taken as sent',
+      auth: true,
+      params: IdParams,
+      body: z.preprocess((body) => body ?? {}, MarkSent),
+      response: orderResource.public,
+      errors: { 404: orderResource.messages.notFound, 409: ORDER_NOT_UNCERTAIN },
+      handler: ({ params, body }) => orders.markSent(params.id, body.hiper_order_id),
+    }),
+    route({
+      method: 'post',
+      path: '/clients/:id/orders/sweep',
+      tag: 'clients',
+      summary: "Sweep the client's store for orders updated since the last sweep, now",
+      auth: true,
+      params: IdParams,
+      response: Message,
+      status: 202,
+      errors: { 404: clientResource.messages.notFound, 409: NOT_CONNECTED },
+      handler: ({ params }) => orders.sweep(params.id),
+    }),
+  ];
+}
