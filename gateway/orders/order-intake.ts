@@ -109,7 +109,7 @@ export class OrderSweep {
       clientId,
     ])) as { swept_until: Date | null; webhooks_for: string | null }[];
     const registered = await this.ensureWebhooks(em, clientId, store, connection.storeToken!, state?.webhooks_for);
-    const enabledAt = new Date(client.ordersEnabledAt!);
+    const enabledAt = new Date(client.ordersEnabledAt);
     const since = state?.swept_until ? new Date(state.swept_until) : enabledAt;
     // The first sweep starts when orders were turned on; later ones a little before the last one ended.
     const from = new Date(Math.max(enabledAt.getTime() - 1000, since.getTime() - SWEEP_OVERLAP_MS));

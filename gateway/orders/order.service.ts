@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
+import { entityFor } from '../resources/entity';
 import { orderResource, type OrderPublic, type OrderState } from '../resources/order.resource';
 import { PlatformError } from '../sync/platform-call';
 import { recordId } from '../validation';
@@ -23,7 +24,7 @@ export class OrderService {
   ) {}
 
   private async answer(id: string): Promise<OrderPublic> {
-    const row = await this.orm.em.fork().findOne<Record<string, unknown>>(orderResource.name, { id } as never);
+    const row = await this.orm.em.fork().findOne(entityFor(orderResource), { id });
     if (!row) throw new ApiError(404, orderResource.messages.notFound);
     return orderResource.toPublic(row);
   }

@@ -54,6 +54,9 @@ export type EntityRow = EntityOf<Resource>;
 
 const MAX_INT = 2 ** 31 - 1;
 
+/** Properties an entity holds beyond its declared fields (a user's password hash), stored but never answered. */
+type ExtraProperties = Record<string, EntitySchemaProperty<unknown, EntityRow>>;
+
 /** The column a field is stored in, as the ORM maps it. */
 function property(field: Field): EntitySchemaProperty<unknown, EntityRow> {
   const nullable = field.nullable ? { nullable: true } : {};
@@ -110,9 +113,9 @@ const timestamps = {
  * for numbers, which means "none"), and one per filter. A resource over a query (`source`) is a virtual entity:
  * read-only, with no table.
  */
-export function entityOf(resource: Resource): EntitySchema<EntityRow> {
+export function entityOf(resource: Resource, extra: ExtraProperties = {}): EntitySchema<EntityRow> {
   const { table, fields, options } = resource;
-  const built: Record<string, EntitySchemaProperty<unknown, EntityRow>> = {};
+  const built: ExtraProperties = {};
   // Every resource declares its `id`; the timestamps are added below.
   const properties = built as NonNullable<EntitySchemaMetadata<EntityRow>['properties']>;
   for (const [name, field] of Object.entries(fields)) {
@@ -125,6 +128,7 @@ export function entityOf(resource: Resource): EntitySchema<EntityRow> {
     if (built.id) properties.id = { type: 'uuid' };
     return new EntitySchema<EntityRow>({ name: resource.name, expression: options.source, properties });
   }
+  Object.assign(built, extra);
   properties.createdAt ??= timestamps.createdAt;
   properties.updatedAt ??= timestamps.updatedAt;
 
@@ -186,4 +190,18 @@ export function entityFor<R extends Resource>(resource: R): EntitySchema<EntityO
   if (!entity) built.set(resource, (entity = entityOf(resource)));
   // Built from the same declaration its type is read from.
   return entity as unknown as EntitySchema<EntityOf<R>>;
+}
+
+/**
+ * The entity of a resource whose rows hold more than its fields (`extra`, never answered nor taken from a body):
+ * `T` is its declaration's entity with those properties (users: `EntityOf<typeof userResource>` and the hash).
+ */
+export function entityWith<R extends Resource, T extends EntityOf<R>>(
+  resource: R,
+  extra: ExtraProperties,
+): EntitySchema<T> {
+  let entity = built.get(resource);
+  if (!entity) built.set(resource, (entity = entityOf(resource, extra)));
+  // Built from the declaration its type is read from, and the properties its type adds.
+  return entity as unknown as EntitySchema<T>;
 }

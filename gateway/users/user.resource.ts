@@ -7,7 +7,7 @@ export const userResource = new Resource(
   {
     id: id(),
     // In the FastAPI template's order, which its validation errors follow.
-    email: email({ required: true, listed: true, sortable: true, searchable: true }),
+    email: email({ required: true, unique: true, listed: true, sortable: true, searchable: true }),
     is_active: boolean({ default: true, listed: true, sortable: true }),
     is_superuser: boolean({ default: false, listed: true, sortable: true }),
     full_name: text({ nullable: true, max: 255, listed: true, sortable: true, searchable: true }),
