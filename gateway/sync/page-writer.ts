@@ -159,7 +159,13 @@ export class PageWriter {
     )
       throw error;
     this.tally.failed++;
-    this.tally.errors.push({ hiper_id: p.id, sku, message: error.message });
+    this.tally.errors.push({
+      hiper_id: p.id,
+      sku,
+      message: error.message,
+      code: error.code,
+      ...(error.detail ? { detail: error.detail } : {}),
+    });
     return error.message;
   }
 
@@ -294,7 +300,10 @@ export class PageWriter {
   private async readCreated(desired: Desired): Promise<NuvemshopProduct> {
     const found = await this.store.findProductBySku(desired.variants[0].sku);
     if (found && hasIds(found)) return found;
-    throw new NuvemshopUnavailable('Nuvemshop answered a creation without the product’s ids');
+    throw new NuvemshopUnavailable(
+      'nuvemshop_not_understood',
+      'Nuvemshop answered a creation without the product’s ids',
+    );
   }
 
   /** The product exists in the store with this SKU: take it as ours, and write what differs from it. */
@@ -484,6 +493,6 @@ export class PageWriter {
 /** A product this run will not write, for a reason of its own (several matches for its SKU). */
 class Refusal extends PlatformError {
   constructor(message: string) {
-    super(message, false);
+    super(message, false, undefined, undefined, 'sku_ambiguous');
   }
 }

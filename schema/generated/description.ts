@@ -447,6 +447,11 @@ export const types = {
       "errors": {
         "type": "JSON",
         "listed": true
+      },
+      "waiting": {
+        "type": "JSON",
+        "nullable": true,
+        "listed": true
       }
     }
   },

@@ -286,11 +286,14 @@ export function ShowDialog({
   title,
   record,
   onClose,
+  details = {},
 }: {
   resource: string;
   title: string;
   record: RaRecord;
   onClose: () => void;
+  /** Fields the screen draws itself, by name. */
+  details?: Record<string, (record: RaRecord) => ReactNode>;
 }) {
   const translate = useTranslate();
   const titleId = useId();
@@ -311,8 +314,11 @@ export function ShowDialog({
                 <Box component="dt" sx={{ color: 'text.secondary' }}>
                   {translate(`resources.${resource}.fields.${name}`, { _: name })}
                 </Box>
-                <Box component="dd" sx={{ overflowWrap: 'anywhere' }}>
-                  {defaultText(resource, name, field, record[name], translate, lang)}
+                {/* What the screen draws itself (a run's errors) takes the dialog's whole width, under its label. */}
+                <Box component="dd" sx={{ overflowWrap: 'anywhere', gridColumn: details[name] ? '1 / -1' : undefined }}>
+                  {details[name]
+                    ? details[name](record)
+                    : defaultText(resource, name, field, record[name], translate, lang)}
                 </Box>
               </Fragment>
             ))}
