@@ -50,6 +50,15 @@ const clientJson = (row) => ({
   last_synced_at: row.last_synced_at?.toISOString() ?? null,
   name: row.name,
   installed_at: row.installed_at?.toISOString() ?? null,
+  // The client's order settings.
+  orders_enabled: row.orders_enabled,
+  orders_send_on: row.orders_send_on,
+  orders_payment_ids: row.orders_payment_ids,
+  orders_release_on: row.orders_release_on,
+  orders_cancel_in_store: row.orders_cancel_in_store,
+  hiper_marketplace_cnpj: row.hiper_marketplace_cnpj,
+  hiper_marketplace_name: row.hiper_marketplace_name,
+  orders_enabled_at: row.orders_enabled_at?.toISOString() ?? null,
   redacted_at: row.redacted_at?.toISOString() ?? null,
 });
 

@@ -16,7 +16,7 @@ import { runLoad } from './lib/load.mjs';
 import { parseOptions } from './lib/options.mjs';
 import { writeResults } from './lib/report.mjs';
 import { graphqlList, restList, scenarios } from './lib/scenarios.mjs';
-import { cpuMillis, memoryProbe, startServer } from './lib/servers.mjs';
+import { cpuMillis, cpuSplit, memoryProbe, startServer } from './lib/servers.mjs';
 import { startSqlCounter } from './lib/sql-counter.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,6 +57,9 @@ function serverEnv(databaseUrl) {
     // All load comes from one address: the login budgets are raised as if it came from many.
     RATE_LIMIT_LOGIN: '1000000000',
     RATE_LIMIT_LOGIN_EMAIL: '1000000000',
+    // The request path alone is measured: no job is worked, so the schedules never sync the seeded clients (whose
+    // stores are made up) in the middle of a round.
+    RUN_WORKERS: 'false',
   };
   delete env.BENCH_DATABASE_URL;
   return env;
@@ -74,7 +77,10 @@ const viaRelay = (url, port) => {
  * The node flags `npm start` runs the gateway with (its heap bounds), so the benchmark measures the same process.
  * scripts/start.mjs takes them from the `serve` script.
  */
-const GATEWAY_FLAGS = startFlags();
+const GATEWAY_FLAGS = [
+  ...startFlags(),
+  ...(options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProf)}`] : []),
+];
 
 function startFlags() {
   const serve = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.serve;
@@ -97,7 +103,10 @@ const startBaseline = (databaseUrl) =>
   startServer({
     name: 'baseline',
     command: process.execPath,
-    args: ['bench/baseline.mjs'],
+    args: [
+      ...(options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProf, 'baseline')}`] : []),
+      'bench/baseline.mjs',
+    ],
     cwd: root,
     env: serverEnv(databaseUrl),
     readyMessage: 'baseline listening',
@@ -157,8 +166,15 @@ async function loadScenario(server, probe, scenario, connections, duration = opt
   await settle(server);
   probe?.reset();
   const cpuBefore = cpuMillis(server.child.pid);
+  const splitBefore = cpuSplit(server.child.pid);
   const result = await runLoad({ url: server.url, connections, duration, request });
   const cpuAfter = cpuMillis(server.child.pid);
+  const splitAfter = cpuSplit(server.child.pid);
+  if (splitBefore && splitAfter && result.requests) {
+    // The kernel's share (socket reads and writes, mostly) against user space (JavaScript, the collector).
+    result.cpuUserMsPerRequest = (splitAfter.user - splitBefore.user) / result.requests;
+    result.cpuSystemMsPerRequest = (splitAfter.system - splitBefore.system) / result.requests;
+  }
   server.assertRunning();
   result.cpuMsPerRequest =
     cpuBefore !== null && cpuAfter !== null && result.requests ? (cpuAfter - cpuBefore) / result.requests : null;
@@ -210,7 +226,12 @@ async function settleMachine() {
 const ms = (v) => (v === null || v === undefined ? '–' : v.toFixed(1));
 const describe = (r) =>
   `${Math.round(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}` +
-  (r.cpuMsPerRequest ? `, ${r.cpuMsPerRequest.toFixed(2)} ms CPU/request` : '') +
+  (r.cpuMsPerRequest
+    ? `, ${r.cpuMsPerRequest.toFixed(2)} ms CPU/request` +
+      (r.cpuUserMsPerRequest !== undefined
+        ? ` (user ${r.cpuUserMsPerRequest.toFixed(2)}, kernel ${r.cpuSystemMsPerRequest.toFixed(2)})`
+        : '')
+    : '') +
   (r.peakRss ? `, peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB` : '');
 
 async function main() {
@@ -325,6 +346,7 @@ async function main() {
     // ---- load: each scenario on the gateway, then at once on the baseline (both up, the idle one costs nothing),
     // so that both sides of a ratio see the same machine
     const measured = { gateway: {}, baseline: {} };
+    const cpuRounds = {};
     const single = { gateway: {}, baseline: {} };
     const restarts = [];
     let storm;
@@ -386,19 +408,35 @@ async function main() {
       for (const [index, s] of lists.gateway.entries()) {
         if (options.only && !options.only.has(s.key)) continue;
         const connections = s.login ? options.loginConnections : options.connections;
-        for (const name of ['gateway', 'baseline']) {
-          const scenario = lists[name][index];
-          log(`${name}: ${scenario.name}`);
-          const result = await measure(name, scenario.name, (server) =>
-            loadScenario(server, name === 'gateway' ? probe : undefined, scenario, connections),
-          );
-          measured[name][s.key] = result;
-          log(`  ${describe(result)}`);
-          if (s.writes) {
-            await cleanUp(pool);
-            await pool.query('vacuum clients');
+        // Rounds of the pair, gateway then baseline; the round whose CPU ratio is the median stands for the scenario.
+        const rounds = [];
+        for (let round = 1; round <= (s.login || s.writes ? 1 : options.rounds); round++) {
+          const pair = {};
+          for (const name of ['gateway', 'baseline']) {
+            const scenario = lists[name][index];
+            log(`${name}: ${scenario.name}${options.rounds > 1 ? `, round ${round}` : ''}`);
+            const result = await measure(name, scenario.name, (server) =>
+              loadScenario(server, name === 'gateway' ? probe : undefined, scenario, connections),
+            );
+            pair[name] = result;
+            log(`  ${describe(result)}`);
+            if (s.writes) {
+              await cleanUp(pool);
+              await pool.query('vacuum clients');
+            }
           }
+          rounds.push(pair);
         }
+        const cpuOf = (pair) =>
+          pair.gateway.cpuMsPerRequest && pair.baseline.cpuMsPerRequest
+            ? pair.gateway.cpuMsPerRequest / pair.baseline.cpuMsPerRequest
+            : Infinity;
+        const median = [...rounds].sort((a, b) => cpuOf(a) - cpuOf(b))[Math.floor((rounds.length - 1) / 2)];
+        measured.gateway[s.key] = { ...median.gateway, rounds: rounds.length };
+        measured.baseline[s.key] = median.baseline;
+        cpuRounds[s.key] = rounds.map(cpuOf).map((r) => (Number.isFinite(r) ? r : null));
+        if (rounds.length > 1)
+          log(`  CPU gateway ÷ baseline by round: ${cpuRounds[s.key].map((r) => r?.toFixed(2)).join(', ')}`);
         if (s.key === 'restList' || s.key === 'graphqlList') {
           // The same request one at a time: the latency without queueing behind 31 others.
           for (const name of ['gateway', 'baseline']) {
@@ -503,6 +541,7 @@ async function main() {
             gateway?.cpuMsPerRequest && baseline?.cpuMsPerRequest
               ? gateway.cpuMsPerRequest / baseline.cpuMsPerRequest
               : null,
+          cpuRounds: cpuRounds[s.key],
           sql: sql[s.key],
           sameJson: parity[s.key],
         };
@@ -554,6 +593,9 @@ async function main() {
     const mismatched = Object.entries(parity).filter(([, same]) => !same);
     if (mismatched.length)
       log(`warning: the baseline's JSON differs from the gateway's for ${mismatched.map(([k]) => k).join(', ')}`);
+    // Targets are figures to watch, not a verdict on the build: a missed one is a warning (CI's smoke run included).
+    for (const t of results.targets.filter((x) => x.met === false))
+      log(`warning: target missed: ${t.target}: ${t.measured}`);
     const failures = results.rows.filter((r) => r.gateway && r.gateway.requests === 0);
     if (failures.length) throw new Error(`no request completed for ${failures.map((r) => r.name).join(', ')}`);
     log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; bench/results/latest.md`);
@@ -594,15 +636,24 @@ function targets(
     const b = by[key].baseline?.cpuMsPerRequest;
     out.push({
       target: `${by[key].name}: server CPU per request ≤ ${max} × the baseline's`,
-      measured: r === null ? '–' : `${r.toFixed(2)}× (${g.toFixed(2)} / ${b.toFixed(2)} ms)`,
+      measured:
+        r === null
+          ? '–'
+          : `${r.toFixed(2)}× (${g.toFixed(2)} / ${b.toFixed(2)} ms` +
+            (by[key].cpuRounds?.length > 1
+              ? `; median of ${by[key].cpuRounds.length} rounds: ${by[key].cpuRounds.map((v) => v?.toFixed(2) ?? '–').join(', ')}`
+              : '') +
+            ')',
       result: verdict(r === null ? null : r <= max),
       met: r === null ? null : r <= max,
     });
   };
-  cpuRatio('restList5', 2.0);
-  cpuRatio('restGet', 2.0);
-  cpuRatio('graphqlList5', 2.5);
-  cpuRatio('graphqlGet', 2.5);
+  cpuRatio('restList5', 1.5);
+  cpuRatio('restList', 1.5);
+  cpuRatio('restGet', 1.5);
+  cpuRatio('graphqlList5', 2.0);
+  cpuRatio('graphqlList', 2.0);
+  cpuRatio('graphqlGet', 2.0);
   const ratio = (key, min) => {
     if (!by[key]?.gateway) return;
     const r = by[key]?.ratio ?? null;

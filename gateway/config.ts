@@ -174,8 +174,13 @@ const schema = z.object({
    * after three times this and retried elsewhere; its client's lease runs out ten seconds later.
    */
   SYNC_STEP_SECONDS: int(1, 120).default(20),
-  /** A failed step (Hiper or Nuvemshop unreachable) waits this long, doubling at each of its eight retries. */
+  /**
+   * A step that could not reach Hiper or Nuvemshop is tried SYNC_RETRY_ATTEMPTS times in all, waiting
+   * SYNC_RETRY_DELAY_SECONDS before the second, doubling up to twelve times that; the run gives up sooner rather than
+   * try past 15 minutes after the first failure.
+   */
   SYNC_RETRY_DELAY_SECONDS: int(1, 600).default(10),
+  SYNC_RETRY_ATTEMPTS: int(1, 20).default(8),
 
   /** How often each client with orders on is asked for the orders updated since its last sweep. */
   ORDERS_SWEEP_INTERVAL_SECONDS: int(60, 86_400).default(600),

@@ -45,10 +45,12 @@ export const messages = {
   webhookReceived: 'Webhook received',
   webhookBusy: 'Too many unsigned webhooks are waiting; try again shortly',
   nuvemshopTimedOut: 'Nuvemshop did not answer in time',
+  nuvemshopUnreachable: 'Could not reach Nuvemshop',
 
   // Store synchronisation
   hiperKeyRefused: 'Hiper refused the security key',
   hiperTimedOut: 'Hiper did not answer in time',
+  hiperUnreachable: 'Could not reach Hiper',
   storeTokenRevoked: 'Nuvemshop refused the store token',
   storeSuspended: 'Nuvemshop suspended the store (payment required)',
   hiperCursorStuck: "Hiper's cursor did not advance",

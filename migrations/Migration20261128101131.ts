@@ -26,7 +26,7 @@ export class Migration20261128101131 extends Migration {
     );
 
     this.addSql(
-      `alter table "clients" add column "orders_enabled" boolean not null default false, add column "orders_send_on" text check ("orders_send_on" in ('paid', 'authorized')) not null default 'paid', add column "orders_payment_ids" jsonb null, add column "orders_release_on" text check ("orders_release_on" in ('invoiced', 'processed')) not null default 'invoiced', add column "orders_cancel_in_store" boolean not null default true, add column "hiper_marketplace_cnpj" varchar(14) null, add column "hiper_marketplace_name" varchar(255) null, add column "orders_enabled_at" timestamptz null;`,
+      `alter table "clients" add column "orders_enabled" boolean not null default false, add column "orders_send_on" text check ("orders_send_on" in ('paid', 'authorized')) not null default 'paid', add column "orders_payment_ids" varchar(1000) null, add column "orders_release_on" text check ("orders_release_on" in ('invoiced', 'processed')) not null default 'invoiced', add column "orders_cancel_in_store" boolean not null default true, add column "hiper_marketplace_cnpj" varchar(14) null, add column "hiper_marketplace_name" varchar(255) null, add column "orders_enabled_at" timestamptz null;`,
     );
 
     // Orders placed before a client's orders were turned on are never sent: the moment is kept whichever door turns

@@ -187,5 +187,7 @@ current.once('message', (message) => {
     `gateway started in ${seconds(gatewayStarted)}; ready ${seconds(began)} after \`npm start\` (Ctrl-C stops it)`,
   );
   current?.disconnect();
+  // Started by `npm run demo` (scripts/demo.mjs), which signs in once the gateway listens: it is told where.
+  process.send?.(message, () => process.disconnect());
 });
 current.once('exit', (code, signal) => exitLike(code, signal));

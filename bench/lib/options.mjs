@@ -10,10 +10,15 @@ const HELP = `Usage: npm run bench -- [options]
   --warmup S           seconds of unmeasured load before each scenario (BENCH_WARMUP, default 2)
   --connections N      concurrent connections (BENCH_CONNECTIONS, default 32)
   --login-connections N  connections for login and the login storm (BENCH_LOGIN_CONNECTIONS, default 8)
+  --rounds N           rounds of each read scenario, gateway then baseline; the median CPU ratio is reported
+                       (BENCH_ROUNDS, default 3, 1 with --smoke)
   --admin-runs N       page loads for the admin figures (BENCH_ADMIN_RUNS, default 5)
   --no-admin           skip the admin figures
   --build              run \`npm run build\` first (otherwise the existing dist/ is used, built if missing)
   --force              seed even a database that holds data the benchmark did not write
+  --cpu-prof DIR       write CPU profiles (node --cpu-prof) of the gateway into DIR and of the baseline into DIR/baseline,
+                       one file per process;
+                       use with --only one scenario to see where that request's time goes
   --only KEYS          run only these scenarios, comma-separated (BENCH_ONLY): restList5, graphqlList5, restList,
                        restListDeep, restGet, graphqlList, graphqlGet, login, restCreate; skips the admin figures
                        unless "admin" is listed
@@ -81,7 +86,9 @@ export function parseOptions(argv, env) {
     warmup: pick('warmup', 'BENCH_WARMUP', 2, 1),
     connections: Math.max(1, pick('connections', 'BENCH_CONNECTIONS', 32, 32)),
     loginConnections: Math.max(1, pick('login-connections', 'BENCH_LOGIN_CONNECTIONS', 8, 8)),
+    rounds: Math.max(1, pick('rounds', 'BENCH_ROUNDS', 3, 1)),
     adminRuns: Math.max(1, pick('admin-runs', 'BENCH_ADMIN_RUNS', 5, 2)),
     only: onlyKeys(flags.get('only') ?? env.BENCH_ONLY),
+    cpuProf: flags.get('cpu-prof') ?? env.BENCH_CPU_PROF ?? null,
   };
 }

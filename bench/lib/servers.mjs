@@ -140,6 +140,16 @@ export function memoryProbe(pid) {
 }
 
 /** CPU time (user + system, milliseconds) a process has used so far, from /proc/<pid>/stat. */
+/** A process's CPU time in user space and in the kernel (ms), or null. */
+export function cpuSplit(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return null;
+  }
+}
+
 export function cpuMillis(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { SyncKind } from '../resources/sync-run.resource';
 import type { NuvemshopClient } from '../sync/nuvemshop.client';
+import { PlatformError } from '../sync/platform-call';
 import { SyncRunner } from '../sync/sync-runner';
 import type { SyncService } from '../sync/sync.service';
 import type { JobQueue, QueueDefinition } from '../queue/queue';
@@ -19,8 +20,17 @@ export interface SyncJobDeps {
   nuvemshop?: NuvemshopClient;
 }
 
-/** Hiper or Nuvemshop down: retried with backoff (10 s, 20 s, 40 s...) for about an hour before the run fails. */
-const RETRIES = 8;
+/**
+ * What pg-boss retries itself: a step whose process died (its job expired) or that failed for a reason of its own (the
+ * database). A platform that cannot be reached is retried by the handler, which says so on the run.
+ */
+const RETRIES = 5;
+/** A run never tries a platform again past this long after the first failure of its step. */
+export const GIVE_UP_AFTER_MS = 15 * 60_000;
+
+/** The wait before attempt `attempt` (2 onwards): SYNC_RETRY_DELAY_SECONDS, doubling up to twelve times it. */
+export const retryDelaySeconds = (config: Pick<Config, 'SYNC_RETRY_DELAY_SECONDS'>, attempt: number) =>
+  Math.min(config.SYNC_RETRY_DELAY_SECONDS * 2 ** (attempt - 2), config.SYNC_RETRY_DELAY_SECONDS * 12);
 
 /**
  * The `sync` queue: each job is one bounded step of a run (Hiper's pages for at most SYNC_STEP_SECONDS) and queues the
@@ -60,9 +70,37 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
         if ('next' in outcome) await jobs.send('sync', { runId, ...outcome.next });
         return 'next' in outcome ? { next: outcome.next } : { done: true };
       } catch (error) {
-        if (job.retryCount >= job.retryLimit) await runner.abandon(runId, errorMessage(error));
         log.warn({ run: runId, err: { message: errorMessage(error) } }, 'sync step failed');
-        throw error;
+        if (!(error instanceof PlatformError)) {
+          if (job.retryCount >= job.retryLimit) await runner.abandon(runId, error);
+          throw error;
+        }
+        // A refusal will not change on a retry: the run ends now, saying why.
+        if (!error.retryable) {
+          await runner.abandon(runId, error);
+          return { failed: error.code };
+        }
+        const attempt = (job.data.attempt ?? 1) + 1;
+        const failingSince = job.data.failingSince ?? new Date().toISOString();
+        const delay = retryDelaySeconds(config, attempt);
+        const retryAt = new Date(Date.now() + delay * 1000);
+        if (
+          attempt > config.SYNC_RETRY_ATTEMPTS ||
+          retryAt.getTime() - Date.parse(failingSince) > GIVE_UP_AFTER_MS - config.HIPER_TIMEOUT_MS
+        ) {
+          log.warn({ run: runId, attempts: attempt - 1, code: error.code }, 'sync run given up');
+          await runner.abandon(runId, error);
+          return { failed: error.code, attempts: attempt - 1 };
+        }
+        await runner.waitToRetry(runId, {
+          code: error.code,
+          message: error.message,
+          attempt,
+          attempts: config.SYNC_RETRY_ATTEMPTS,
+          retry_at: retryAt.toISOString(),
+        });
+        await jobs.send('sync', { runId, from, skip, attempt, failingSince }, { startAfterSeconds: delay });
+        return { retry: attempt, at: retryAt.toISOString() };
       } finally {
         clearInterval(renew);
         await runner.release(clientId, holder);

@@ -156,7 +156,6 @@ export class OrderStatus {
         `NF-e ${invoice.chaveDocumentoFiscal} escrita na loja`,
         ['sent', 'processed'],
       );
-      state = 'invoiced';
     }
     if (events.some((e) => e.codigoDoTipoDeEvento === HANDED_TO_CARRIER)) {
       await this.fulfil(store, orderId);

@@ -8,8 +8,11 @@ export interface JobPayloads {
   mail: MailJob;
   /** Deletes expired rate-limit counters and old authorization codes; runs on a schedule. */
   'prune-tables': Record<string, never>;
-  /** One step of a store synchronisation run: from Hiper's position `from` (the stored cursor unless given). */
-  sync: { runId: string; from?: number; skip?: number };
+  /**
+   * One step of a store synchronisation run: from Hiper's position `from` (the stored cursor unless given). A step
+   * tried again because a platform could not be reached carries its `attempt` (2 onwards) and when the first failed.
+   */
+  sync: { runId: string; from?: number; skip?: number; attempt?: number; failingSince?: string };
   /** Queue a run of their kind for every connected client. */
   'sync-catalogue-schedule': Record<string, never>;
   'sync-stock-schedule': Record<string, never>;

@@ -1,4 +1,4 @@
-import { boolean, datetime, id, int, json, state, text, url } from '../fields/field';
+import { boolean, datetime, id, int, state, text, url } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 import type { EntityOf } from './entity';
@@ -87,16 +87,17 @@ export const clientResource = new Resource(
       readOnly: true,
       description: 'When the app was last installed on the store',
     }),
-    orders_enabled: boolean({ default: false, listed: true, description: 'Send this store’s orders to Hiper' }),
+    orders_enabled: boolean({ default: false, description: 'Send this store’s orders to Hiper' }),
     orders_send_on: state(ORDERS_SEND_ON, {
       default: 'paid',
       description: 'Which payment states send an order: paid, or authorized as well',
     }),
-    orders_payment_ids: json({
+    orders_payment_ids: text({
       nullable: true,
+      max: 1000,
       description:
-        'Nuvemshop payment_details.method → Hiper idMeioDePagamento, e.g. {"credit_card": 4, "debit_card": 5, "pix": 12} ' +
-        '(null: that default); a method not in the map holds the order',
+        'Nuvemshop payment_details.method → Hiper idMeioDePagamento as JSON, e.g. {"credit_card": 4, "debit_card": 5, ' +
+        '"pix": 12} (empty: that default); a method not in the map holds the order',
     }),
     orders_release_on: state(ORDERS_RELEASE_ON, {
       default: 'invoiced',

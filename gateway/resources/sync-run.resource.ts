@@ -14,11 +14,70 @@ export type SyncRunState = (typeof SYNC_RUN_STATES)[number];
 /** How many product errors a run keeps: the first ones, enough to see what went wrong. */
 export const MAX_RUN_ERRORS = 50;
 
-/** One error a run keeps: the Hiper product, its SKU, and what the store platform said. */
+/**
+ * Every reason a run or a product can fail, as the API names it (`code`); its English `message` stays beside it, and
+ * the admin says it in the screen's language from the code.
+ */
+export const SYNC_ERROR_CODES = [
+  /** The client lacks a credential or the store id, or its state stops every call. */
+  'not_connected',
+  'hiper_key_refused',
+  /** No answer from Hiper (refused connection, unknown host, cut short). */
+  'hiper_unreachable',
+  'hiper_timeout',
+  /** Hiper answered 5xx, 408 or 429. */
+  'hiper_unavailable',
+  /** Hiper refused a call other than the key's (another 4xx, or a token it had just issued). */
+  'hiper_refused',
+  'hiper_not_understood',
+  'hiper_cursor_stuck',
+  /** Nuvemshop's 401, 402 and 403. */
+  'nuvemshop_token_revoked',
+  'nuvemshop_suspended',
+  'nuvemshop_permission_missing',
+  /** Nuvemshop's 409 ("too many PUT requests"), retried. */
+  'nuvemshop_busy',
+  /** Nuvemshop kept answering 429 past the retries a call gets. */
+  'nuvemshop_rate_limited',
+  'nuvemshop_unreachable',
+  'nuvemshop_timeout',
+  /** Nuvemshop answered 5xx or 408. */
+  'nuvemshop_unavailable',
+  /** Nuvemshop refused a product's call (422, 400, 404...): `detail` has its words. */
+  'nuvemshop_refused',
+  /** A 2xx without what it should carry. */
+  'nuvemshop_not_understood',
+  /** `PATCH /products/stock-price` did not apply a variant: `detail` has Nuvemshop's words. */
+  'nuvemshop_variant_refused',
+  /** A SKU that matches several products in the store. */
+  'sku_ambiguous',
+  /** Anything else (the database, a fault of the product's own): the server log has the rest. */
+  'internal',
+] as const;
+
+export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];
+
+/**
+ * One error a run keeps: the Hiper product (empty for the run's own), its SKU, a stable English `message`, its `code`,
+ * and in `detail` the platform's own words when it gave any.
+ */
 export interface SyncRunError {
   hiper_id: string;
   sku: string | null;
   message: string;
+  code: SyncErrorCode;
+  detail?: string;
+}
+
+/** While a step waits to try a platform again: why (as an error says it), the next attempt, and when it comes. */
+export interface SyncRunWaiting {
+  code: SyncErrorCode;
+  message: string;
+  /** The attempt to come (2 onwards) of `attempts`. */
+  attempt: number;
+  attempts: number;
+  /** ISO 8601 UTC. */
+  retry_at: string;
 }
 
 const count = (description: string) =>
@@ -41,7 +100,18 @@ export const syncRunResource = new Resource(
     unchanged: count('Products read with nothing to write'),
     failed: count('Products that could not be written'),
     requests: int({ min: 0, max: 2 ** 31 - 1, default: 0, readOnly: true, description: 'Calls made to Nuvemshop' }),
-    errors: json({ readOnly: true, listed: true, description: 'The first 50 errors: [{hiper_id, sku, message}]' }),
+    errors: json({
+      readOnly: true,
+      listed: true,
+      description: 'The first 50 errors: [{hiper_id, sku, message, code, detail?}]',
+    }),
+    waiting: json({
+      nullable: true,
+      readOnly: true,
+      listed: true,
+      description:
+        'While a step waits to try a platform again: {code, message, attempt, attempts, retry_at}; null otherwise',
+    }),
   },
   {
     operations: ['list', 'get'],

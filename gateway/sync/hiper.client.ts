@@ -63,14 +63,19 @@ export interface HiperPage {
 /** Hiper refused the account's security key: nothing works until someone enters a valid one. */
 export class HiperKeyRefused extends PlatformError {
   constructor(status?: number, body?: unknown) {
-    super(messages.hiperKeyRefused, false, status, body);
+    super(messages.hiperKeyRefused, false, status, body, 'hiper_key_refused');
   }
 }
 
 /** Hiper was down, slow or busy: the same call may work later. */
 export class HiperUnavailable extends PlatformError {
-  constructor(message: string, status?: number, body?: unknown) {
-    super(message, true, status, body);
+  constructor(
+    code: 'hiper_unreachable' | 'hiper_timeout' | 'hiper_unavailable',
+    message: string,
+    status?: number,
+    body?: unknown,
+  ) {
+    super(message, true, status, body, code);
   }
 }
 
@@ -82,15 +87,15 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 
 /** Hiper answered something this client does not know how to read, or refused the call itself. */
 export class HiperAnswerNotUnderstood extends PlatformError {
-  constructor(message: string, status?: number, body?: unknown) {
-    super(message, false, status, body);
+  constructor(code: 'hiper_refused' | 'hiper_not_understood', message: string, status?: number, body?: unknown) {
+    super(message, false, status, body, code);
   }
 }
 
 /** Hiper answered a cursor no greater than the one sent: reading on would never end. */
 export class HiperCursorStuck extends PlatformError {
   constructor(sent: number, answered: number) {
-    super(messages.hiperCursorStuck, false, undefined, { sent, answered });
+    super(messages.hiperCursorStuck, false, undefined, { sent, answered }, 'hiper_cursor_stuck');
   }
 }
 
@@ -201,7 +206,7 @@ export class HiperClient {
       this.current = undefined;
       ({ response, body } = await this.call(path, await this.token()));
       if (response.status === 401) {
-        throw new HiperAnswerNotUnderstood('Hiper refused a token it had just issued', 401, body);
+        throw new HiperAnswerNotUnderstood('hiper_refused', 'Hiper refused a token it had just issued', 401, body);
       }
     }
     // Hiper says so with HTTP 400 in production, 200 in its swagger.
@@ -210,7 +215,12 @@ export class HiperClient {
     const { produtos, pontoDeSincronizacao } = (body ?? {}) as { produtos?: unknown; pontoDeSincronizacao?: unknown };
     if (produtos === null || (Array.isArray(produtos) && produtos.length === 0)) return { products: [], cursor: null };
     if (!Array.isArray(produtos) || typeof pontoDeSincronizacao !== 'number') {
-      throw new HiperAnswerNotUnderstood('Hiper answered products without a list or a cursor', response.status, body);
+      throw new HiperAnswerNotUnderstood(
+        'hiper_not_understood',
+        'Hiper answered products without a list or a cursor',
+        response.status,
+        body,
+      );
     }
     return { products: produtos as HiperProduct[], cursor: pontoDeSincronizacao };
   }
@@ -297,19 +307,25 @@ export class HiperClient {
       });
       return { response, body: await readBody(response) };
     } catch (error) {
-      if (timedOut(error)) throw new HiperUnavailable(messages.hiperTimedOut);
+      if (timedOut(error)) throw new HiperUnavailable('hiper_timeout', messages.hiperTimedOut);
       const code = (error as { cause?: { code?: unknown } }).cause?.code;
-      if (typeof code === 'string' && NOT_CONNECTED.has(code)) throw new HiperNotReached('Could not reach Hiper');
-      throw new HiperUnavailable('Could not reach Hiper');
+      if (typeof code === 'string' && NOT_CONNECTED.has(code))
+        throw new HiperNotReached('hiper_unreachable', messages.hiperUnreachable);
+      throw new HiperUnavailable('hiper_unreachable', messages.hiperUnreachable);
     }
   }
 
   private failUnlessOk(response: Response, body: unknown) {
     if (response.status >= 500 || response.status === 408 || response.status === 429) {
-      throw new HiperUnavailable(`Hiper answered HTTP ${response.status}`, response.status, body);
+      throw new HiperUnavailable('hiper_unavailable', `Hiper answered HTTP ${response.status}`, response.status, body);
     }
     if (!response.ok) {
-      throw new HiperAnswerNotUnderstood(`Hiper refused the call (HTTP ${response.status})`, response.status, body);
+      throw new HiperAnswerNotUnderstood(
+        'hiper_refused',
+        `Hiper refused the call (HTTP ${response.status})`,
+        response.status,
+        body,
+      );
     }
   }
 }

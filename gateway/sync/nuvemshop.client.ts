@@ -233,35 +233,56 @@ export interface NewWebhook {
 /** Nuvemshop no longer accepts the store's token (uninstalled, reinstalled, revoked): never retried. */
 export class TokenRevoked extends PlatformError {
   constructor(body?: unknown) {
-    super(messages.storeTokenRevoked, false, 401, body);
+    super(messages.storeTokenRevoked, false, 401, body, 'nuvemshop_token_revoked');
   }
 }
 
 /** The store or the app's charge is unpaid: every call answers 402 until `app/resumed`. Never retried. */
 export class StoreSuspended extends PlatformError {
   constructor(body?: unknown) {
-    super(messages.storeSuspended, false, 402, body);
+    super(messages.storeSuspended, false, 402, body, 'nuvemshop_suspended');
   }
 }
 
 /** Nuvemshop answered 403: the app lacks a scope for the call; nothing changes until the store grants it. */
 export class PermissionMissing extends PlatformError {
   constructor(body?: unknown) {
-    super(messages.storePermissionMissing, false, 403, body);
+    super(messages.storePermissionMissing, false, 403, body, 'nuvemshop_permission_missing');
   }
 }
 
 /** Nuvemshop was down, slow or kept answering 429: the same call may work later. */
 export class NuvemshopUnavailable extends PlatformError {
-  constructor(message: string, status?: number, body?: unknown) {
-    super(message, true, status, body);
+  constructor(
+    code:
+      | 'nuvemshop_unreachable'
+      | 'nuvemshop_timeout'
+      | 'nuvemshop_unavailable'
+      | 'nuvemshop_busy'
+      | 'nuvemshop_rate_limited'
+      | 'nuvemshop_not_understood',
+    message: string,
+    status?: number,
+    body?: unknown,
+  ) {
+    super(message, true, status, body, code);
   }
 }
 
 /** Nuvemshop refused the call itself (400, 404, 415, 422...): sending it again will not help. */
 export class NuvemshopRefused extends PlatformError {
   constructor(method: string, path: string, status: number, body: unknown) {
-    super(`Nuvemshop refused ${method} ${path} (HTTP ${status}): ${describe(body)}`, false, status, body);
+    super(
+      `Nuvemshop refused ${method} ${path} (HTTP ${status}): ${describe(body)}`,
+      false,
+      status,
+      body,
+      'nuvemshop_refused',
+    );
+  }
+
+  get detail(): string {
+    return describe(this.body);
   }
 }
 
@@ -608,14 +629,21 @@ export class NuvemshopStoreClient {
         answer = await readBody(response);
       } catch (error) {
         this.bucket.settle();
-        throw new NuvemshopUnavailable(timedOut(error) ? messages.nuvemshopTimedOut : 'Could not reach Nuvemshop');
+        throw timedOut(error)
+          ? new NuvemshopUnavailable('nuvemshop_timeout', messages.nuvemshopTimedOut)
+          : new NuvemshopUnavailable('nuvemshop_unreachable', messages.nuvemshopUnreachable);
       }
       this.bucket.settle();
       if (response.status === 429) {
         // The bucket holds back this call's next attempt, and every other call to the store, for x-rate-limit-reset.
         this.bucket.full(response.headers);
         if (attempt >= retries) {
-          throw new NuvemshopUnavailable(`Nuvemshop kept answering 429 to ${method} ${path}`, 429, answer);
+          throw new NuvemshopUnavailable(
+            'nuvemshop_rate_limited',
+            `Nuvemshop kept answering 429 to ${method} ${path}`,
+            429,
+            answer,
+          );
         }
         continue;
       }
@@ -628,6 +656,7 @@ export class NuvemshopStoreClient {
       // 409 "can occur with too many PUT requests": transient, retried with backoff like a 5xx.
       if (response.status >= 500 || response.status === 408 || response.status === 409) {
         throw new NuvemshopUnavailable(
+          response.status === 409 ? 'nuvemshop_busy' : 'nuvemshop_unavailable',
           `Nuvemshop answered HTTP ${response.status} to ${method} ${path}`,
           response.status,
           answer,

@@ -31,6 +31,7 @@ import {
   type StoreHolding,
 } from './product-mapping';
 import type { Tally } from './run-tally';
+import { reservedUnits } from '../orders/reservations';
 import { StockBatcher } from './stock-batcher';
 import { SyncImage, SyncProduct, type WrittenProduct } from './sync.entities';
 
@@ -74,6 +75,8 @@ export class PageWriter {
    * and a marked product is looked up by its SKU before anything is created again.
    */
   private unsent = new Set<SyncProduct>();
+  /** Units of the page's variants sold in the store and still counted in Hiper's stock, by Hiper id. */
+  private reserved = new Map<string, number>();
   private readonly location: string | null;
   /** A unit of work per page: each flush compares only the page's rows, however long the run. */
   private em: Em;
@@ -114,6 +117,7 @@ export class PageWriter {
       hiperId: { $in: variantIds },
     }))
       this.productLinks.set(link.hiperId, link);
+    this.reserved = await reservedUnits(this.em, this.client.id, variantIds, String(this.client.ordersReleaseOn));
     if (this.kind !== 'stock') {
       for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
         this.uploaded.set(image.hiperId, [...(this.uploaded.get(image.hiperId) ?? []), image]);
@@ -160,12 +164,28 @@ export class PageWriter {
     )
       throw error;
     this.tally.failed++;
-    this.tally.errors.push({ hiper_id: p.id, sku, message: error.message });
+    this.tally.errors.push({
+      hiper_id: p.id,
+      sku,
+      message: error.message,
+      code: error.code,
+      ...(error.detail ? { detail: error.detail } : {}),
+    });
     return error.message;
   }
 
-  async product(p: HiperProduct): Promise<void> {
+  /** What the store should show, its stock less the units sold in the store that Hiper still counts; never below 0. */
+  private desiredOf(p: HiperProduct) {
     const desired = desiredOf(p);
+    for (const variant of desired.variants) {
+      const sold = this.reserved.get(variant.hiperId) ?? 0;
+      if (sold > 0) variant.stock = Math.max(0, variant.stock - sold);
+    }
+    return desired;
+  }
+
+  async product(p: HiperProduct): Promise<void> {
+    const desired = this.desiredOf(p);
     let row = this.rows.get(p.id) ?? null;
     if (this.kind === 'stock') {
       if (!isLinked(row)) return void this.tally.unchanged++;
@@ -285,7 +305,10 @@ export class PageWriter {
   private async readCreated(desired: Desired): Promise<NuvemshopProduct> {
     const found = await this.store.findProductBySku(desired.variants[0].sku);
     if (found && hasIds(found)) return found;
-    throw new NuvemshopUnavailable('Nuvemshop answered a creation without the product’s ids');
+    throw new NuvemshopUnavailable(
+      'nuvemshop_not_understood',
+      'Nuvemshop answered a creation without the product’s ids',
+    );
   }
 
   /** The product exists in the store with this SKU: take it as ours, and write what differs from it. */
@@ -475,6 +498,6 @@ export class PageWriter {
 /** A product this run will not write, for a reason of its own (several matches for its SKU). */
 class Refusal extends PlatformError {
   constructor(message: string) {
-    super(message, false);
+    super(message, false, undefined, undefined, 'sku_ambiguous');
   }
 }

@@ -1,5 +1,7 @@
+import type { SyncErrorCode } from '../resources/sync-run.resource';
+
 /**
- * A call to Hiper or Nuvemshop that did not do what was asked. `retryable` says whether the same call may succeed
+ * A call to Hiper or Nuvemshop that did not do what was asked, with the `code` a run's error carries. `retryable` says whether the same call may succeed
  * later (the platform was down, slow or busy) or will fail again until someone changes something (a refused key, a
  * revoked token, a body the platform rejects): a job retries the first kind with backoff and never the second.
  */
@@ -11,9 +13,16 @@ export class PlatformError extends Error {
     readonly status?: number,
     /** The platform's answer, parsed when it was JSON. */
     readonly body?: unknown,
+    /** What a run's error says it was (a call outside the synchronisation, an order's, may leave it `internal`). */
+    readonly code: SyncErrorCode = 'internal',
   ) {
     super(message);
     this.name = new.target.name;
+  }
+
+  /** The platform's own words about a refusal, when it said any. */
+  get detail(): string | undefined {
+    return undefined;
   }
 }
 

@@ -84,6 +84,8 @@ export class StockBatcher {
           hiper_id: x.hiperProductId,
           sku: x.variant.sku,
           message: result?.error ?? 'Nuvemshop did not report this variant',
+          code: 'nuvemshop_variant_refused',
+          ...(result?.error ? { detail: result.error } : {}),
         });
       }
       rows.add(x.row);

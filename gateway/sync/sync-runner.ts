@@ -2,11 +2,18 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import { clientResource, storeConnectionOf, type ClientEntity, type SyncState } from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
-import { MAX_RUN_ERRORS, syncRunResource, type SyncRunEntity, type SyncRunError } from '../resources/sync-run.resource';
+import {
+  MAX_RUN_ERRORS,
+  syncRunResource,
+  type SyncRunEntity,
+  type SyncRunError,
+  type SyncRunWaiting,
+} from '../resources/sync-run.resource';
 import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from './hiper.client';
 import { hiperTokenStore } from './hiper-token-store';
 import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from './nuvemshop.client';
 import { PageWriter, type RunCache } from './page-writer';
+import { PlatformError } from './platform-call';
 import { emptyTally, type Tally } from './run-tally';
 import { SyncClient } from './sync.entities';
 
@@ -102,7 +109,7 @@ export class SyncRunner {
     const { run, client } = found;
     if (!isConnected(client)) {
       await this.finish(em, { run, client }, 'failed', [
-        { hiper_id: '', sku: null, message: 'Client is not connected to both platforms' },
+        { hiper_id: '', sku: null, message: 'Client is not connected to both platforms', code: 'not_connected' },
       ]);
       return this.over(runId);
     }
@@ -185,7 +192,7 @@ export class SyncRunner {
       ) {
         const state =
           error instanceof TokenRevoked ? 'token_revoked' : error instanceof StoreSuspended ? 'suspended' : 'failed';
-        await this.finish(em, { run, client }, 'failed', [{ hiper_id: '', sku: null, message: error.message }], state);
+        await this.finish(em, { run, client }, 'failed', [runErrorOf(error)], state);
         return this.over(runId);
       }
       throw error;
@@ -209,7 +216,7 @@ export class SyncRunner {
     const errors = [...(run.errors as SyncRunError[]), ...tally.errors].slice(0, MAX_RUN_ERRORS);
     await em.getConnection().execute(
       `update sync_runs set created = created + ?, updated = updated + ?, unchanged = unchanged + ?, failed = failed + ?,
-          requests = requests + ?, errors = ?::jsonb, updated_at = now() where id = ?`,
+          requests = requests + ?, errors = ?::jsonb, waiting = null, updated_at = now() where id = ?`,
       [tally.created, tally.updated, tally.unchanged, tally.failed, requests, JSON.stringify(errors), run.id],
     );
     run.errors = errors;
@@ -233,18 +240,35 @@ export class SyncRunner {
     run.state = final;
     run.finishedAt = new Date();
     run.errors = [...errors, ...(run.errors as SyncRunError[])].slice(0, MAX_RUN_ERRORS);
+    run.waiting = null;
     await em.refresh(client);
     client.syncState = clientState ?? (final === 'failed' ? 'failed' : 'idle');
     client.lastSyncedAt = new Date();
     await em.flush();
   }
 
-  /** Ends a run that the job gave up on after its last retry (Hiper or Nuvemshop unreachable). */
-  async abandon(runId: string, message: string): Promise<void> {
+  /** Ends a run that the job gave up on (Hiper or Nuvemshop still unreachable after its last attempt), saying why. */
+  async abandon(runId: string, error: unknown): Promise<void> {
     const em = this.orm.em.fork();
     const found = await this.runOf(em, runId);
     if (found && ['queued', 'running'].includes(found.run.state))
-      await this.finish(em, found, 'failed', [{ hiper_id: '', sku: null, message }]);
+      await this.finish(em, found, 'failed', [runErrorOf(error)]);
     this.caches.delete(runId);
   }
+
+  /** Says on the run that a step waits to try again, why, and when (cleared by the step's next outcome). */
+  async waitToRetry(runId: string, waiting: SyncRunWaiting): Promise<void> {
+    await this.orm.em
+      .getConnection()
+      .execute(
+        `update sync_runs set waiting = ?::jsonb, updated_at = now() where id = ? and state in ('queued', 'running')`,
+        [JSON.stringify(waiting), runId],
+      );
+  }
+}
+
+/** A run's own error (no product) for what ended it: a platform's code and message, or `internal`. */
+export function runErrorOf(error: unknown): SyncRunError {
+  if (error instanceof PlatformError) return { hiper_id: '', sku: null, message: error.message, code: error.code };
+  return { hiper_id: '', sku: null, message: error instanceof Error ? error.message : String(error), code: 'internal' };
 }

@@ -70,8 +70,7 @@ export const types = {
         "nullable": true
       },
       "orders_enabled": {
-        "type": "Boolean",
-        "listed": true
+        "type": "Boolean"
       },
       "orders_send_on": {
         "type": "ClientOrdersSendOn",
@@ -81,7 +80,7 @@ export const types = {
         ]
       },
       "orders_payment_ids": {
-        "type": "JSON",
+        "type": "String",
         "nullable": true
       },
       "orders_release_on": {
@@ -447,6 +446,11 @@ export const types = {
       },
       "errors": {
         "type": "JSON",
+        "listed": true
+      },
+      "waiting": {
+        "type": "JSON",
+        "nullable": true,
         "listed": true
       }
     }

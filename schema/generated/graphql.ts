@@ -45,7 +45,7 @@ export type DashboardCountsQueryVariables = Exact<{
 }>;
 
 
-export type DashboardCountsQuery = { clients: { count: number }, disconnected: { count: number }, suspended: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
+export type DashboardCountsQuery = { clients: { count: number }, disconnected: { count: number }, suspended: { count: number }, heldOrders: { count: number }, uncertainOrders: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -116,6 +116,12 @@ export const DashboardCountsDocument = new TypedDocumentString(`
     count
   }
   suspended: _allClientsMeta(filter: {sync_state: suspended}) {
+    count
+  }
+  heldOrders: _allOrdersMeta(filter: {state: held}) {
+    count
+  }
+  uncertainOrders: _allOrdersMeta(filter: {state: uncertain}) {
     count
   }
   items: _allItemsMeta {

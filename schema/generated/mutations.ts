@@ -107,10 +107,13 @@ export const mutations = {
         ]
       },
       "orders_payment_ids": {
-        "type": "JSON",
+        "type": "String",
         "list": false,
-        "sdl": "JSON",
-        "required": false
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 1000
+        }
       },
       "orders_release_on": {
         "type": "ClientOrdersReleaseOn",
@@ -507,10 +510,13 @@ export const mutations = {
         ]
       },
       "orders_payment_ids": {
-        "type": "JSON",
+        "type": "String",
         "list": false,
-        "sdl": "JSON",
-        "required": false
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 1000
+        }
       },
       "orders_release_on": {
         "type": "ClientOrdersReleaseOn",

@@ -105,7 +105,12 @@ describe('a first run', () => {
     const run = await syncNow(c.id);
     expect(run).toMatchObject({ state: 'partial', created: 0, updated: 1, failed: 1 });
     expect(run.errors).toEqual([
-      { hiper_id: twice.id, sku: String(twice.codigo), message: expect.stringContaining('matches 2 products') },
+      {
+        hiper_id: twice.id,
+        sku: String(twice.codigo),
+        message: expect.stringContaining('matches 2 products'),
+        code: 'sku_ambiguous',
+      },
     ]);
     expect(c.store.products).toHaveLength(3);
     const adopted = c.store.products.find((p) => p.variants[0].sku === String(mine.codigo))!;

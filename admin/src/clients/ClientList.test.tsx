@@ -20,6 +20,13 @@ const seed = () =>
     nuvemshop_location_id: null,
     sync_state: i === 0 ? 'failed' : 'idle',
     last_synced_at: null,
+    orders_enabled: false,
+    orders_send_on: 'paid',
+    orders_payment_ids: null,
+    orders_release_on: 'invoiced',
+    orders_cancel_in_store: true,
+    hiper_marketplace_cnpj: null,
+    hiper_marketplace_name: null,
   }));
 
 /** The columns the schema lists for a client, as its labels name them: a field added there is expected here. */
@@ -116,6 +123,11 @@ describe('ClientList', () => {
             nuvemshop_store_id: 123,
             hiper_sync_update_image: true,
             hiper_sync_update_dimensions: true,
+            // Orders off until chosen, with the contract's defaults.
+            orders_enabled: false,
+            orders_send_on: 'paid',
+            orders_release_on: 'invoiced',
+            orders_cancel_in_store: true,
           },
         }),
       ),

@@ -290,11 +290,14 @@ export function ShowDialog({
   title,
   record,
   onClose,
+  details = {},
 }: {
   resource: string;
   title: string;
   record: RaRecord;
   onClose: () => void;
+  /** Fields the screen draws itself, by name. */
+  details?: Record<string, (record: RaRecord) => ReactNode>;
 }) {
   const translate = useTranslate();
   const titleId = useId();
@@ -315,9 +318,12 @@ export function ShowDialog({
                 <Box component="dt" sx={{ color: 'text.secondary' }}>
                   {translate(`resources.${resource}.fields.${name}`, { _: name })}
                 </Box>
-                <Box component="dd" sx={{ overflowWrap: 'anywhere' }}>
-                  {/* A reference names its record by its title, as a link to it; never its id. */}
-                  {field.references && screenOfType(field.references) && record[name] != null ? (
+                {/* What the screen draws itself (a run's errors) takes the dialog's whole width, under its label. */}
+                <Box component="dd" sx={{ overflowWrap: 'anywhere', gridColumn: details[name] ? '1 / -1' : undefined }}>
+                  {details[name] ? (
+                    details[name](record)
+                  ) : field.references && screenOfType(field.references) && record[name] != null ? (
+                    // A reference names its record by its title, as a link to it; never its id.
                     <RecordContextProvider value={record}>
                       <ReferenceLink source={name} screen={screenOfType(field.references)!} />
                     </RecordContextProvider>

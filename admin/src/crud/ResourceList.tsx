@@ -80,6 +80,8 @@ export interface ColumnCustomization {
   source: string;
   text?: (record: RaRecord, translate: Translate) => string;
   render?: (record: RaRecord) => ReactNode;
+  /** How a read-only record's dialog shows it, where it says more than the column (a run's every error). */
+  dialog?: (record: RaRecord) => ReactNode;
 }
 
 const TruncatedText = styled('span')({
@@ -257,6 +259,15 @@ function useColumns(
       return { source: custom.source, field, text, render, detail };
     });
   }, [resource, customized, translate, lang]);
+}
+
+/** The fields a read-only dialog draws as the screen says. */
+function dialogDetails(customized: (string | ColumnCustomization)[] | undefined) {
+  return Object.fromEntries(
+    (customized ?? []).flatMap((entry) =>
+      typeof entry !== 'string' && entry.dialog ? [[entry.source, entry.dialog] as const] : [],
+    ),
+  );
 }
 
 /** The exporter: what the columns show, every filtered row (not just the page), as CSV. */
@@ -783,6 +794,7 @@ export function ResourceList({
               resource={resource}
               title={translate(`resources.${resource}.action.show`)}
               record={editing}
+              details={dialogDetails(customized)}
               onClose={() => setEditing(null)}
             />
           )}

@@ -85,6 +85,10 @@ describe('inputs derived from the schema', () => {
       nuvemshop_store_id: 0,
       hiper_sync_update_image: true,
       hiper_sync_update_dimensions: true,
+      orders_enabled: false,
+      orders_send_on: 'paid',
+      orders_release_on: 'invoiced',
+      orders_cancel_in_store: true,
     });
     expect(createData(inputs, { url: 'https://a.example', nuvemshop_store_id: '12', hiper_token: '' })).toEqual({
       url: 'https://a.example',

@@ -25,6 +25,8 @@ describe('Dashboard', () => {
           disconnected: { count: 1 },
           suspended: { count: 2 },
           items: { count: 12 },
+          heldOrders: { count: 4 },
+          uncertainOrders: { count: 1 },
           users: { count: 5 },
           failedMail: { count: 2 },
         },
@@ -47,6 +49,16 @@ describe('Dashboard', () => {
     );
     expect(screen.getByRole('link', { name: 'Usuários 5' })).toHaveAttribute('href', '/admin');
     expect(screen.getByText('E-mails que falharam: 2')).toBeInTheDocument();
+    // Orders waiting for a person, each kind leading to those orders.
+    expect(screen.getByRole('heading', { name: 'Pedidos parados: 5' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Aguardando pessoa: 4' })).toHaveAttribute(
+      'href',
+      `/pedidos?filter=${encodeURIComponent('{"state":"held"}')}`,
+    );
+    expect(screen.getByRole('link', { name: 'Incertos: 1' })).toHaveAttribute(
+      'href',
+      `/pedidos?filter=${encodeURIComponent('{"state":"uncertain"}')}`,
+    );
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(JSON.parse(fetch.mock.calls[0][1].body).variables).toEqual({ superuser: true });
   });
@@ -54,7 +66,14 @@ describe('Dashboard', () => {
   it('asks an ordinary user for clients and items only', async () => {
     const fetch = vi.fn().mockResolvedValueOnce(
       answer({
-        data: { clients: { count: 0 }, disconnected: { count: 0 }, suspended: { count: 0 }, items: { count: 1 } },
+        data: {
+          clients: { count: 0 },
+          disconnected: { count: 0 },
+          suspended: { count: 0 },
+          items: { count: 1 },
+          heldOrders: { count: 0 },
+          uncertainOrders: { count: 0 },
+        },
       }),
     );
     vi.stubGlobal('fetch', fetch);

@@ -25,6 +25,34 @@ function CountCard({ label, count, to }: { label: string; count: number; to: str
 /** The clients screen showing only the clients in one state. */
 const clientsIn = (state: string) => `/clientes?filter=${encodeURIComponent(JSON.stringify({ sync_state: state }))}`;
 
+/** The orders screen showing only the orders in one state. */
+const ordersIn = (state: string) => `/pedidos?filter=${encodeURIComponent(JSON.stringify({ state }))}`;
+
+/**
+ * "Pedidos parados": orders that wait for a person, held (with a reason to act on) or uncertain (a send whose outcome
+ * is unknown), each count leading to those orders.
+ */
+function StoppedOrders({ held, uncertain }: { held: number; uncertain: number }) {
+  const stopped = held + uncertain;
+  return (
+    <Card variant="outlined" component="section" aria-label="Pedidos parados" sx={{ mt: 3, maxWidth: 420 }}>
+      <CardContent>
+        <Typography variant="h6" component="h2">
+          Pedidos parados: {stopped}
+        </Typography>
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 1 }}>
+          <Typography component={Link} to={ordersIn('held')} color={held ? 'error' : 'primary'}>
+            Aguardando pessoa: {held}
+          </Typography>
+          <Typography component={Link} to={ordersIn('uncertain')} color={uncertain ? 'error' : 'primary'}>
+            Incertos: {uncertain}
+          </Typography>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
 /** The e-mails screen showing only the mail that failed for good. */
 const FAILED_MAIL = `/emails?filter=${encodeURIComponent(JSON.stringify({ state: 'failed' }))}`;
 
@@ -83,6 +111,7 @@ function Counts({ superuser }: { superuser: boolean }) {
         <CountCard label="Itens" count={data.items.count} to="/items" />
         {data.users && <CountCard label="Usuários" count={data.users.count} to="/admin" />}
       </Box>
+      <StoppedOrders held={data.heldOrders.count} uncertain={data.uncertainOrders.count} />
       {data.failedMail && <FailedMail count={data.failedMail.count} />}
     </>
   );

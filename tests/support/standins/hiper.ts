@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listen } from './listen';
 
 /**
  * A stand-in for Hiper's "Loja virtual" API (`{base}/auth/gerar-token/{key}`,
@@ -141,6 +142,10 @@ export interface HiperStandInOptions {
    * payments adding up to the lines and freight): true unless told.
    */
   validateOrders?: boolean;
+  /** The port on 127.0.0.1 (a free one unless told). */
+  port?: number;
+  /** Answers every request outside the API's path (pages of the demo's own); a 404 otherwise. */
+  page?: http.RequestListener;
 }
 
 interface Stored {
@@ -576,6 +581,8 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
   };
 
   const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    if (options.page && !pathname.startsWith(`${basePath}/`)) return void options.page(req, res);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -621,7 +628,7 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
       res.on('close', () => clearTimeout(timer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listen(server, options.port ?? 0);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listen } from './listen';
 
 /**
  * A stand-in for Nuvemshop's store API (`{base}/{store_id}/...`), serving exactly the calls the product makes and
@@ -312,6 +313,10 @@ export interface NuvemshopApiOptions {
    * `updated_at`, as integrators report.
    */
   ordersOrder?: 'created-desc' | 'created-asc';
+  /** The port on 127.0.0.1 (a free one unless told). */
+  port?: number;
+  /** Answers every request outside the API's path (pages of the demo's own); a 404 otherwise. */
+  page?: http.RequestListener;
 }
 
 const WEBHOOK_EVENTS = [
@@ -1784,6 +1789,8 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
   };
 
   const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    if (options.page && !pathname.startsWith(`${basePath}/`)) return void options.page(req, res);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -1838,7 +1845,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       res.on('close', () => clearTimeout(timer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listen(server, options.port ?? 0);
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const storeOf = (storeId: number) => {

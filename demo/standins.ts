@@ -1,0 +1,75 @@
+import type http from 'node:http';
+import { startHiper, type HiperAccount, type HiperStandIn } from '../tests/support/standins/hiper';
+import { startNuvemshopApi, type NuvemshopApiStandIn } from '../tests/support/standins/nuvemshop-api';
+import { seedCatalogue } from './catalogue';
+import { erpPage } from './erp-page';
+import { storePage } from './store-page';
+
+/** The demo client's credentials: the same at every start, as the stand-ins keep nothing between starts. */
+export const DEMO_CLIENT = {
+  name: 'Loja Demonstração',
+  url: 'https://loja-demonstracao.example.com',
+  hiperKey: 'demo0000000000000000000000000000000000000000000000000000000000hk',
+  storeId: 1_000_001,
+  storeToken: 'demo-nuvemshop-store-token',
+};
+
+export interface DemoStandInsOptions {
+  /** The ports of the Hiper and Nuvemshop stand-ins on 127.0.0.1 (0: any free one). */
+  hiperPort: number;
+  nuvemshopPort: number;
+  stockIntervalSeconds: number;
+}
+
+export interface DemoStandIns {
+  hiper: HiperStandIn;
+  nuvemshop: NuvemshopApiStandIn;
+  account: HiperAccount;
+  /** The demo ERP's page and the demo store's page. */
+  erpUrl: string;
+  storeUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The project's own Hiper and Nuvemshop stand-ins, started as servers on 127.0.0.1 for `npm run demo`: one Hiper
+ * account with the demo catalogue and its page, one store with its page.
+ */
+export async function startDemoStandIns(options: DemoStandInsOptions): Promise<DemoStandIns> {
+  let storeUrl = '';
+  // The ERP's page needs the account, which needs the stand-in started: until then it answers 503.
+  let erp: http.RequestListener = (_req, res) => void res.writeHead(503).end();
+  const hiper = await startHiper({ port: options.hiperPort, page: (req, res) => erp(req, res) });
+  let nuvemshop: NuvemshopApiStandIn | undefined;
+  try {
+    nuvemshop = await startNuvemshopApi({
+      port: options.nuvemshopPort,
+      page: storePage(() => nuvemshop!.store(DEMO_CLIENT.storeId)),
+    });
+    const store = nuvemshop.addStore(DEMO_CLIENT.storeId, { token: DEMO_CLIENT.storeToken });
+    store.info.name = { pt: DEMO_CLIENT.name };
+    storeUrl = new URL('/', nuvemshop.url).href;
+    const account = hiper.addAccount(DEMO_CLIENT.hiperKey);
+    const erpUrl = new URL('/', hiper.url).href;
+    erp = erpPage({
+      account,
+      stockIntervalSeconds: options.stockIntervalSeconds,
+      storePage: () => storeUrl,
+    });
+    seedCatalogue(account, `${erpUrl}images`);
+    const started = nuvemshop;
+    return {
+      hiper,
+      nuvemshop,
+      account,
+      erpUrl,
+      storeUrl,
+      close: async () => {
+        await Promise.all([hiper.close(), started.close()]);
+      },
+    };
+  } catch (error) {
+    await Promise.all([hiper.close(), nuvemshop?.close()]);
+    throw error;
+  }
+}

@@ -1,0 +1,192 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../gateway/paths';
+import { call } from '../support/gateway';
+import { freePort } from '../support/net';
+
+const DEMO = path.join(projectRoot, 'scripts', 'demo.mjs');
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'integracao-demo-'));
+  // The embedded PostgreSQL runs as a user of its own, which must reach its folder.
+  chmodSync(dir, 0o755);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Demo {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `npm run demo`'s script as a person would, every port a free one. */
+async function runDemo(env: Record<string, string>): Promise<Demo> {
+  let output = '';
+  const child = spawn(process.execPath, [DEMO], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEMO_HIPER_PORT: '0',
+      DEMO_NUVEMSHOP_PORT: '0',
+      DEMO_PG_PORT: String(await freePort()),
+      DEMO_DATA_DIR: dir,
+      SYNC_STOCK_INTERVAL_SECONDS: '10',
+      BCRYPT_COST: '4',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+/** Waits until `read` answers something other than undefined; fails with the demo's output after `timeoutMs`. */
+async function until<T>(demo: Demo, what: string, read: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`${what} did not happen in ${timeoutMs} ms:\n${demo.output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+interface StoreProduct {
+  id: number;
+  name: { pt: string };
+  published: boolean;
+  images: unknown[];
+  variants: { sku: string; price: string; stock: number | null; values: { pt: string }[] }[];
+}
+
+describe('npm run demo', () => {
+  it('refuses to run with NODE_ENV=production, starting nothing', async () => {
+    const demo = await runDemo({ NODE_ENV: 'production' });
+    expect(await demo.exited).toEqual({ code: 1, signal: null });
+    expect(demo.output()).toContain('npm run demo does not run with NODE_ENV=production');
+    expect(demo.output()).not.toContain('compiling');
+  });
+
+  it('runs the product beside the stand-ins with a connected demo client: "Sincronizar agora" fills the store, a price changed in the demo ERP reaches it at the next stock run, and Ctrl-C stops everything', async () => {
+    const demo = await runDemo({});
+    try {
+      const banner = await until(
+        demo,
+        'the demo start',
+        async () => /The demo is running[\s\S]*\n\s*Demo store:.*\n/.exec(demo.output())?.[0],
+        180_000,
+      );
+      const admin = /Admin:\s+(http:\/\/\S+)\/clientes\s+sign in as admin@example\.com \/ changethis/.exec(banner)![1];
+      const erp = /Demo ERP:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(banner)![1];
+      const store = /Demo store:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(banner)![1];
+      const api = admin.replace('://localhost', '://127.0.0.1');
+
+      const signIn = await call(api, 'POST', '/api/v1/login/access-token', {
+        form: { username: 'admin@example.com', password: 'changethis' },
+      });
+      expect(signIn.status).toBe(200);
+      const token = signIn.body.access_token as string;
+      const clients = await call(api, 'GET', '/api/v1/clients/', { token });
+      expect(clients.body.data).toHaveLength(1);
+      const client = clients.body.data[0];
+      expect(client).toMatchObject({ name: 'Loja Demonstração', nuvemshop_store_id: 1_000_001, sync_state: 'idle' });
+
+      const erpPage = await fetch(erp);
+      expect(erpPage.status).toBe(200);
+      expect(await erpPage.text()).toContain('Camiseta Básica Branca');
+      const storeProducts = async () => (await (await fetch(`${store}products.json`)).json()) as StoreProduct[];
+      expect(await storeProducts()).toEqual([]);
+
+      // "Sincronizar agora": the catalogue run creates every active product, with its images; the inactive one waits.
+      // A stock run queued that moment is answered instead (a client has one run at a time): the click is repeated.
+      const run = await until(
+        demo,
+        'the catalogue run',
+        async () => {
+          const started = await call(api, 'POST', `/api/v1/clients/${client.id}/sync`, { token, json: {} });
+          expect(started.status).toBe(202);
+          let answer = started;
+          while (['queued', 'running'].includes(answer.body.state)) {
+            await new Promise((r) => setTimeout(r, 250));
+            answer = await call(api, 'GET', `/api/v1/sync-runs/${started.body.id}`, { token });
+          }
+          return answer.body.kind === 'catalogue' ? answer.body : undefined;
+        },
+        60_000,
+      );
+      expect(run).toMatchObject({ state: 'succeeded', created: 4, unchanged: 1, failed: 0, errors: [] });
+      const products = await storeProducts();
+      expect(products.map((p) => p.name.pt).sort()).toEqual([
+        'Boné Aba Curva',
+        'Camiseta Básica Branca',
+        'Caneca de Cerâmica',
+        'Tênis de Corrida',
+      ]);
+      const shoes = products.find((p) => p.name.pt === 'Tênis de Corrida')!;
+      expect(shoes.variants.map((v) => v.values.map((value) => value.pt).join(' / '))).toEqual([
+        'Azul / 40',
+        'Azul / 42',
+        'Preto / 40',
+        'Preto / 42',
+      ]);
+      expect(products.find((p) => p.name.pt === 'Boné Aba Curva')!.images).toHaveLength(2);
+      const shirt = () => products.find((p) => p.name.pt === 'Camiseta Básica Branca')!.variants[0];
+      expect(shirt()).toMatchObject({ sku: '1001', price: '49.90', stock: 25 });
+      const storePage = await (await fetch(store)).text();
+      expect(storePage).toContain('Camiseta Básica Branca');
+
+      // The demo ERP's form, as its page posts it: the next stock run carries the new price and stock.
+      const changed = await fetch(`${erp}products/1001`, {
+        method: 'POST',
+        body: new URLSearchParams({ preco: '39,90', estoque: '8' }),
+        redirect: 'manual',
+      });
+      expect(changed.status).toBe(303);
+      const after = await until(
+        demo,
+        'the new price in the store',
+        async () => {
+          const variant = (await storeProducts()).find((p) => p.name.pt === 'Camiseta Básica Branca')!.variants[0];
+          return variant.price === '39.90' ? variant : undefined;
+        },
+        45_000,
+      );
+      expect(after).toMatchObject({ price: '39.90', stock: 8 });
+      // Seen as the stock run's work once it has ended.
+      const stockRun = await until(
+        demo,
+        'the stock run that carried it',
+        async () => {
+          const runs = await call(api, 'GET', `/api/v1/sync-runs/?client_id=${client.id}&limit=20`, { token });
+          return runs.body.data.find((r: { kind: string; updated: number }) => r.kind === 'stock' && r.updated > 0);
+        },
+        15_000,
+      );
+      expect(stockRun).toMatchObject({ trigger: 'schedule', state: 'succeeded', updated: 1, failed: 0 });
+
+      // Ctrl-C: the gateway drains and stops its database, then the stand-ins close.
+      demo.child.kill('SIGINT');
+      expect(await demo.exited).toEqual({ code: 0, signal: null });
+      expect(demo.output()).toContain('gateway stopped');
+      expect(existsSync(path.join(dir, 'postgres', 'postmaster.pid'))).toBe(false);
+      await expect(fetch(erp)).rejects.toThrow();
+      await expect(fetch(store)).rejects.toThrow();
+    } finally {
+      if (demo.child.exitCode === null && demo.child.signalCode === null) {
+        demo.child.kill('SIGTERM');
+        await demo.exited;
+      }
+    }
+  }, 300_000);
+});
