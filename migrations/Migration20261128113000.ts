@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * A client's state tells the truth: `not_connected` while a credential or the store is missing, `never_synced` until
  * a run has ended.
  */
-export class Migration20261129100000 extends Migration {
+export class Migration20261128113000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "clients" drop constraint if exists "clients_sync_state_check";`);
     this.addSql(
