@@ -100,7 +100,11 @@ describe('npm run demo', () => {
       const clients = await call(api, 'GET', '/api/v1/clients/', { token });
       expect(clients.body.data).toHaveLength(1);
       const client = clients.body.data[0];
-      expect(client).toMatchObject({ name: 'Loja Demonstração', nuvemshop_store_id: 1_000_001, sync_state: 'idle' });
+      expect(client).toMatchObject({
+        name: 'Loja Demonstração',
+        nuvemshop_store_id: 1_000_001,
+        sync_state: 'never_synced',
+      });
 
       const erpPage = await fetch(erp);
       expect(erpPage.status).toBe(200);
