@@ -5,13 +5,15 @@ import type { EntityOf } from './entity';
 
 /**
  * Where a client's synchronisation stands: `not_connected` (a credential or the store missing), `never_synced`, `idle`
- * (its last run ended without failing), a run `queued` or `running`, the last run `failed`, or a state that stops every
+ * (its last run succeeded), `partial` (its last run ended with products it could not write), a run `queued` or
+ * `running`, the last run `failed`, or a state that stops every
  * call to its store until staff or the store act (`token_revoked`, `suspended`, `disconnected`).
  */
 export const SYNC_STATES = [
   'not_connected',
   'never_synced',
   'idle',
+  'partial',
   'queued',
   'running',
   'failed',

@@ -225,8 +225,8 @@ export class SyncRunner {
   }
 
   /**
-   * Ends a run: `failed` (with why), or `succeeded` / `partial` from its counts; the client goes back to `idle` (or the
-   * state given), and `last_synced_at` is set.
+   * Ends a run: `failed` (with why), or `succeeded` / `partial` from its counts; the client takes the run's state
+   * (`idle` after a success, or the state given), and `last_synced_at` is set.
    */
   async finish(
     em: Em,
@@ -242,7 +242,8 @@ export class SyncRunner {
     run.errors = [...errors, ...(run.errors as SyncRunError[])].slice(0, MAX_RUN_ERRORS);
     run.waiting = null;
     await em.refresh(client);
-    client.syncState = clientState ?? (final === 'failed' ? 'failed' : 'idle');
+    // "Em dia" only after a run that wrote everything; one that could not write some products says so.
+    client.syncState = clientState ?? (final === 'succeeded' ? 'idle' : final);
     client.lastSyncedAt = new Date();
     await em.flush();
   }

@@ -49,6 +49,7 @@ export const types = {
           "idle",
           "never_synced",
           "not_connected",
+          "partial",
           "queued",
           "running",
           "suspended",

@@ -6,7 +6,8 @@ import { syncEnv, syncTools } from '../support/sync';
 
 /**
  * A client's state tells the truth: `not_connected` while it lacks a credential or its store (and "Sincronizar agora"
- * is refused naming what), `never_synced` until a run has ended, `idle` ("Em dia") only after one succeeded.
+ * is refused naming what), `never_synced` until a run has ended, `idle` ("Em dia") only after one succeeded, `partial`
+ * after one that could not write every product.
  */
 let hiper: HiperStandIn;
 let nuvemshop: NuvemshopApiStandIn;
@@ -73,6 +74,27 @@ describe("a client's state", () => {
     await t.request('PUT', `/api/v1/clients/${c.id}`, { token: su, json: { hiper_token: null } });
     expect(await stateOf(c.id)).toBe('not_connected');
     await t.request('PUT', `/api/v1/clients/${c.id}`, { token: su, json: { hiper_token: c.account.key } });
+    expect(await stateOf(c.id)).toBe('idle');
+  });
+
+  it('is partial, not "Em dia", after a run that could not write every product, and idle once one succeeds', async () => {
+    const c = await tools.connectedClient();
+    const refused = c.account.add({ nome: 'Recusado', preco: 5, quantidadeEmEstoque: 1 });
+    c.account.add({ nome: 'Aceito', preco: 6, quantidadeEmEstoque: 1 });
+    nuvemshop.inject({
+      store: c.storeId,
+      method: 'POST',
+      path: '/products',
+      status: 422,
+      body: { code: 422, message: 'Unprocessable Entity', description: { name: ['is invalid'] } },
+    });
+    const partial = await tools.syncNow(c.id);
+    expect(partial).toMatchObject({ state: 'partial', failed: 1 });
+    expect(partial.errors[0]).toMatchObject({ sku: String(refused.codigo) });
+    expect(await stateOf(c.id)).toBe('partial');
+    // Read again, the refused product is created: the run succeeds and the client is up to date.
+    c.account.change(refused.id, { preco: 7 });
+    expect(await tools.syncNow(c.id)).toMatchObject({ state: 'succeeded', failed: 0 });
     expect(await stateOf(c.id)).toBe('idle');
   });
 });

@@ -67,6 +67,7 @@ export default {
       not_connected: 'Não conectado',
       never_synced: 'Nunca sincronizado',
       idle: 'Em dia',
+      partial: 'Com falhas',
       queued: 'Na fila',
       running: 'Sincronizando',
       failed: 'Falhou',
