@@ -75,14 +75,14 @@ export default function SyncRunList({ resource }: { resource: ResourceName }) {
 
 function FirstError({ record }: { record: RaRecord }) {
   const translate = useTranslate();
-  return <Truncated text={firstErrorText(errorsOf(record), translate)} width={300} />;
+  return <Truncated text={firstErrorText(errorsOf(record), translate)} width={220} />;
 }
 
 function WaitingCell({ record }: { record: RaRecord }) {
   const translate = useTranslate();
   // Whole, on as many lines as it takes: which attempt and when are at its end.
   return (
-    <Box component="span" sx={{ display: 'block', minWidth: 200, maxWidth: 320 }}>
+    <Box component="span" sx={{ display: 'block', minWidth: 180, maxWidth: 220 }}>
       {waitingText(record.waiting, translate)}
     </Box>
   );
