@@ -84,8 +84,8 @@ describe('ClientList', () => {
     expect(await blobs[0].text()).toBe(
       [
         LISTED.join(','),
-        'https://loja1.example.com,100,Definido,Não definido,Falhou,—,—,',
-        'https://loja2.example.com,101,Não definido,Não definido,Em dia,—,—,',
+        'https://loja1.example.com,100,Definido,Não definido,Falhou,—,—',
+        'https://loja2.example.com,101,Não definido,Não definido,Em dia,—,—',
       ].join('\r\n'),
     );
   });
