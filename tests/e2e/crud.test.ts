@@ -207,7 +207,7 @@ describe('a signed-in start', () => {
         });
       const visit = async () => {
         await page.goto('/clientes');
-        await page.getByRole('cell', { name: 'https://estilos-guardados.example' }).waitFor();
+        await page.getByRole('cell', { name: 'https://estilos-guardados.example', exact: true }).waitFor();
         await page.getByRole('button', { name: 'Ações: https://estilos-guardados.example' }).waitFor();
         await page.waitForLoadState('networkidle');
         return { ...(await styles()), picture: await page.screenshot({ animations: 'disabled', caret: 'hide' }) };

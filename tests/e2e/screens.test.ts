@@ -318,12 +318,23 @@ describe('empty lists', () => {
   });
 });
 
-/** The inputs of a form dialog, in order, by their labels with their required marks ('URL *'). */
+/**
+ * The inputs of a form dialog, in order, by their labels with their required marks ('URL *'); a choice (MUI's select,
+ * whose input is hidden from people) by the label of its field.
+ */
 const formFields = (dialog: Locator) =>
   dialog
     .locator('input:not([type="hidden"])')
     .evaluateAll((inputs) =>
-      inputs.map((input) => ((input as HTMLInputElement).labels?.[0]?.textContent ?? '?').replace(/\s+/g, ' ').trim()),
+      inputs.map((input) =>
+        (
+          (input as HTMLInputElement).labels?.[0]?.textContent ??
+          input.closest('.MuiFormControl-root')?.querySelector('label')?.textContent ??
+          '?'
+        )
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ),
     );
 
 describe('client dialogs', () => {
@@ -348,9 +359,16 @@ describe('client dialogs', () => {
       'Token Nuvemshop',
       'Local de estoque Nuvemshop',
       'Nome da loja',
+      'Meios de pagamento no Hiper',
+      'CNPJ do marketplace (Hiper)',
+      'Nome do marketplace (Hiper)',
       'ID da loja Nuvemshop',
+      'Enviar pedidos quando *',
+      'Estoque baixado no Hiper quando *',
       'Sincronizar imagens',
       'Sincronizar dimensões',
+      'Enviar pedidos ao Hiper',
+      'Cancelar na loja o que o Hiper cancelar',
     ]);
   });
 
@@ -439,6 +457,7 @@ describe('icons and alignment', () => {
       expect(edges.map((entry) => entry.text)).toEqual([
         'Dashboard',
         'Clientes',
+        'Pedidos',
         'Sincronizações',
         'Produtos vinculados',
         'Itens',

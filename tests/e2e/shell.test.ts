@@ -126,7 +126,9 @@ describe.each(['light', 'dark'] as const)('contrast in %s mode', (theme) => {
 
     await page.goto('/login');
     await page.getByRole('button', { name: 'Logar' }).click();
+    // The page drawn at build time tells the empty Email at once; the app, once up, sends the form and tells both.
     await page.getByText('Email é obrigatório').waitFor();
+    await page.getByText('Password is required').waitFor();
     await expectReadable(page, 'login', [
       'Sistema de Integração',
       'Email é obrigatório',

@@ -162,7 +162,14 @@ function FormDialogFrame({ title, onClose, children }: Omit<DialogProps, 'resour
       // has it (someone quick, or a slow machine's late transition), which must not lose what is being typed.
       slotProps={{
         transition: { onEntered: focusFirstField },
-        paper: { sx: { mx: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } } },
+        paper: {
+          sx: {
+            mx: { xs: 1, sm: 4 },
+            width: { xs: 'calc(100% - 16px)', sm: undefined },
+            // The form fills the dialog, its fields scrolling between the title and the buttons.
+            '& > form': { display: 'flex', flexDirection: 'column', minHeight: 0, flex: '1 1 auto' },
+          },
+        },
       }}
     >
       <DialogTitle id={titleId}>{title}</DialogTitle>

@@ -572,7 +572,9 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
   return (
     <TopToolbar
       sx={{
-        flexWrap: 'nowrap',
+        // On a phone the filters shrink; on a narrow window beside the sidebar the tools wrap rather than push the
+        // page sideways; on a desktop they keep one row.
+        flexWrap: { xs: 'nowrap', sm: 'wrap', lg: 'nowrap' },
         // A phone's whole width, which its filters share.
         width: { xs: '100%', sm: 'auto' },
         boxSizing: 'border-box',
