@@ -170,6 +170,17 @@ async function syncRunId(f: Fixture): Promise<string> {
   );
   return run.id;
 }
+/** An order of the victim's client, already sent to Hiper. */
+async function orderId(f: Fixture): Promise<string> {
+  const [order] = await t.sql<{ id: string }>(
+    `insert into orders (id, client_id, nuvemshop_order_id, number, state, payment_status, total, customer_name, lines,
+                         history, received_at, sent_at, updated_at, hiper_order_id)
+      values (gen_random_uuid(), $1, (random() * 1e9)::bigint, 101, 'sent', 'paid', '65.00', 'Maria', '[]', '[]',
+              now(), now(), now(), 'H-1') returning id`,
+    [f.victim.clientId],
+  );
+  return order.id;
+}
 async function productLinkId(f: Fixture): Promise<string> {
   const [link] = await t.sql<{ id: string }>(
     `insert into product_links (id, client_id, hiper_id, sku, name, nuvemshop_product_id, nuvemshop_variant_id)
@@ -292,6 +303,15 @@ const REST: Record<string, Build<RestCall>> = {
   'POST /clients/{id}/sync': (f) => ({ method: 'POST', path: `/clients/${f.victim.clientId}/sync`, json: {} }),
   'GET /sync-runs/': (f) => ({ method: 'GET', path: `/sync-runs/?client_id=${f.victim.clientId}` }),
   'GET /sync-runs/{id}': async (f) => ({ method: 'GET', path: `/sync-runs/${await syncRunId(f)}` }),
+  'GET /orders/': (f) => ({ method: 'GET', path: `/orders/?client_id=${f.victim.clientId}` }),
+  'GET /orders/{id}': async (f) => ({ method: 'GET', path: `/orders/${await orderId(f)}` }),
+  'POST /orders/{id}/resend': async (f) => ({ method: 'POST', path: `/orders/${await orderId(f)}/resend` }),
+  'POST /orders/{id}/mark-sent': async (f) => ({
+    method: 'POST',
+    path: `/orders/${await orderId(f)}/mark-sent`,
+    json: {},
+  }),
+  'POST /clients/{id}/orders/sweep': (f) => ({ method: 'POST', path: `/clients/${f.victim.clientId}/orders/sweep` }),
   'GET /product-links/': (f) => ({ method: 'GET', path: `/product-links/?client_id=${f.victim.clientId}&q=Produto` }),
   'GET /product-links/{id}': async (f) => ({ method: 'GET', path: `/product-links/${await productLinkId(f)}` }),
   'GET /mail-jobs/{id}': async () => ({ method: 'GET', path: `/mail-jobs/${await mailJobId()}` }),
@@ -374,6 +394,27 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query ProductLink': async (f) => ({
     query: 'query ($id: ID!) { ProductLink(id: $id) { id sku } }',
     variables: { id: await productLinkId(f) },
+  }),
+  'query allOrders': (f) => ({
+    query: 'query ($id: ID) { allOrders(filter: { client_id: $id }) { id state number } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allOrdersMeta': () => ({ query: '{ _allOrdersMeta { count } }' }),
+  'query Order': async (f) => ({
+    query: 'query ($id: ID!) { Order(id: $id) { id state } }',
+    variables: { id: await orderId(f) },
+  }),
+  'mutation resendOrder': async (f) => ({
+    query: 'mutation ($id: ID!) { resendOrder(id: $id) { id state } }',
+    variables: { id: await orderId(f) },
+  }),
+  'mutation markOrderSent': async (f) => ({
+    query: 'mutation ($id: ID!) { markOrderSent(id: $id) { id state } }',
+    variables: { id: await orderId(f) },
+  }),
+  'mutation sweepOrders': (f) => ({
+    query: 'mutation ($id: ID!) { sweepOrders(client_id: $id) }',
+    variables: { id: f.victim.clientId },
   }),
   'mutation syncClient': (f) => ({
     query: 'mutation ($id: ID!) { syncClient(id: $id, kind: catalogue) { id state } }',
