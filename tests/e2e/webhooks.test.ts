@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
-import { browserSuite, login } from './support/browser';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { browserSuite, openSignedIn, scrollsSideways, type SIZES } from './support/browser';
 
 /** The Webhooks screen, as staff read it: what came unsigned says so, in the screen's language. */
 let t: TestGateway;
@@ -10,19 +9,7 @@ const open = browserSuite(async () => {
   return t;
 });
 
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
-
-async function openIn(theme: 'light' | 'dark', size: keyof typeof SIZES) {
-  const page = await open(SIZES[size]);
-  await page.context().addInitScript((chosen) => {
-    if (!localStorage.getItem('RaStoreSistemaIntegracao.theme'))
-      localStorage.setItem('RaStoreSistemaIntegracao.theme', JSON.stringify(chosen));
-  }, theme);
-  await login(page, SUPERUSER.email, SUPERUSER.password);
-  return page;
-}
-
-const scrollsSideways = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth > window.innerWidth);
+const openIn = (theme: 'light' | 'dark', size: keyof typeof SIZES) => openSignedIn(open, theme, size);
 
 describe('the Webhooks screen', () => {
   it('reads an unsigned privacy request as "Não assinado", naming its client, on a desktop and a phone', async () => {

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { TestGateway } from '../../support/gateway';
+import { SUPERUSER, type TestGateway } from '../../support/gateway';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -117,3 +117,25 @@ export async function expectToast(page: Page, title: string, description?: strin
     .click();
   await toast.first().waitFor({ state: 'detached' });
 }
+
+/** The two screens every changed screen is looked at on: a desktop and a phone. */
+export const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
+
+/** A page of `open` at `size`, in the `theme` appearance (unless the page chose another since), signed in as the superuser. */
+export async function openSignedIn(
+  open: (viewport?: { width: number; height: number }) => Promise<Page>,
+  theme: 'light' | 'dark',
+  size: keyof typeof SIZES,
+): Promise<Page> {
+  const page = await open(SIZES[size]);
+  await page.context().addInitScript((chosen) => {
+    if (!localStorage.getItem('RaStoreSistemaIntegracao.theme'))
+      localStorage.setItem('RaStoreSistemaIntegracao.theme', JSON.stringify(chosen));
+  }, theme);
+  await login(page, SUPERUSER.email, SUPERUSER.password);
+  return page;
+}
+
+/** Whether the page scrolls sideways: a phone user must never have to. */
+export const scrollsSideways = (page: Page) =>
+  page.evaluate(() => document.scrollingElement!.scrollWidth > window.innerWidth);
