@@ -1,28 +1,20 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { clientResource, storeConnectionOf, type ClientEntity, type SyncState } from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import {
-  MAX_RUN_ERRORS,
-  syncRunResource,
-  type SyncRunEntity,
-  type SyncRunError,
-  type SyncRunWaiting,
-} from '../resources/sync-run.resource';
+import { storeConnectionOf, type StoreConnectionFields, type SyncState } from '../resources/client.resource';
+import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError, type SyncRunWaiting } from '../resources/sync-run.resource';
 import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from './hiper.client';
-import { hiperTokenStore } from './hiper-token-store';
+import { hiperTokenStore, type KeptRow } from './hiper-token-store';
+import { decryptToken } from '../database/token-cipher';
 import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from './nuvemshop.client';
-import { PageWriter, type RunCache } from './page-writer';
+import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
 import { PlatformError } from './platform-call';
 import { emptyTally, type Tally } from './run-tally';
-
-type Em = ReturnType<MikroORM['em']['fork']>;
 
 /** The client states that stop every call to its store until staff or the store act. */
 export const STOPPED_STATES = ['token_revoked', 'suspended', 'disconnected'];
 
 /** A client is synced when it has both credentials and a store, and no state stops it. */
-export const isConnected = (client: ClientEntity) => {
+export const isConnected = (client: StoreConnectionFields) => {
   const c = storeConnectionOf(client);
   return !!c.hiperKey && !!c.storeToken && c.storeId > 0 && !STOPPED_STATES.includes(c.state);
 };
@@ -118,9 +110,9 @@ export class SyncRunner {
    */
   async step(runId: string, position: { from?: number; skip?: number }): Promise<StepOutcome> {
     const em = this.orm.em.fork();
-    const found = await this.runOf(em, runId);
+    const found = await this.runOf(runId);
     if (!found || !['queued', 'running'].includes(found.run.state)) return this.over(runId);
-    const { run, client } = found;
+    const { run, client, cursors } = found;
     if (!isConnected(client)) {
       await this.finish(run.id, emptyTally(), 0, 'failed', [
         { hiper_id: '', sku: null, message: 'Client is not connected to both platforms', code: 'not_connected' },
@@ -128,15 +120,6 @@ export class SyncRunner {
       return this.over(runId);
     }
     if (run.state === 'queued') await this.markRunning(run.id);
-    // The cursors and the shared Hiper token, read at once: the token is asked for again only when it runs out.
-    const [cursors] = await em.getConnection().execute<
-      {
-        stock_cursor: string;
-        catalogue_cursor: string;
-        hiper_bearer: string | null;
-        hiper_bearer_renew_at: Date | null;
-      }[]
-    >(`select stock_cursor, catalogue_cursor, hiper_bearer, hiper_bearer_renew_at from sync_clients where client_id = ?`, [client.id]);
     if (!cursors) throw new Error(`the client of run ${runId} has no synchronisation row`);
     const kind = run.kind;
     let from =
@@ -219,11 +202,41 @@ export class SyncRunner {
     }
   }
 
-  /** A run and its client, read together: the client is loaded with the run, and found in the unit of work. */
-  private async runOf(em: Em, runId: string): Promise<{ run: SyncRunEntity; client: ClientEntity } | null> {
-    const run = await em.findOne(entityFor(syncRunResource), { id: runId }, { populate: ['client'] });
-    if (!run) return null;
-    return { run, client: await em.findOneOrFail(entityFor(clientResource), { id: run.client.id }) };
+  /**
+   * A run, its client, and the client's cursors and shared Hiper token, read in one statement (the tokens decrypted
+   * as the ORM would): the token is asked for again only when it runs out.
+   */
+  private async runOf(runId: string): Promise<{
+    run: { id: string; state: string; kind: SyncKind };
+    client: SyncedClient;
+    cursors: RunRow | null;
+  } | null> {
+    const [row] = await this.orm.em.getConnection().execute<RunRow[]>(
+      `select r.state, r.kind, c.id as client_id, c.hiper_token, c.nuvemshop_token, c.nuvemshop_store_id,
+              c.hiper_sync_update_image, c.hiper_sync_update_dimensions, c.nuvemshop_location_id, c.sync_state,
+              c.orders_release_on, s.client_id as synced, s.stock_cursor, s.catalogue_cursor, s.hiper_bearer,
+              s.hiper_bearer_renew_at
+         from sync_runs r join clients c on c.id = r.client_id left join sync_clients s on s.client_id = c.id
+        where r.id = ?`,
+      [runId],
+    );
+    if (!row) return null;
+    const decrypted = (stored: string | null) => (stored == null ? stored : decryptToken(stored));
+    return {
+      run: { id: runId, state: row.state, kind: row.kind },
+      client: {
+        id: row.client_id,
+        hiperToken: decrypted(row.hiper_token),
+        nuvemshopToken: decrypted(row.nuvemshop_token),
+        nuvemshopStoreId: row.nuvemshop_store_id,
+        hiperSyncUpdateImage: row.hiper_sync_update_image,
+        hiperSyncUpdateDimensions: row.hiper_sync_update_dimensions,
+        nuvemshopLocationId: row.nuvemshop_location_id,
+        syncState: row.sync_state,
+        ordersReleaseOn: row.orders_release_on,
+      } as SyncedClient,
+      cursors: row.synced ? row : null,
+    };
   }
 
   private over(runId: string): StepOutcome {
@@ -323,6 +336,24 @@ const resetTally = (tally: Tally) => {
 const errorsAfter = (first: string, rest: string) =>
   `(select coalesce(jsonb_agg(e order by i), '[]'::jsonb) from (select e, i from jsonb_array_elements(${first} || (${rest}))
       with ordinality as listed(e, i) order by i limit ${MAX_RUN_ERRORS}) kept)`;
+
+/** A run's row with its client's and its client's synchronisation row's, as `runOf` reads them. */
+interface RunRow extends KeptRow {
+  state: string;
+  kind: SyncKind;
+  client_id: string;
+  hiper_token: string | null;
+  nuvemshop_token: string | null;
+  nuvemshop_store_id: number | string | null;
+  hiper_sync_update_image: boolean | null;
+  hiper_sync_update_dimensions: boolean | null;
+  nuvemshop_location_id: string | null;
+  sync_state: string;
+  orders_release_on: string | null;
+  synced: string | null;
+  stock_cursor: string;
+  catalogue_cursor: string;
+}
 
 /** A run's own error (no product) for what ended it: a platform's code and message, or `internal`. */
 export function runErrorOf(error: unknown): SyncRunError {

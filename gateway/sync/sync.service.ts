@@ -8,7 +8,7 @@ import {
   clientResource,
   missingConnection,
   missingConnectionMessage,
-  type ClientEntity,
+  type StoreConnectionFields,
 } from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
 import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
@@ -146,4 +146,4 @@ const connectionOf = (row: ConnectionRow) =>
     nuvemshopToken: row.nuvemshop_token == null ? row.nuvemshop_token : decryptToken(row.nuvemshop_token),
     nuvemshopStoreId: row.nuvemshop_store_id,
     syncState: row.sync_state,
-  }) as unknown as ClientEntity;
+  }) as StoreConnectionFields;
