@@ -187,17 +187,19 @@ export type ClientUpdate = UpdateOf<ClientFields>;
 /** A client as the ORM holds it. */
 export type ClientEntity = EntityOf<typeof clientResource>;
 
+/** The properties of a client the store synchronisation reads. */
+export const STORE_CONNECTION_PROPS = [
+  'hiperToken',
+  'nuvemshopToken',
+  'nuvemshopStoreId',
+  'hiperSyncUpdateImage',
+  'hiperSyncUpdateDimensions',
+  'nuvemshopLocationId',
+  'syncState',
+] as const satisfies readonly (keyof ClientEntity)[];
+
 /** The fields of a client the store synchronisation reads. */
-export type StoreConnectionFields = Pick<
-  ClientEntity,
-  | 'hiperToken'
-  | 'nuvemshopToken'
-  | 'nuvemshopStoreId'
-  | 'hiperSyncUpdateImage'
-  | 'hiperSyncUpdateDimensions'
-  | 'nuvemshopLocationId'
-  | 'syncState'
->;
+export type StoreConnectionFields = Pick<ClientEntity, (typeof STORE_CONNECTION_PROPS)[number]>;
 
 /** What the store synchronisation reads of a client (as the ORM holds it): credentials, store, flags and state. */
 export function storeConnectionOf(row: StoreConnectionFields) {

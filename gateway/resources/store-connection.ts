@@ -52,8 +52,6 @@ export function storeClient(em: Em, storeId: number, lock = false): Promise<Clie
 
 /** When the app was last installed on a store, read without waiting on its client's row (a plain read). */
 export async function storeInstalledAt(rows: PlainRows, storeId: number): Promise<Date | undefined> {
-  const [client] = await rows.query(`select installed_at from ${clientResource.table} where nuvemshop_store_id = $1`, [
-    storeId,
-  ]);
-  return client?.installed_at ? new Date(client.installed_at as string) : undefined;
+  const found = await rows.findOne(entityFor(clientResource), ['installedAt'], storeId, 'nuvemshopStoreId');
+  return found?.installedAt ?? undefined;
 }

@@ -1,10 +1,17 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { storeConnectionOf, type StoreConnectionFields, type SyncState } from '../resources/client.resource';
+import {
+  clientResource,
+  STORE_CONNECTION_PROPS,
+  storeConnectionOf,
+  type StoreConnectionFields,
+  type SyncState,
+} from '../resources/client.resource';
 import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError, type SyncRunWaiting } from '../resources/sync-run.resource';
 import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from './hiper.client';
 import { hiperTokenStore, type KeptRow } from './hiper-token-store';
-import { decryptToken } from '../database/token-cipher';
+import { PlainRows } from '../database/plain-rows';
+import { entityFor } from '../resources/entity';
 import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from './nuvemshop.client';
 import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
 import { PlatformError } from './platform-call';
@@ -41,6 +48,8 @@ const CACHED_RUNS = 64;
  */
 export class SyncRunner {
   private readonly caches = new Map<string, RunCache>();
+  /** Plain reads of the run's client, made when first needed. */
+  private rows?: PlainRows;
 
   constructor(
     private readonly orm: MikroORM,
@@ -211,30 +220,26 @@ export class SyncRunner {
     client: SyncedClient;
     cursors: RunRow | null;
   } | null> {
+    const rows = (this.rows ??= new PlainRows(this.orm));
+    const clients = entityFor(clientResource);
+    const { column } = rows.shape(clients);
+    const { toEntity } = rows.select(clients, RUN_CLIENT);
+    // The client's columns as its declaration names them; its id is read as client_id, beside the run's own.
+    const clientColumns = RUN_CLIENT.filter((prop) => prop !== 'id')
+      .map((prop) => `c.${column[prop]}`)
+      .join(', ');
     const [row] = await this.orm.em.getConnection().execute<RunRow[]>(
-      `select r.state, r.kind, c.id as client_id, c.hiper_token, c.nuvemshop_token, c.nuvemshop_store_id,
-              c.hiper_sync_update_image, c.hiper_sync_update_dimensions, c.nuvemshop_location_id, c.sync_state,
-              c.orders_release_on, s.client_id as synced, s.stock_cursor, s.catalogue_cursor, s.hiper_bearer,
-              s.hiper_bearer_renew_at
+      `select r.state, r.kind, c.id as client_id, ${clientColumns}, s.client_id as synced, s.stock_cursor,
+              s.catalogue_cursor, s.hiper_bearer, s.hiper_bearer_renew_at
          from sync_runs r join clients c on c.id = r.client_id left join sync_clients s on s.client_id = c.id
         where r.id = ?`,
       [runId],
     );
     if (!row) return null;
-    const decrypted = (stored: string | null) => (stored == null ? stored : decryptToken(stored));
     return {
       run: { id: runId, state: row.state, kind: row.kind },
-      client: {
-        id: row.client_id,
-        hiperToken: decrypted(row.hiper_token),
-        nuvemshopToken: decrypted(row.nuvemshop_token),
-        nuvemshopStoreId: row.nuvemshop_store_id,
-        hiperSyncUpdateImage: row.hiper_sync_update_image,
-        hiperSyncUpdateDimensions: row.hiper_sync_update_dimensions,
-        nuvemshopLocationId: row.nuvemshop_location_id,
-        syncState: row.sync_state,
-        ordersReleaseOn: row.orders_release_on,
-      } as SyncedClient,
+      // Converted as a plain read converts them: the tokens decrypted as the ORM would.
+      client: toEntity({ ...row, id: row.client_id }) as SyncedClient,
       cursors: row.synced ? row : null,
     };
   }
@@ -337,19 +342,14 @@ const errorsAfter = (first: string, rest: string) =>
   `(select coalesce(jsonb_agg(e order by i), '[]'::jsonb) from (select e, i from jsonb_array_elements(${first} || (${rest}))
       with ordinality as listed(e, i) order by i limit ${MAX_RUN_ERRORS}) kept)`;
 
+/** The client's properties a run needs, read with the run. */
+const RUN_CLIENT = ['id', 'ordersReleaseOn', ...STORE_CONNECTION_PROPS] as const;
+
 /** A run's row with its client's and its client's synchronisation row's, as `runOf` reads them. */
 interface RunRow extends KeptRow {
   state: string;
   kind: SyncKind;
   client_id: string;
-  hiper_token: string | null;
-  nuvemshop_token: string | null;
-  nuvemshop_store_id: number | string | null;
-  hiper_sync_update_image: boolean | null;
-  hiper_sync_update_dimensions: boolean | null;
-  nuvemshop_location_id: string | null;
-  sync_state: string;
-  orders_release_on: string | null;
   synced: string | null;
   stock_cursor: string;
   catalogue_cursor: string;

@@ -3,11 +3,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../auth/rate-limits';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
-import { decryptToken } from '../database/token-cipher';
+import { PlainRows } from '../database/plain-rows';
 import {
   clientResource,
+  CONNECTION_FIELDS,
   missingConnection,
   missingConnectionMessage,
+  STORE_CONNECTION_PROPS,
   type StoreConnectionFields,
 } from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
@@ -19,11 +21,16 @@ export const NOT_CONNECTED = 'Client is not connected to both platforms';
 
 /** Starting runs: one client's on request, every connected client's on a schedule. */
 export class SyncService {
+  /** Plain reads of clients, their columns named by the client's declaration. */
+  private readonly rows: PlainRows;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
     private readonly limits: RateLimits,
-  ) {}
+  ) {
+    this.rows = new PlainRows(orm);
+  }
 
   /** A user starts a run: within their RATE_LIMIT_SYNC budget, or 429, before anything is looked up. */
   async start(user: { id: string }, clientId: string, kind: SyncKind = 'catalogue'): Promise<SyncRunPublic> {
@@ -52,10 +59,11 @@ export class SyncService {
 
   /** Queues a run of this kind for every connected client (those with one queued or running keep theirs). */
   async queueConnected(kind: SyncKind): Promise<number> {
-    // Those that may be connected, oldest first; each is checked again, locked, as its run is queued.
+    // Those that may be connected (each credential present), oldest first; each is checked again, locked, as its run
+    // is queued.
     const clients = await this.orm.em.getConnection().execute<{ id: string }[]>(
       `select id from clients
-        where hiper_token is not null and nuvemshop_token is not null and nuvemshop_store_id > 0
+        where ${CONNECTION_FIELDS.map((field) => `${field} is not null`).join(' and ')}
           and sync_state not in (${STOPPED_STATES.map(() => '?').join(', ')})
         order by created_at, id`,
       [...STOPPED_STATES],
@@ -85,11 +93,14 @@ export class SyncService {
     const list = JSON.stringify(ids);
     return this.orm.em.fork().transactional(async (em) => {
       const answers = new Map<string, { runId: string } | { missing: ReturnType<typeof missingConnection> }>();
-      const rows = await em.execute<ConnectionRow[]>(
-        `select id, hiper_token, nuvemshop_token, nuvemshop_store_id, sync_state from clients
-          where id in (select jsonb_array_elements_text(?::jsonb)::uuid) order by id for update`,
-        [list],
-      );
+      const { columns, toEntity } = this.rows.select(entityFor(clientResource), CONNECTION);
+      const rows = (
+        await em.execute<Record<string, unknown>[]>(
+          `select ${columns} from clients
+            where id in (select jsonb_array_elements_text(?::jsonb)::uuid) order by id for update`,
+          [list],
+        )
+      ).map((row) => toEntity(row) as StoreConnectionFields & { id: string });
       const open = await em.execute<{ id: string; client_id: string }[]>(
         `select distinct on (client_id) id, client_id from sync_runs
           where client_id in (select jsonb_array_elements_text(?::jsonb)::uuid) and state in ('queued', 'running')
@@ -98,10 +109,9 @@ export class SyncService {
       );
       for (const run of open) answers.set(run.client_id, { runId: run.id });
       const fresh: { id: string; client_id: string }[] = [];
-      for (const row of rows) {
-        const client = connectionOf(row);
-        if (!isConnected(client)) answers.set(row.id, { missing: missingConnection(client) });
-        else if (!answers.has(row.id)) fresh.push({ id: randomUUID(), client_id: row.id });
+      for (const client of rows) {
+        if (!isConnected(client)) answers.set(client.id, { missing: missingConnection(client) });
+        else if (!answers.has(client.id)) fresh.push({ id: randomUUID(), client_id: client.id });
       }
       if (!fresh.length) return answers;
       await em.execute(
@@ -130,20 +140,5 @@ export class SyncService {
 /** Clients whose runs are queued in one transaction by the schedule. */
 const QUEUED_AT_ONCE = 100;
 
-/** A client's row as queuing a run reads it. */
-interface ConnectionRow {
-  id: string;
-  hiper_token: string | null;
-  nuvemshop_token: string | null;
-  nuvemshop_store_id: string | number | null;
-  sync_state: string;
-}
-
-/** What a client needs to be synced, its tokens decrypted (a stored token may be an encrypted empty text). */
-const connectionOf = (row: ConnectionRow) =>
-  ({
-    hiperToken: row.hiper_token == null ? row.hiper_token : decryptToken(row.hiper_token),
-    nuvemshopToken: row.nuvemshop_token == null ? row.nuvemshop_token : decryptToken(row.nuvemshop_token),
-    nuvemshopStoreId: row.nuvemshop_store_id,
-    syncState: row.sync_state,
-  }) as StoreConnectionFields;
+/** A client's properties queuing a run reads: what it needs to be synced (its tokens decrypted as the ORM would). */
+const CONNECTION = ['id', ...STORE_CONNECTION_PROPS] as const;
