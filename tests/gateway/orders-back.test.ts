@@ -52,6 +52,38 @@ describe('the NF-e and the shipment', () => {
     expect(c.store.metafields).toHaveLength(3);
   });
 
+  it('a pass that died after writing the NF-e to the store, before saving its key, writes nothing twice', async () => {
+    const { c, order, hiperOrder } = await sentOrder();
+    c.account.addOrderEvent(hiperOrder.id, 3, { chaveDocumentoFiscal: KEY, urlArquivoXml: XML });
+    await suite.tools.pollStatus();
+    const invoiced = await suite.tools.orderOf(c.id, order.id);
+    expect(invoiced).toMatchObject({ state: 'invoiced', nfe_key: KEY });
+    const written = structuredClone(c.store.metafields);
+    expect(written.map((m) => m.key)).toEqual(['key', 'link', 'list']);
+
+    // The row as a process killed after its metafields were written leaves it: not invoiced, no NF-e key.
+    const crashed = () => suite.t.sql(`update orders set state = 'sent', nfe_key = null where id = $1`, [invoiced.id]);
+    await crashed();
+    const mark = suite.nuvemshop.requestsOf(c.storeId).length;
+    await suite.tools.pollStatus();
+    expect(await suite.tools.orderOf(c.id, order.id)).toMatchObject({ state: 'invoiced', nfe_key: KEY });
+    expect(c.store.metafields).toEqual(written);
+    const routes = suite.nuvemshop
+      .requestsOf(c.storeId)
+      .slice(mark)
+      .map((r) => r.route);
+    expect(routes).toEqual(['GET /metafields/orders']);
+
+    // Killed after the first two: only the list is written.
+    c.store.metafields = c.store.metafields.filter((m) => m.key !== 'list');
+    await crashed();
+    await suite.tools.pollStatus();
+    expect(await suite.tools.orderOf(c.id, order.id)).toMatchObject({ state: 'invoiced', nfe_key: KEY });
+    const keys = c.store.metafields.filter((m) => m.owner_id === order.id).map((m) => m.key);
+    expect(keys).toEqual(['key', 'link', 'list']);
+    expect(c.store.metafields.find((m) => m.key === 'list')!.value).toBe(written[2].value);
+  });
+
   it('fulfil each fulfillment order where the store has several locations', async () => {
     const { c, order, hiperOrder } = await sentOrder({}, ['Loja', 'Centro de distribuição']);
     c.account.addOrderEvent(hiperOrder.id, 3, { chaveDocumentoFiscal: KEY, urlArquivoXml: XML });
