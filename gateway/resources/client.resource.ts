@@ -148,7 +148,7 @@ export const clientResource = new Resource(
 );
 
 /** The fields of CONNECTION_FIELDS a client (as the ORM holds it) lacks. */
-export function missingConnection(row: ClientEntity): (typeof CONNECTION_FIELDS)[number][] {
+export function missingConnection(row: StoreConnectionFields): (typeof CONNECTION_FIELDS)[number][] {
   const c = storeConnectionOf(row);
   return CONNECTION_FIELDS.filter((name) =>
     name === 'hiper_token' ? !c.hiperKey : name === 'nuvemshop_token' ? !c.storeToken : c.storeId <= 0,
@@ -187,8 +187,20 @@ export type ClientUpdate = UpdateOf<ClientFields>;
 /** A client as the ORM holds it. */
 export type ClientEntity = EntityOf<typeof clientResource>;
 
+/** The fields of a client the store synchronisation reads. */
+export type StoreConnectionFields = Pick<
+  ClientEntity,
+  | 'hiperToken'
+  | 'nuvemshopToken'
+  | 'nuvemshopStoreId'
+  | 'hiperSyncUpdateImage'
+  | 'hiperSyncUpdateDimensions'
+  | 'nuvemshopLocationId'
+  | 'syncState'
+>;
+
 /** What the store synchronisation reads of a client (as the ORM holds it): credentials, store, flags and state. */
-export function storeConnectionOf(row: ClientEntity) {
+export function storeConnectionOf(row: StoreConnectionFields) {
   return {
     hiperKey: row.hiperToken || null,
     storeToken: row.nuvemshopToken || null,
