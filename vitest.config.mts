@@ -58,10 +58,15 @@ export default defineConfig({
         testTimeout: 120_000,
         hookTimeout: 180_000,
       }),
-      // `npm run bench:sync`: figures, not tests; never part of `npm test`.
+      // `npm run bench:sync` and `npm run bench:orders`: figures, not tests; never part of `npm test`.
       gatewaySuite('bench-sync', {
-        include: ['bench/**/*.bench-run.ts'],
+        include: ['bench/sync.bench-run.ts'],
         testTimeout: 1_800_000,
+        hookTimeout: 120_000,
+      }),
+      gatewaySuite('bench-orders', {
+        include: ['bench/orders.bench-run.ts'],
+        testTimeout: 3_600_000,
         hookTimeout: 120_000,
       }),
       gatewaySuite('reliability', {

@@ -23,8 +23,13 @@ async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: st
 }
 
 /**
- * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), the sweeps
- * and their schedule, and the watch that settles orders a dead process left `sending`.
+ * The order queues: `order` (one queued per order; the row's state, claimed in one statement, keeps a second job of
+ * the same order from sending it again), the sweeps and their schedule, and the watch that settles orders a dead
+ * process left `sending`.
+ *
+ * `order` is `short`, not `stately`: under `stately` a job queued while its order's job runs cannot be fetched, and
+ * pg-boss's fetch then answers no job at all to every worker, so one order's running job (or a dead process's,
+ * until it expires) held up every other order.
  */
 export function orderQueues({ config, orderSender, orderSweep, orderStatus }: OrderJobDeps): QueueDefinition[] {
   const answerSeconds = Math.ceil(Math.max(config.HIPER_TIMEOUT_MS, config.NUVEMSHOP_TIMEOUT_MS) / 1000);
@@ -36,7 +41,7 @@ export function orderQueues({ config, orderSender, orderSweep, orderStatus }: Or
         retryDelay: 10,
         retryBackoff: true,
         expireInSeconds: answerSeconds * 4 + 60,
-        policy: 'stately',
+        policy: 'short',
       },
       concurrency: config.ORDERS_CONCURRENCY,
       handle: async (job) =>

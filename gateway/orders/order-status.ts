@@ -167,11 +167,23 @@ export class OrderStatus {
     }
   }
 
-  /** The NF-e in both documented forms: keys `key` and `link`, and key `list` (one entry per fulfillment order). */
+  /**
+   * The NF-e in both documented forms: keys `key` and `link`, and key `list` (one entry per fulfillment order). Each
+   * `POST /metafields` makes a new metafield, so those of this NF-e already on the order (a pass that died before the
+   * key was saved wrote them) are read first, and only the missing ones written.
+   */
   private async writeInvoice(store: NuvemshopStoreClient, orderId: number, key: string, link: string | null) {
     const owner = { owner_resource: 'Order' as const, owner_id: orderId, namespace: 'nfe' };
-    await store.createMetafield({ ...owner, key: 'key', value: key, description: 'Chave da NFe' });
-    if (link) await store.createMetafield({ ...owner, key: 'link', value: link, description: 'Link da NFe' });
+    const present = await store.listOrderMetafields(orderId, 'nfe');
+    const has = (name: string, holds: (value: string) => boolean) =>
+      present.some((m) => m.key === name && holds(String(m.value)));
+    if (!has('key', (value) => value === key)) {
+      await store.createMetafield({ ...owner, key: 'key', value: key, description: 'Chave da NFe' });
+    }
+    if (link && !has('link', (value) => value === link)) {
+      await store.createMetafield({ ...owner, key: 'link', value: link, description: 'Link da NFe' });
+    }
+    if (has('list', (value) => value.includes(key))) return;
     const fulfillments = await store.listFulfillmentOrders(orderId).catch(() => []);
     const list = (fulfillments.length ? fulfillments : [null]).map((fo) => ({
       key,

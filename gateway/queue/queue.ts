@@ -14,14 +14,14 @@ export interface QueueDefinition<N extends QueueName = QueueName> {
   name: N;
   /**
    * Retries, backoff and how long one attempt may run before it counts as failed; `policy` `stately` keeps at most one
-   * job queued and one running per `singletonKey` (pg-boss's queue policies).
+   * job queued and one running per `singletonKey`, `short` at most one queued (pg-boss's queue policies).
    */
   options: {
     retryLimit: number;
     retryDelay: number;
     retryBackoff: boolean;
     expireInSeconds: number;
-    policy?: 'standard' | 'stately';
+    policy?: 'standard' | 'short' | 'stately';
   };
   /** Jobs of this queue one process works on at once. */
   concurrency: number;

@@ -143,6 +143,15 @@ export interface NuvemshopOrder {
   updated_at: string;
 }
 
+/** A metafield of a store's record, as `GET /metafields/{resource}` lists it. */
+export interface NuvemshopMetafield {
+  id: number;
+  namespace: string;
+  key: string;
+  value: string;
+  owner_id: number;
+}
+
 /** A fulfillment order of an order (stores with several locations). */
 export interface NuvemshopFulfillmentOrder {
   id: string;
@@ -571,15 +580,20 @@ export class NuvemshopStoreClient {
     return this.send('POST', '/metafields', { body });
   }
 
-  private async all<T>(path: string): Promise<T[]> {
+  /** An order's metafields in `namespace` (`GET /metafields/orders?owner_id&namespace`). */
+  listOrderMetafields(orderId: number, namespace: string): Promise<NuvemshopMetafield[]> {
+    return this.all<NuvemshopMetafield>('/metafields/orders', { owner_id: orderId, namespace });
+  }
+
+  private async all<T>(path: string, filters: Query = {}): Promise<T[]> {
     const items: T[] = [];
-    for await (const page of this.pages<T>(path, MAX_PER_PAGE)) items.push(...page);
+    for await (const page of this.pages<T>(path, MAX_PER_PAGE, filters)) items.push(...page);
     return items;
   }
 
-  private async *pages<T>(path: string, perPage: number): AsyncGenerator<T[]> {
+  private async *pages<T>(path: string, perPage: number, filters: Query = {}): AsyncGenerator<T[]> {
     for (let page = 1; ; page++) {
-      const items = await this.listPage<T>(path, page, perPage);
+      const items = await this.listPage<T>(path, page, perPage, filters);
       if (items.length > 0) yield items;
       if (items.length < perPage) return;
     }

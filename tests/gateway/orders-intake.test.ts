@@ -1,36 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHiper, type HiperStandIn } from '../support/standins/hiper';
-import { deliverWebhook, startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
-import { startTestGateway, type TestGateway } from '../support/gateway';
-import { APP_SECRET, orderTools, ordersEnv } from '../support/orders';
+import { describe, expect, it } from 'vitest';
+import { deliverWebhook } from '../support/standins/nuvemshop-api';
+import { APP_SECRET, orderSuite } from '../support/orders';
 
 /**
  * A store's orders into its Hiper: a real gateway with its pg-boss workers on a real PostgreSQL, against the Hiper and
  * Nuvemshop stand-ins; orders announced by signed webhooks or found by the sweep.
  */
-let hiper: HiperStandIn;
-let nuvemshop: NuvemshopApiStandIn;
-let t: TestGateway;
-let su: string;
-let tools: ReturnType<typeof orderTools>;
-
-beforeAll(async () => {
-  [hiper, nuvemshop] = await Promise.all([
-    startHiper(),
-    startNuvemshopApi({ bucket: { size: 40, drainPerSecond: 40 } }),
-  ]);
-  t = await startTestGateway(ordersEnv(hiper, nuvemshop));
-  su = await t.superuserToken();
-  tools = orderTools(t, su, hiper, nuvemshop);
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([hiper?.close(), nuvemshop?.close()]);
-});
+const suite = orderSuite();
 
 describe('a paid order', () => {
   it('reaches Hiper once, field by field, from a signed order/paid answered at once', async () => {
-    const c = await tools.clientWithCatalogue();
+    const c = await suite.tools.clientWithCatalogue();
     const order = c.store.seedOrder({
       lines: [
         { variant: c.shirt.variant, quantity: 2, price: '50.00' },
@@ -44,10 +24,10 @@ describe('a paid order', () => {
     expect(order.total).toBe('285.00');
 
     const started = Date.now();
-    expect(await tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
+    expect(await suite.tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
     expect(Date.now() - started).toBeLessThan(3000);
 
-    const sent = await tools.waitForOrder(c.id, order.id, ['sent']);
+    const sent = await suite.tools.waitForOrder(c.id, order.id, ['sent']);
     expect(sent).toMatchObject({
       client_id: c.id,
       number: order.number,
@@ -100,13 +80,13 @@ describe('a paid order', () => {
     });
 
     // Delivered again, and a later order/updated: the same row, nothing sent twice.
-    expect(await tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
-    expect(await tools.webhook(c.storeId, 'order/updated', order.id)).toBe(200);
-    await tools.settled();
+    expect(await suite.tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
+    expect(await suite.tools.webhook(c.storeId, 'order/updated', order.id)).toBe(200);
+    await suite.tools.settled();
     expect(c.account.orders).toHaveLength(1);
-    const list = await t.request('GET', `/api/v1/orders/?client_id=${c.id}`, { token: su });
+    const list = await suite.t.request('GET', `/api/v1/orders/?client_id=${c.id}`, { token: suite.su });
     expect(list.body.count).toBe(1);
-    const one = await t.request('GET', `/api/v1/orders/${sent.id}`, { token: su });
+    const one = await suite.t.request('GET', `/api/v1/orders/${sent.id}`, { token: suite.su });
     expect(one.status).toBe(200);
     expect(one.body.history.map((h: any) => h.state)).toEqual(['received', 'sending', 'sent']);
   });
@@ -114,65 +94,65 @@ describe('a paid order', () => {
 
 describe('which orders go, and when', () => {
   it('waits while the payment is pending, and sends once it is paid', async () => {
-    const c = await tools.clientWithCatalogue();
+    const c = await suite.tools.clientWithCatalogue();
     const order = c.store.seedOrder({ lines: [{ variant: c.shirt.variant }], payment_status: 'pending' });
-    expect(await tools.webhook(c.storeId, 'order/created', order.id)).toBe(200);
-    await tools.settled();
-    expect(await tools.orderOf(c.id, order.id)).toMatchObject({ state: 'received', payment_status: 'pending' });
+    expect(await suite.tools.webhook(c.storeId, 'order/created', order.id)).toBe(200);
+    await suite.tools.settled();
+    expect(await suite.tools.orderOf(c.id, order.id)).toMatchObject({ state: 'received', payment_status: 'pending' });
     expect(c.account.orders).toHaveLength(0);
 
     c.store.changeOrder(order.id, { payment_status: 'paid' });
-    expect(await tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
-    await tools.waitForOrder(c.id, order.id, ['sent']);
+    expect(await suite.tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
+    await suite.tools.waitForOrder(c.id, order.id, ['sent']);
     expect(c.account.orders).toHaveLength(1);
   });
 
   it('sends an authorized order only for a client that chose authorized', async () => {
-    const paidOnly = await tools.clientWithCatalogue();
-    const either = await tools.clientWithCatalogue({ orders_send_on: 'authorized' });
+    const paidOnly = await suite.tools.clientWithCatalogue();
+    const either = await suite.tools.clientWithCatalogue({ orders_send_on: 'authorized' });
     const a = paidOnly.store.seedOrder({ lines: [{ variant: paidOnly.shirt.variant }], payment_status: 'authorized' });
     const b = either.store.seedOrder({ lines: [{ variant: either.shirt.variant }], payment_status: 'authorized' });
-    await tools.webhook(paidOnly.storeId, 'order/created', a.id);
-    await tools.webhook(either.storeId, 'order/created', b.id);
-    await tools.waitForOrder(either.id, b.id, ['sent']);
-    await tools.settled();
-    expect((await tools.orderOf(paidOnly.id, a.id)).state).toBe('received');
+    await suite.tools.webhook(paidOnly.storeId, 'order/created', a.id);
+    await suite.tools.webhook(either.storeId, 'order/created', b.id);
+    await suite.tools.waitForOrder(either.id, b.id, ['sent']);
+    await suite.tools.settled();
+    expect((await suite.tools.orderOf(paidOnly.id, a.id)).state).toBe('received');
     expect(paidOnly.account.orders).toHaveLength(0);
   });
 
   it('never sends an order cancelled in the store before it was sent, whatever order its webhooks come in', async () => {
-    const c = await tools.clientWithCatalogue();
+    const c = await suite.tools.clientWithCatalogue();
     const order = c.store.seedOrder({ lines: [{ variant: c.shirt.variant }] });
     c.store.changeOrder(order.id, { status: 'cancelled', payment_status: 'voided', cancelled_at: order.updated_at });
     // The cancellation's webhook first, then the late order/paid.
-    expect(await tools.webhook(c.storeId, 'order/cancelled', order.id)).toBe(200);
-    expect(await tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
-    await tools.waitForOrder(c.id, order.id, ['cancelled']);
-    await tools.settled();
-    expect((await tools.orderOf(c.id, order.id)).state).toBe('cancelled');
+    expect(await suite.tools.webhook(c.storeId, 'order/cancelled', order.id)).toBe(200);
+    expect(await suite.tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
+    await suite.tools.waitForOrder(c.id, order.id, ['cancelled']);
+    await suite.tools.settled();
+    expect((await suite.tools.orderOf(c.id, order.id)).state).toBe('cancelled');
     expect(c.account.orders).toHaveLength(0);
   });
 
   it('records but does not act on orders of a client whose orders are off', async () => {
-    const c = await tools.connectedClient();
+    const c = await suite.tools.connectedClient();
     const order = c.store.seedOrder({ lines: [{ variant: 1 }] });
-    expect(await tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
-    const [event] = await t.sql<{ outcome: string; note: string }>(
+    expect(await suite.tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
+    const [event] = await suite.t.sql<{ outcome: string; note: string }>(
       `select outcome, note from webhook_events where store_id = $1 and event = 'order/paid'`,
       [c.storeId],
     );
     expect(event).toEqual({ outcome: 'ignored', note: 'Orders are off for this client' });
-    expect(await tools.orderOf(c.id, order.id)).toBeUndefined();
+    expect(await suite.tools.orderOf(c.id, order.id)).toBeUndefined();
   });
 
   it('refuses an unsigned order webhook and one without the order id', async () => {
-    const unsigned = await t.request('POST', '/api/v1/webhooks/nuvemshop', {
+    const unsigned = await suite.t.request('POST', '/api/v1/webhooks/nuvemshop', {
       json: { store_id: 1, event: 'order/paid', id: 5 },
     });
     expect(unsigned.status).toBe(401);
-    const c = await tools.clientWithCatalogue();
+    const c = await suite.tools.clientWithCatalogue();
     const status = await deliverWebhook(
-      `${t.url}/api/v1/webhooks/nuvemshop`,
+      `${suite.t.url}/api/v1/webhooks/nuvemshop`,
       { store_id: c.storeId, event: 'order/paid' },
       APP_SECRET,
     );
@@ -182,23 +162,23 @@ describe('which orders go, and when', () => {
 
 describe('the sweep', () => {
   it('finds a paid order no webhook announced, registers the order webhooks, and skips orders placed before', async () => {
-    const before = await tools.connectedClient();
+    const before = await suite.tools.connectedClient();
     const old = before.store.seedOrder({ lines: [{ variant: 1 }] });
     await new Promise((r) => setTimeout(r, 1100));
-    const c = await tools.clientWithCatalogue();
+    const c = await suite.tools.clientWithCatalogue();
     // The same store, its orders turned on now: the order placed before is not sent.
-    const turnedOn = await t.request('PUT', `/api/v1/clients/${before.id}`, {
-      token: su,
+    const turnedOn = await suite.t.request('PUT', `/api/v1/clients/${before.id}`, {
+      token: suite.su,
       json: { orders_enabled: true },
     });
     expect(turnedOn.status).toBe(200);
-    const read = await t.request('GET', `/api/v1/clients/${before.id}`, { token: su });
+    const read = await suite.t.request('GET', `/api/v1/clients/${before.id}`, { token: suite.su });
     expect(read.body.orders_enabled_at).not.toBeNull();
     const missed = c.store.seedOrder({ lines: [{ variant: c.black.variant, quantity: 2 }] });
 
-    await tools.sweepNow(c.id);
-    await tools.sweepNow(before.id);
-    const sent = await tools.waitForOrder(c.id, missed.id, ['sent']);
+    await suite.tools.sweepNow(c.id);
+    await suite.tools.sweepNow(before.id);
+    const sent = await suite.tools.waitForOrder(c.id, missed.id, ['sent']);
     expect(sent.lines[0]).toMatchObject({ quantity: 2, hiper_id: c.black.hiper.id });
     expect(c.account.orders).toHaveLength(1);
     expect(c.store.webhooks.map((w) => w.event).sort()).toEqual([
@@ -208,13 +188,13 @@ describe('the sweep', () => {
       'order/updated',
     ]);
     expect(c.store.webhooks.every((w) => w.url === 'https://integracao.test/api/v1/webhooks/nuvemshop')).toBe(true);
-    expect(await tools.orderOf(before.id, old.id)).toBeUndefined();
+    expect(await suite.tools.orderOf(before.id, old.id)).toBeUndefined();
 
     // A second sweep reads from the first one's end (less five minutes): nothing sent again, no webhook twice.
-    await tools.sweepNow(c.id);
+    await suite.tools.sweepNow(c.id);
     expect(c.account.orders).toHaveLength(1);
     expect(c.store.webhooks).toHaveLength(4);
-    const sweeps = nuvemshop.requestsOf(c.storeId).filter((r) => r.route === 'GET /orders');
+    const sweeps = suite.nuvemshop.requestsOf(c.storeId).filter((r) => r.route === 'GET /orders');
     expect(sweeps.length).toBeGreaterThanOrEqual(2);
     for (const r of sweeps) {
       expect(Number(r.query.per_page)).toBeLessThanOrEqual(200);
@@ -223,11 +203,11 @@ describe('the sweep', () => {
   });
 
   it('answers 409 for a client not connected to both platforms', async () => {
-    const bare = await t.request('POST', '/api/v1/clients/', {
-      token: su,
+    const bare = await suite.t.request('POST', '/api/v1/clients/', {
+      token: suite.su,
       json: { url: 'https://sem-loja.example.com' },
     });
-    const asked = await t.request('POST', `/api/v1/clients/${bare.body.id}/orders/sweep`, { token: su });
+    const asked = await suite.t.request('POST', `/api/v1/clients/${bare.body.id}/orders/sweep`, { token: suite.su });
     expect(asked.status).toBe(409);
     expect(asked.body.detail).toBe('Client is not connected to both platforms');
   });
@@ -235,17 +215,17 @@ describe('the sweep', () => {
 
 describe('two stores at once', () => {
   it('sends each store’s orders into its own Hiper, each once', async () => {
-    const [a, b] = await Promise.all([tools.clientWithCatalogue(), tools.clientWithCatalogue()]);
+    const [a, b] = await Promise.all([suite.tools.clientWithCatalogue(), suite.tools.clientWithCatalogue()]);
     const ordersA = Array.from({ length: 5 }, () => a.store.seedOrder({ lines: [{ variant: a.shirt.variant }] }));
     const ordersB = Array.from({ length: 5 }, () => b.store.seedOrder({ lines: [{ variant: b.blue.variant }] }));
     await Promise.all([
-      ...ordersA.map((o) => tools.webhook(a.storeId, 'order/paid', o.id)),
-      ...ordersB.map((o) => tools.webhook(b.storeId, 'order/paid', o.id)),
-      ...ordersA.map((o) => tools.webhook(a.storeId, 'order/created', o.id)),
+      ...ordersA.map((o) => suite.tools.webhook(a.storeId, 'order/paid', o.id)),
+      ...ordersB.map((o) => suite.tools.webhook(b.storeId, 'order/paid', o.id)),
+      ...ordersA.map((o) => suite.tools.webhook(a.storeId, 'order/created', o.id)),
     ]);
-    for (const o of ordersA) await tools.waitForOrder(a.id, o.id, ['sent']);
-    for (const o of ordersB) await tools.waitForOrder(b.id, o.id, ['sent']);
-    await tools.settled();
+    for (const o of ordersA) await suite.tools.waitForOrder(a.id, o.id, ['sent']);
+    for (const o of ordersB) await suite.tools.waitForOrder(b.id, o.id, ['sent']);
+    await suite.tools.settled();
     expect(a.account.orders.map((o) => o.body.numeroPedidoDeVenda).sort()).toEqual(
       ordersA.map((o) => String(o.number)).sort(),
     );

@@ -87,6 +87,26 @@ describe('Nuvemshop’s orders', () => {
     await expect(
       api.createMetafield({ namespace: 'nfe', key: 'key', value: 'x', owner_resource: 'Order', owner_id: 1 }),
     ).rejects.toThrow(/HTTP 404/);
+    // A second POST of the same key is a second metafield; the order's are read back by namespace.
+    await api.createMetafield({
+      namespace: 'nfe',
+      key: 'key',
+      value: '4'.repeat(44),
+      owner_resource: 'Order',
+      owner_id: order.id,
+    });
+    await api.createMetafield({
+      namespace: 'other',
+      key: 'key',
+      value: 'y',
+      owner_resource: 'Order',
+      owner_id: order.id,
+    });
+    const read = await api.listOrderMetafields(order.id, 'nfe');
+    expect(read.map((m) => [m.namespace, m.key, m.owner_id])).toEqual([
+      ['nfe', 'key', order.id],
+      ['nfe', 'key', order.id],
+    ]);
     const fos = await api.listFulfillmentOrders(order.id);
     expect(fos).toHaveLength(2);
     for (const fo of fos) {

@@ -1,7 +1,14 @@
-import { expect } from 'vitest';
-import type { TestGateway } from './gateway';
-import type { HiperStandIn } from './standins/hiper';
-import { deliverWebhook, type NuvemshopApiStandIn, type OrderSeed, type StoreOrder } from './standins/nuvemshop-api';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestGateway, type TestGateway } from './gateway';
+import { startHiper, type HiperStandIn } from './standins/hiper';
+import {
+  deliverWebhook,
+  startNuvemshopApi,
+  type BucketSettings,
+  type NuvemshopApiStandIn,
+  type OrderSeed,
+  type StoreOrder,
+} from './standins/nuvemshop-api';
 import { syncEnv, syncTools } from './sync';
 
 export const APP_SECRET = 'orders-app-secret';
@@ -98,4 +105,35 @@ export function orderTools(t: TestGateway, su: string, hiper: HiperStandIn, nuve
   const seed = (store: { seedOrder(seed: OrderSeed): StoreOrder }, seedOrder: OrderSeed) => store.seedOrder(seedOrder);
 
   return { ...sync, clientWithCatalogue, webhook, orderOf, waitForOrder, settled, sweepNow, pollStatus, seed };
+}
+
+/** What an order test file works with: the two stand-ins, a gateway on them, the superuser's token and the tools. */
+export interface OrderSuite {
+  hiper: HiperStandIn;
+  nuvemshop: NuvemshopApiStandIn;
+  t: TestGateway;
+  su: string;
+  tools: ReturnType<typeof orderTools>;
+}
+
+/**
+ * Starts, for the calling test file, the stand-ins and a gateway on them (`ordersEnv`, plus `env`), and closes them
+ * after its last test. The fields are set once the file's `beforeAll` has run: read them inside tests and hooks.
+ */
+export function orderSuite(options: { env?: Record<string, string>; bucket?: BucketSettings } = {}): OrderSuite {
+  const suite = {} as OrderSuite;
+  beforeAll(async () => {
+    [suite.hiper, suite.nuvemshop] = await Promise.all([
+      startHiper(),
+      startNuvemshopApi({ bucket: options.bucket ?? { size: 40, drainPerSecond: 40 } }),
+    ]);
+    suite.t = await startTestGateway({ ...ordersEnv(suite.hiper, suite.nuvemshop), ...options.env });
+    suite.su = await suite.t.superuserToken();
+    suite.tools = orderTools(suite.t, suite.su, suite.hiper, suite.nuvemshop);
+  }, 60_000);
+  afterAll(async () => {
+    await suite.t?.close();
+    await Promise.all([suite.hiper?.close(), suite.nuvemshop?.close()]);
+  });
+  return suite;
 }

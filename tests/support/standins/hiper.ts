@@ -76,6 +76,9 @@ export interface ReceivedHiperRequest {
   at: number;
 }
 
+/** Watches requests as they are served: see `HiperStandIn.intercept`. */
+export type HiperInterceptor = (request: ReceivedHiperRequest, phase: 'received' | 'served') => void | Promise<void>;
+
 export interface HiperFault {
   /** Matched against the path after the base, e.g. `/produtos/pontoDeSincronizacao` or `/auth/gerar-token/...`. */
   path?: string | RegExp;
@@ -373,6 +376,12 @@ export interface HiperStandIn {
   now(): number;
   advanceClock(ms: number): void;
   inject(fault: HiperFault): void;
+  /**
+   * Calls `hook` with every request as it arrives (`received`, nothing done yet: a caller gone by the time it returns
+   * has nothing applied) and once it has been applied (`served`, its answer not yet sent); the request waits for a
+   * hook's promise. Null removes it.
+   */
+  intercept(hook: HiperInterceptor | null): void;
   clearFaults(): void;
   close(): Promise<void>;
 }
@@ -431,6 +440,7 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
   const dead = new Set<string>();
   const requests: ReceivedHiperRequest[] = [];
   let faults: (HiperFault & { left: number })[] = [];
+  let interceptor: HiperInterceptor | null = null;
   let offset = 0;
   const now = () => Date.now() + offset;
   const sign = (key: string, account: HiperAccount) => {
@@ -606,13 +616,20 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
           (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
       );
       if (fault) fault.left--;
+      // A caller gone before its request was served (it gave up, or its process died) has nothing applied.
+      let gone = false;
+      res.on('close', () => (gone = true));
       const serve = (): [number, unknown] =>
         url.pathname.startsWith(`${basePath}/`)
           ? handle(req, path, url.searchParams, raw)
           : [404, { errors: ['Recurso não encontrado'], message: null }];
-      // Served at once when the fault comes after serving: the order exists whatever the caller then sees.
-      const served = fault?.afterServing ? serve() : undefined;
-      const timer = setTimeout(() => {
+      const respond = async () => {
+        await interceptor?.(record, 'received');
+        if (gone) return;
+        // Served at once when the fault comes after serving: the order exists whatever the caller then sees.
+        const served = fault?.afterServing ? serve() : undefined;
+        if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+        if (gone) return;
         if (fault?.drop) {
           record.status = -1;
           req.socket.destroy();
@@ -623,9 +640,11 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
             ? [fault.status, fault.body ?? { errors: ['Erro interno'], message: null }]
             : (served ?? serve());
         record.status = status;
+        await interceptor?.(record, 'served');
+        if (gone) return;
         res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
-      }, fault?.delayMs ?? 0);
-      res.on('close', () => clearTimeout(timer));
+      };
+      void respond();
     });
   });
   await listen(server, options.port ?? 0);
@@ -656,6 +675,7 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
     now,
     advanceClock: (ms) => void (offset += ms),
     inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    intercept: (hook) => void (interceptor = hook),
     clearFaults: () => void (faults = []),
     close: () =>
       new Promise<void>((resolve) => {

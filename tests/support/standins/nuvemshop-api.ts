@@ -1283,6 +1283,10 @@ export class StandInStore {
     return fo;
   }
 
+  /**
+   * `POST /metafields`: a new metafield every time, even of a key the record already has (the documentation shows no
+   * uniqueness; the worst case for a writer that repeats itself).
+   */
   addMetafield(body: Record<string, unknown>): Metafield {
     const errors: Record<string, string[]> = {};
     for (const field of ['namespace', 'key', 'value', 'owner_resource']) {
@@ -1639,6 +1643,27 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           priority: l.priority,
           is_default: l.priority === 0,
         })),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/metafields\/orders$/,
+      name: 'GET /metafields/orders',
+      handler: (s, _p, _b, q) => {
+        const fields = q.fields ? q.fields.split(',').map((f) => f.trim()) : null;
+        return page(
+          s.metafields.filter(
+            (m) =>
+              m.owner_resource === 'Order' &&
+              (!q.owner_id || m.owner_id === Number(q.owner_id)) &&
+              (!q.namespace || m.namespace === q.namespace) &&
+              (!q.key || m.key === q.key),
+          ),
+          q,
+          `/${s.id}/metafields/orders`,
+          (m) =>
+            fields ? Object.fromEntries(fields.filter((f) => f in m).map((f) => [f, m[f as keyof Metafield]])) : m,
+        );
+      },
     },
     {
       method: 'POST',
