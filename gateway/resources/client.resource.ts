@@ -97,6 +97,16 @@ export const clientResource = new Resource(
     orders_payment_ids: text({
       nullable: true,
       max: 1000,
+      display: 'map',
+      items: {
+        key: text({
+          min: 1,
+          max: 64,
+          pattern: '[A-Za-z0-9_.-]+',
+          description: 'a Nuvemshop payment_details.method, such as credit_card or pix (letters, digits, _ . -)',
+        }),
+        value: int({ min: 1, max: 2 ** 31 - 1, description: 'a Hiper idMeioDePagamento, a whole number from 1' }),
+      },
       description:
         'Nuvemshop payment_details.method → Hiper idMeioDePagamento as JSON, e.g. {"credit_card": 4, "debit_card": 5, ' +
         '"pix": 12} (empty: that default); a method not in the map holds the order',

@@ -22,6 +22,7 @@ import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
 import { useScreenLang } from './ScreenLanguage';
 import { runRecordAction } from './recordAction';
+import { EntriesTable, Timeline } from './FieldDisplay';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -320,26 +321,47 @@ export function ShowDialog({
         >
           {Object.entries(fields)
             .filter(([name]) => name !== 'id')
-            .map(([name, field]) => (
-              <Fragment key={name}>
-                <Box component="dt" sx={{ color: 'text.secondary' }}>
-                  {translate(`resources.${resource}.fields.${name}`, { _: name })}
-                </Box>
-                {/* What the screen draws itself (a run's errors) takes the dialog's whole width, under its label. */}
-                <Box component="dd" sx={{ overflowWrap: 'anywhere', gridColumn: details[name] ? '1 / -1' : undefined }}>
-                  {details[name] ? (
-                    details[name](record)
-                  ) : field.references && screenOfType(field.references) && record[name] != null ? (
-                    // A reference names its record by its title, as a link to it; never its id.
-                    <RecordContextProvider value={record}>
-                      <ReferenceLink source={name} screen={screenOfType(field.references)!} />
-                    </RecordContextProvider>
-                  ) : (
-                    defaultText(resource, name, field, record[name], translate, lang)
-                  )}
-                </Box>
-              </Fragment>
-            ))}
+            .map(([name, field]) => {
+              // A list the schema shows as a table or a timeline (an order's lines, its history).
+              const Entries =
+                field.items && field.display === 'table'
+                  ? EntriesTable
+                  : field.items && field.display === 'timeline'
+                    ? Timeline
+                    : undefined;
+              return (
+                <Fragment key={name}>
+                  <Box component="dt" sx={{ color: 'text.secondary' }}>
+                    {translate(`resources.${resource}.fields.${name}`, { _: name })}
+                  </Box>
+                  {/* What the screen draws itself (a run's errors) and a table or a timeline take the dialog's whole
+                    width, under its label. */}
+                  <Box
+                    component="dd"
+                    sx={{ overflowWrap: 'anywhere', gridColumn: details[name] || Entries ? '1 / -1' : undefined }}
+                  >
+                    {details[name] ? (
+                      details[name](record)
+                    ) : Entries ? (
+                      <Entries
+                        resource={resource}
+                        source={name}
+                        field={field}
+                        value={record[name]}
+                        lang={lang ?? 'pt-BR'}
+                      />
+                    ) : field.references && screenOfType(field.references) && record[name] != null ? (
+                      // A reference names its record by its title, as a link to it; never its id.
+                      <RecordContextProvider value={record}>
+                        <ReferenceLink source={name} screen={screenOfType(field.references)!} />
+                      </RecordContextProvider>
+                    ) : (
+                      defaultText(resource, name, field, record[name], translate, lang)
+                    )}
+                  </Box>
+                </Fragment>
+              );
+            })}
         </Box>
       </DialogContent>
       <DialogActions>
