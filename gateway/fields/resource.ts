@@ -232,6 +232,13 @@ export interface RecordAction {
   only?: { field: string; values: readonly string[] };
 }
 
+/** A job a write queues: its queue's name (gateway/queue/payloads.ts), its data, and one queued at a time per key. */
+export interface QueuedWork {
+  queue: string;
+  data: object;
+  singletonKey?: string;
+}
+
 /** Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. */
 export interface ResourceOptions {
   /** The table (default: the name in snake_case, plural: `SyncRun` → `sync_runs`). */
@@ -270,6 +277,12 @@ export interface ResourceOptions {
   actions?: readonly RecordAction[];
   /** Brings a record's derived columns in line with what it holds, before a create or an update is written. */
   settle?: (row: Record<string, unknown>) => void;
+  /**
+   * The work a create or an update queues, given the record as written and as it was (null on create): queued in the
+   * write's own transaction, so the change and its work are saved together or not at all (a client's orders turned
+   * on: their webhooks registered at once).
+   */
+  queues?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => readonly QueuedWork[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
   /** Sets of fields no two records share together (`[['client_id', 'nuvemshop_order_id']]`): a unique index each. */

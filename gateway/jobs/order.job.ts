@@ -23,8 +23,8 @@ async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: st
 }
 
 /**
- * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), the sweeps
- * and their schedule, and the watch that settles orders a dead process left `sending`.
+ * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), a client's
+ * order webhooks when its orders are turned on, the sweeps and their schedule, and the watch that settles orders a dead process left `sending`.
  */
 export function orderQueues({ config, orderSender, orderSweep, orderStatus }: OrderJobDeps): QueueDefinition[] {
   const answerSeconds = Math.ceil(Math.max(config.HIPER_TIMEOUT_MS, config.NUVEMSHOP_TIMEOUT_MS) / 1000);
@@ -48,6 +48,13 @@ export function orderQueues({ config, orderSender, orderSweep, orderStatus }: Or
       concurrency: 2,
       handle: async (job) => (await unlessFinal(() => orderSweep.sweep(job.data.clientId))) as Record<string, unknown>,
     } satisfies QueueDefinition<'orders-sweep'>,
+    {
+      name: 'orders-webhooks',
+      options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 300, policy: 'stately' },
+      concurrency: 1,
+      handle: async (job) =>
+        (await unlessFinal(() => orderSweep.registerWebhooks(job.data.clientId))) as Record<string, unknown>,
+    } satisfies QueueDefinition<'orders-webhooks'>,
     {
       name: 'orders-sweep-schedule',
       options: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },

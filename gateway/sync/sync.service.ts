@@ -3,13 +3,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../auth/rate-limits';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
-import { clientResource, missingConnection, missingConnectionMessage } from '../resources/client.resource';
+import { clientResource, notConnectedMessage } from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
 import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
 import { recordId } from '../validation';
 import { isConnected } from './sync-runner';
-
-export const NOT_CONNECTED = 'Client is not connected to both platforms';
 
 /** Starting runs: one client's on request, every connected client's on a schedule. */
 export class SyncService {
@@ -38,10 +36,7 @@ export class SyncService {
     return this.orm.em.fork().transactional(async (em) => {
       const client = await em.findOne(entityFor(clientResource), { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!client) throw new ApiError(404, clientResource.messages.notFound);
-      if (!isConnected(client)) {
-        const missing = missingConnection(client);
-        throw new ApiError(409, missing.length ? missingConnectionMessage(missing) : NOT_CONNECTED);
-      }
+      if (!isConnected(client)) throw new ApiError(409, notConnectedMessage(client));
       const current = await em.findOne(
         entityFor(syncRunResource),
         { client: id, state: { $in: ['queued', 'running'] } },

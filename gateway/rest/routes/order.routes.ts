@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clientResource } from '../../resources/client.resource';
 import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
 import { ORDER_NOT_SENDABLE, ORDER_NOT_UNCERTAIN, type OrderService } from '../../orders/order.service';
-import { NOT_CONNECTED } from '../../sync/sync.service';
+import { NOT_CONNECTED } from '../../resources/client.resource';
 import { IdParams, Message } from '../../validation';
 import { route } from '../route';
 
@@ -46,7 +46,10 @@ export function orderRoutes(orders: OrderService) {
       params: IdParams,
       response: Message,
       status: 202,
-      errors: { 404: clientResource.messages.notFound, 409: NOT_CONNECTED },
+      errors: {
+        404: clientResource.messages.notFound,
+        409: `Missing … naming what the client lacks to be swept, or ${NOT_CONNECTED}`,
+      },
       handler: ({ params }) => orders.sweep(params.id),
     }),
   ];
