@@ -115,4 +115,15 @@ export default {
   notifications: { created: 'Cliente criado com sucesso.', updated: 'Cliente atualizado com sucesso.' },
   navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
   validation: { url: { required: 'URL é obrigatória.' } },
+  // The rows of the payment map (`@display(as: "map")`): a Nuvemshop method and its Hiper id each.
+  items: {
+    orders_payment_ids: {
+      key: 'Meio na Nuvemshop',
+      value: 'ID no Hiper',
+      help:
+        'Cada meio de pagamento da Nuvemshop (como credit_card, debit_card, pix) e o ID do meio no Hiper. Sem ' +
+        'linhas, vale o padrão: credit_card → 4, debit_card → 5, pix → 12. Um pedido pago por um meio fora da lista ' +
+        'fica aguardando.',
+    },
+  },
 };
