@@ -88,12 +88,13 @@ export function EntriesTable({ resource, source, field, value, lang }: DisplayPr
       </Box>
     );
   return (
-    <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+    // A word breaks only where it cannot fit whole (the dialog's own rule breaks anywhere: 'SK|U').
+    <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflowWrap: 'break-word' }}>
       <Table size="small" aria-label={label}>
         <TableHead>
           <TableRow>
             {items.map((item) => (
-              <TableCell key={item.name} align={numeric(item) ? 'right' : 'left'}>
+              <TableCell key={item.name} align={numeric(item) ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
                 {heading(resource, source, item, translate)}
               </TableCell>
             ))}
@@ -109,7 +110,6 @@ export function EntriesTable({ resource, source, field, value, lang }: DisplayPr
                     key={item.name}
                     align={numeric(item) ? 'right' : 'left'}
                     sx={{
-                      overflowWrap: 'anywhere',
                       whiteSpace: numeric(item) ? 'nowrap' : undefined,
                       color: missing ? 'text.secondary' : undefined,
                       fontStyle: missing ? 'italic' : undefined,

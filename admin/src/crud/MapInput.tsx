@@ -147,30 +147,36 @@ export function MapInput({
         const keyProblem = shown(row, 'key') ? problemText(problems[index].key) : undefined;
         const valueProblem = shown(row, 'value') ? problemText(problems[index].value) : undefined;
         return (
-          <Box key={row.id} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 1, mb: 1 }}>
-            <TextField
-              size="small"
-              label={translate(words('key'), { _: 'key' })}
-              value={row.key}
-              onChange={(event) => change(rows.map((r) => (r.id === row.id ? { ...r, key: event.target.value } : r)))}
-              onBlur={blur(row, 'key')}
-              error={!!keyProblem}
-              helperText={keyProblem}
-              autoComplete="off"
-              sx={{ flex: '1 1 180px' }}
-            />
-            <TextField
-              size="small"
-              label={translate(words('value'), { _: 'value' })}
-              value={row.value}
-              onChange={(event) => change(rows.map((r) => (r.id === row.id ? { ...r, value: event.target.value } : r)))}
-              onBlur={blur(row, 'value')}
-              error={!!valueProblem}
-              helperText={valueProblem}
-              autoComplete="off"
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              sx={{ flex: '1 1 120px' }}
-            />
+          // The key and the value side by side (one under the other where there is no room), the remove button
+          // beside them.
+          <Box key={row.id} sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5, mb: 1 }}>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 1, flex: 1, minWidth: 0 }}>
+              <TextField
+                size="small"
+                label={translate(words('key'), { _: 'key' })}
+                value={row.key}
+                onChange={(event) => change(rows.map((r) => (r.id === row.id ? { ...r, key: event.target.value } : r)))}
+                onBlur={blur(row, 'key')}
+                error={!!keyProblem}
+                helperText={keyProblem}
+                autoComplete="off"
+                sx={{ flex: '1 1 160px' }}
+              />
+              <TextField
+                size="small"
+                label={translate(words('value'), { _: 'value' })}
+                value={row.value}
+                onChange={(event) =>
+                  change(rows.map((r) => (r.id === row.id ? { ...r, value: event.target.value } : r)))
+                }
+                onBlur={blur(row, 'value')}
+                error={!!valueProblem}
+                helperText={valueProblem}
+                autoComplete="off"
+                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                sx={{ flex: '1 1 110px' }}
+              />
+            </Box>
             <IconButton
               aria-label={translate('app.map.remove', { key: row.key.trim() || index + 1 })}
               onClick={() => change(rows.filter((r) => r.id !== row.id))}

@@ -588,9 +588,11 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
   return (
     <TopToolbar
       sx={{
-        // On a phone the filters shrink; on a narrow window beside the sidebar the tools wrap rather than push the
-        // page sideways; on a desktop they keep one row.
-        flexWrap: { xs: 'nowrap', sm: 'wrap', lg: 'nowrap' },
+        // On a phone the filters shrink and share one row with the buttons; on a narrow window beside the sidebar the
+        // tools join the search box's row and wrap with it (filters, then the buttons together at the right), rather
+        // than push the page sideways or leave a button alone on a row; on a desktop they keep one row.
+        display: { xs: 'flex', sm: 'contents', lg: 'flex' },
+        flexWrap: { xs: 'nowrap', lg: 'nowrap' },
         // A phone's whole width, which its filters share.
         width: { xs: '100%', sm: 'auto' },
         boxSizing: 'border-box',
@@ -607,11 +609,14 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
         <Box
           className="list-filters"
           sx={{
-            height: 48,
+            // Two filters too wide for a narrow window's row go one under the other.
+            height: { xs: 48, sm: 'auto', lg: 48 },
+            minHeight: 48,
             display: 'flex',
+            flexWrap: { xs: 'nowrap', sm: 'wrap', lg: 'nowrap' },
             alignItems: 'center',
             gap: 1,
-            flex: { xs: '1 1 auto', sm: '0 0 auto' },
+            flex: { xs: '1 1 auto', sm: '0 1 auto' },
             minWidth: 0,
           }}
         >
@@ -622,13 +627,15 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
           </AfterFirstPaint>
         </Box>
       )}
-      {onAdd && (
-        <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
-          {label}
-        </MuiButton>
-      )}
-      {/* Named on a phone, where it is an icon, even while there is nothing to export and it is disabled. */}
-      <ExportButton maxResults={1000} aria-label={translate('ra.action.export')} />
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, ml: 'auto', minHeight: 48 }}>
+        {onAdd && (
+          <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
+            {label}
+          </MuiButton>
+        )}
+        {/* Named on a phone, where it is an icon, even while there is nothing to export and it is disabled. */}
+        <ExportButton maxResults={1000} aria-label={translate('ra.action.export')} />
+      </Box>
     </TopToolbar>
   );
 }
@@ -656,7 +663,13 @@ const Toolbar = styled('div')(({ theme }) => ({
   justifyContent: 'space-between',
   alignItems: 'flex-end',
   width: '100%',
-  [theme.breakpoints.down('md')]: { flexWrap: 'wrap' },
+  // Beside the sidebar on a narrow window, the search box and the tools (ListActions) share rows, wrapping.
+  [theme.breakpoints.between('sm', 'lg')]: {
+    flexWrap: 'wrap',
+    justifyContent: 'flex-start',
+    columnGap: theme.spacing(1),
+    '& > .list-spacer': { display: 'none' },
+  },
   [theme.breakpoints.down('sm')]: {
     backgroundColor: (theme.vars || theme).palette.background.paper,
     flexWrap: 'inherit',
@@ -681,7 +694,7 @@ function ListPage({
       <div className="RaList-main">
         <Toolbar className="RaList-actions">
           {search}
-          <span />
+          <span className="list-spacer" />
           {actions}
         </Toolbar>
         {filters}

@@ -52,7 +52,6 @@ const KINDS: InputKind[] = [
   'email',
   'url',
   'text',
-  'map',
   'password',
   'reference',
   'number',
@@ -61,8 +60,9 @@ const KINDS: InputKind[] = [
   'choice',
   'boolean',
 ];
+// A map is a text the form edits as rows: it keeps a text's place.
 const rank = (input: InputDescription, requiredOnCreate: boolean) =>
-  (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind);
+  (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind === 'map' ? 'text' : input.kind);
 
 /**
  * The inputs of a resource's create form (the create mutation's arguments) or edit form (the update mutation's,
