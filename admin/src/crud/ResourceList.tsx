@@ -215,6 +215,14 @@ export function missingText(resource: string, record: RaRecord, source: string, 
   return undefined;
 }
 
+/**
+ * What a state means for the person reading it, where its label alone does not say what to do (`hints.<field>.<value>`
+ * in the screen's labels: a client's "Com falhas"), or nothing.
+ */
+function stateHint(resource: string, source: string, value: unknown, translate: Translate) {
+  return translate(`resources.${resource}.hints.${source}.${String(value)}`, { _: '' }) || undefined;
+}
+
 interface Column {
   source: string;
   field: FieldDescription | undefined;
@@ -254,7 +262,10 @@ function useColumns(
                   <StateChip
                     value={record[custom.source]}
                     text={text(record)}
-                    hint={missingText(resource, record, custom.source, translate)}
+                    hint={
+                      missingText(resource, record, custom.source, translate) ??
+                      stateHint(resource, custom.source, record[custom.source], translate)
+                    }
                   />
                 )
               : target

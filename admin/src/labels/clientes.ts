@@ -76,6 +76,13 @@ export default {
       disconnected: 'Desconectada',
     },
   },
+  // What a state asks of staff, in its chip's tooltip.
+  hints: {
+    sync_state: {
+      partial: 'A última sincronização terminou sem gravar alguns produtos: veja quais e por quê em Sincronizações.',
+      failed: 'A última sincronização falhou: veja o motivo em Sincronizações.',
+    },
+  },
   title: 'Gerenciar clientes',
   table: 'Clientes',
   empty: 'Nenhum cliente cadastrado.',
