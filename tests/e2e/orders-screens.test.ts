@@ -79,9 +79,12 @@ describe('the Pedidos screen', () => {
       expect(list).toContain('R$ 99,90');
       expect(list).not.toContain('99.90');
 
-      expect(await menuItems(page, 203)).toEqual(['Ver pedido']);
-      expect(await menuItems(page, 202)).toEqual(['Ver pedido', 'Reenviar', 'Já está no Hiper']);
-      expect(await menuItems(page, 201)).toEqual(['Ver pedido', 'Reenviar']);
+      // The menus once per size (the appearance changes only their colours).
+      if (theme === 'light') {
+        expect(await menuItems(page, 203)).toEqual(['Ver pedido']);
+        expect(await menuItems(page, 202)).toEqual(['Ver pedido', 'Reenviar', 'Já está no Hiper']);
+        expect(await menuItems(page, 201)).toEqual(['Ver pedido', 'Reenviar']);
+      }
       expect(await scrollsSideways(page)).toBe(false);
       await page.screenshot({ path: `/tmp/orders-screens-list-${size}-${theme}.png` });
 
@@ -125,6 +128,35 @@ describe('the Pedidos screen', () => {
       await page.screenshot({ path: `/tmp/orders-screens-dialog-history-${size}-${theme}.png` });
       await page.context().close();
     }
+  });
+});
+
+describe('an uncertain order', () => {
+  it('is taken as sent from its dialog: Já está no Hiper, then neither action is offered', async () => {
+    const token = await t.superuserToken();
+    const client = await t.request('POST', '/api/v1/clients/', {
+      token,
+      json: { url: 'https://loja-incerta.example', nuvemshop_store_id: 7272, orders_enabled: true },
+    });
+    await t.sql(
+      `insert into orders (id, client_id, nuvemshop_order_id, number, state, payment_status, total, customer_name,
+         lines, history, received_at, updated_at, created_at)
+       values (gen_random_uuid(), $1, 3000000301, 301, 'uncertain', 'paid', '65.00', 'João Souza', '[]', '[]', now(),
+         now(), now())`,
+      [client.body.id],
+    );
+    const page = await openIn('light', 'desktop');
+    await page.goto(`/pedidos?filter=${encodeURIComponent(JSON.stringify({ client_id: client.body.id }))}`);
+    await page.getByRole('cell', { name: '301', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ver pedido' });
+    await dialog.getByRole('button', { name: 'Reenviar' }).waitFor();
+    await dialog.getByRole('button', { name: 'Já está no Hiper' }).click();
+    await expectToast(page, 'Pedido marcado como enviado', 'O pedido 301 não será enviado de novo.');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'Enviado', exact: true }).waitFor();
+    expect(await menuItems(page, 301)).toEqual(['Ver pedido']);
+    const [row] = await t.sql<{ state: string }>(`select state from orders where nuvemshop_order_id = 3000000301`);
+    expect(row.state).toBe('sent');
   });
 });
 

@@ -89,9 +89,12 @@ function FormInputs({
 function RecordActionButtons({
   resource,
   representation,
+  onDone,
 }: {
   resource: string;
   representation: (r: RaRecord) => string;
+  /** After the action has run (a read-only record's dialog closes: what it shows has changed). */
+  onDone?: () => void;
 }) {
   const translate = useTranslate();
   const toast = useToast();
@@ -112,6 +115,7 @@ function RecordActionButtons({
               setRunning(false);
               // The list's rows (a client's sync state), not the form's record: what is being typed stays.
               void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
+              onDone?.();
             },
           );
         }}
@@ -364,7 +368,19 @@ export function ShowDialog({
             })}
         </Box>
       </DialogContent>
-      <DialogActions>
+      <DialogActions sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        {/* The record's actions where they apply (an order's Reenviar), as in its row menu. */}
+        {declarationOf(resource).actions?.length ? (
+          <Box sx={{ mr: 'auto', display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+            <RecordContextProvider value={record}>
+              <RecordActionButtons
+                resource={resource}
+                representation={(shown) => String(shown[declarationOf(resource).title ?? 'id'] ?? '')}
+                onDone={onClose}
+              />
+            </RecordContextProvider>
+          </Box>
+        ) : null}
         <Button onClick={onClose}>{translate('app.list.close')}</Button>
       </DialogActions>
     </Dialog>

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { memoryProvider, renderWithAdmin } from '../testing';
@@ -78,6 +78,26 @@ describe('the Pedidos screen', () => {
     expect(await menuOf(person, 203)).toEqual(['Ver pedido', 'Reenviar']);
     expect(await menuOf(person, 204)).toEqual(['Ver pedido', 'Reenviar']);
     expect(await menuOf(person, 205)).toEqual(['Ver pedido']);
+  });
+
+  it('offers the same actions in an order’s dialog as in its menu', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<OrderList />, {
+      path: '/pedidos',
+      dataProvider: memoryProvider([order(401, 'sent'), order(402, 'uncertain')]),
+    });
+    const buttonsOf = async (number: number) => {
+      await person.click(await screen.findByText(String(number)));
+      const dialog = await screen.findByRole('dialog', { name: 'Ver pedido' });
+      const names = within(dialog)
+        .getAllByRole('button')
+        .map((button) => button.textContent);
+      await person.click(within(dialog).getByRole('button', { name: 'Fechar' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      return names;
+    };
+    expect(await buttonsOf(401)).toEqual(['Fechar']);
+    expect(await buttonsOf(402)).toEqual(['Reenviar', 'Já está no Hiper', 'Fechar']);
   });
 
   it('shows an order’s lines as a table and its history as a timeline, in Portuguese', async () => {
