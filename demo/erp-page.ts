@@ -5,6 +5,8 @@ import { escape, formOf, page, send } from './html';
 
 export interface ErpPageOptions {
   account: HiperAccount;
+  /** How often the gateway reads the sales orders' events, to tell the visitor when an NF-e reaches the store. */
+  ordersIntervalSeconds: number;
   /** How often the gateway runs stock runs, to tell the visitor when a change reaches the store. */
   stockIntervalSeconds: number;
   /** The demo store's page, linked from this one. */
@@ -23,6 +25,26 @@ function stock(text: string): number | undefined {
   return /^\d{1,7}$/.test(value) ? Number(value) : undefined;
 }
 
+/** Hiper's sales order events the demo ERP records (the codes the product reads). */
+const NFE_ISSUED = 3;
+const HANDED_TO_CARRIER = 4;
+const EVENT_NAMES: Record<number, string> = {
+  1: 'em processamento',
+  2: 'separação de estoque',
+  3: 'NF-e emitida',
+  4: 'entregue à transportadora',
+  99: 'cancelado',
+};
+
+/** A well-formed NF-e access key for a demo order: 43 digits from the order's code, then the check digit (módulo 11). */
+function nfeKey(code: string): string {
+  const digits = `4226110000000000000155550010000${code.replace(/\D/g, '').padStart(8, '0')}1234`.slice(0, 43);
+  let sum = 0;
+  for (let i = 0; i < 43; i++) sum += Number(digits[42 - i]) * (2 + (i % 8));
+  const rest = sum % 11;
+  return digits + (rest < 2 ? 0 : 11 - rest);
+}
+
 const money = (value: number) => value.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 
 /**
@@ -30,9 +52,53 @@ const money = (value: number) => value.toLocaleString('pt-BR', { style: 'currenc
  * active, and adds a product. Each change takes a new synchronisation point, as Hiper's own changes do. Forms post to
  * `/products/{codigo}` and `/products`, so `curl -d preco=39.90 {origin}/products/1001` does the same.
  */
-export function erpPage({ account, stockIntervalSeconds, storePage }: ErpPageOptions): http.RequestListener {
+export function erpPage({
+  account,
+  stockIntervalSeconds,
+  ordersIntervalSeconds,
+  storePage,
+}: ErpPageOptions): http.RequestListener {
   const products = () =>
     account.products.filter((p) => p.produtoPrimarioId === ZERO_GUID).sort((a, b) => a.codigo - b.codigo);
+
+  const salesOrders = () => {
+    if (!account.orders.length) return '<p class="muted">Nenhum pedido de venda ainda: compre algo na loja.</p>';
+    const rows = [...account.orders]
+      .reverse()
+      .map((o) => {
+        const items = ((o.body.itens ?? []) as { produtoId?: string; quantidade?: number }[])
+          .map((item) => {
+            const product = account.products.find((p) => p.id === item.produtoId);
+            return `${item.quantidade ?? 1} × ${product ? product.nome : (item.produtoId ?? '?')}`;
+          })
+          .join(', ');
+        const did = (code: number) => o.eventos.some((e) => e.codigoDoTipoDeEvento === code);
+        const action = (path: string, label: string) =>
+          `<form method="post" action="/orders/${encodeURIComponent(o.id)}/${path}"><button aria-label="${escape(`${label} do pedido ${o.codigo}`)}">${escape(label)}</button></form>`;
+        const next = o.cancelado
+          ? '<span class="muted">cancelado</span>'
+          : !did(NFE_ISSUED)
+            ? action('nfe', 'Emitir NF-e')
+            : !did(HANDED_TO_CARRIER)
+              ? action('shipment', 'Entregar à transportadora')
+              : '<span class="muted">entregue à transportadora</span>';
+        const events = o.eventos.map((e) => EVENT_NAMES[e.codigoDoTipoDeEvento] ?? `evento ${e.codigoDoTipoDeEvento}`);
+        return `<tr>
+  <td>${escape(o.codigo)}</td>
+  <td>${escape(o.body.numeroPedidoDeVenda ?? '')}</td>
+  <td>${escape(o.body.cliente?.nomeDoCliente ?? o.body.cliente?.nome ?? '')}</td>
+  <td>${escape(items)}</td>
+  <td>${escape(events.join(', ') || 'recebido')}</td>
+  <td>${next}</td>
+</tr>`;
+      })
+      .join('\n');
+    return `<div class="wrap"><table>
+<thead><tr><th>Código</th><th>Pedido na loja</th><th>Cliente</th><th>Itens</th><th>Eventos</th><th></th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>`;
+  };
 
   const render = (note = '', error = false) => {
     const rows = products()
@@ -78,7 +144,11 @@ ${rows}
   <label>Estoque <input type="text" inputmode="numeric" name="estoque" value="0"></label>
   <button>Adicionar</button>
 </form>
-<p class="muted">JSON: <a href="/products.json">/products.json</a></p>`,
+<h2>Pedidos de venda</h2>
+<p class="muted">Os pedidos pagos da loja que a integração trouxe. "Emitir NF-e" e "Entregar à transportadora" são os
+eventos que o Hiper registra; a integração os lê a cada ${ordersIntervalSeconds} s e os escreve na loja.</p>
+${salesOrders()}
+<p class="muted">JSON: <a href="/products.json">/products.json</a>, <a href="/orders.json">/orders.json</a></p>`,
     );
   };
 
@@ -142,6 +212,36 @@ ${rows}
       if (req.method === 'GET' && picture && PICTURES[picture[1]]) {
         res.writeHead(200, { 'Content-Type': 'image/png', 'Cache-Control': 'max-age=3600' });
         return void res.end(picturePng(PICTURES[picture[1]]));
+      }
+      const xml = /^\/nfe\/(\d{44})\.xml$/.exec(url.pathname);
+      if (req.method === 'GET' && xml) {
+        const body = `<?xml version="1.0" encoding="UTF-8"?>\n<nfeProc><protNFe><infProt><chNFe>${xml[1]}</chNFe></infProt></protNFe></nfeProc>\n`;
+        return send(res, 200, 'application/xml; charset=utf-8', body);
+      }
+      if (req.method === 'GET' && url.pathname === '/orders.json') {
+        return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(account.orders, null, 2));
+      }
+      const event = /^\/orders\/([^/]+)\/(nfe|shipment)$/.exec(url.pathname);
+      if (req.method === 'POST' && event) {
+        const order = account.orders.find((o) => o.id === decodeURIComponent(event[1]));
+        if (!order) return refused(res, `O ERP não tem o pedido de venda ${decodeURIComponent(event[1])}`);
+        if (order.cancelado) return refused(res, `O pedido ${order.codigo} está cancelado`);
+        if (event[2] === 'nfe') {
+          if (order.eventos.some((e) => e.codigoDoTipoDeEvento === NFE_ISSUED))
+            return saved(res, `Pedido ${order.codigo}: a NF-e já foi emitida`);
+          const key = nfeKey(order.codigo);
+          account.addOrderEvent(order.id, NFE_ISSUED, {
+            chaveDocumentoFiscal: key,
+            tipoDocumentoFiscal: 'NFe',
+            urlArquivoXml: `${new URL('/', `http://${req.headers.host ?? '127.0.0.1'}`).href}nfe/${key}.xml`,
+          });
+          return saved(res, `Pedido ${order.codigo}: NF-e ${key} emitida`);
+        }
+        if (!order.eventos.some((e) => e.codigoDoTipoDeEvento === NFE_ISSUED))
+          return refused(res, `Pedido ${order.codigo}: emita a NF-e antes de entregar à transportadora`);
+        if (!order.eventos.some((e) => e.codigoDoTipoDeEvento === HANDED_TO_CARRIER))
+          account.addOrderEvent(order.id, HANDED_TO_CARRIER);
+        return saved(res, `Pedido ${order.codigo}: entregue à transportadora`);
       }
       const one = /^\/products\/(\d+)$/.exec(url.pathname);
       if (req.method === 'POST' && (one || url.pathname === '/products')) {

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { startHiper, type HiperAccount, type HiperStandIn } from '../tests/support/standins/hiper';
-import { startNuvemshopApi, type NuvemshopApiStandIn } from '../tests/support/standins/nuvemshop-api';
+import { deliverWebhook, startNuvemshopApi, type NuvemshopApiStandIn } from '../tests/support/standins/nuvemshop-api';
 import { seedCatalogue } from './catalogue';
 import { erpPage } from './erp-page';
 import { storePage } from './store-page';
@@ -12,6 +12,8 @@ export const DEMO_CLIENT = {
   hiperKey: 'demo0000000000000000000000000000000000000000000000000000000000hk',
   storeId: 1_000_001,
   storeToken: 'demo-nuvemshop-store-token',
+  /** The app secret the demo store signs its webhooks with, and the demo's gateway checks them with. */
+  appSecret: 'demo-nuvemshop-app-secret',
 };
 
 export interface DemoStandInsOptions {
@@ -19,6 +21,8 @@ export interface DemoStandInsOptions {
   hiperPort: number;
   nuvemshopPort: number;
   stockIntervalSeconds: number;
+  /** How often the gateway reads the sales orders' events. */
+  ordersIntervalSeconds: number;
 }
 
 export interface DemoStandIns {
@@ -28,6 +32,8 @@ export interface DemoStandIns {
   /** The demo ERP's page and the demo store's page. */
   erpUrl: string;
   storeUrl: string;
+  /** The product's address, once it listens: the demo store posts its order webhooks there. */
+  connect(gatewayUrl: string): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,7 @@ export interface DemoStandIns {
  */
 export async function startDemoStandIns(options: DemoStandInsOptions): Promise<DemoStandIns> {
   let storeUrl = '';
+  let gatewayUrl: string | undefined;
   // The ERP's page needs the account, which needs the stand-in started: until then it answers 503.
   let erp: http.RequestListener = (_req, res) => void res.writeHead(503).end();
   const hiper = await startHiper({ port: options.hiperPort, page: (req, res) => erp(req, res) });
@@ -44,7 +51,17 @@ export async function startDemoStandIns(options: DemoStandInsOptions): Promise<D
   try {
     nuvemshop = await startNuvemshopApi({
       port: options.nuvemshopPort,
-      page: storePage(() => nuvemshop!.store(DEMO_CLIENT.storeId)),
+      page: storePage({
+        store: () => nuvemshop!.store(DEMO_CLIENT.storeId),
+        notify: async (event, id) =>
+          gatewayUrl === undefined
+            ? undefined
+            : deliverWebhook(
+                `${gatewayUrl}/api/v1/webhooks/nuvemshop`,
+                { store_id: DEMO_CLIENT.storeId, event, id },
+                DEMO_CLIENT.appSecret,
+              ),
+      }),
     });
     const store = nuvemshop.addStore(DEMO_CLIENT.storeId, { token: DEMO_CLIENT.storeToken });
     store.info.name = { pt: DEMO_CLIENT.name };
@@ -54,6 +71,7 @@ export async function startDemoStandIns(options: DemoStandInsOptions): Promise<D
     erp = erpPage({
       account,
       stockIntervalSeconds: options.stockIntervalSeconds,
+      ordersIntervalSeconds: options.ordersIntervalSeconds,
       storePage: () => storeUrl,
     });
     seedCatalogue(account, `${erpUrl}images`);
@@ -64,6 +82,9 @@ export async function startDemoStandIns(options: DemoStandInsOptions): Promise<D
       account,
       erpUrl,
       storeUrl,
+      connect: (url) => {
+        gatewayUrl = url.replace(/\/$/, '');
+      },
       close: async () => {
         await Promise.all([hiper.close(), started.close()]);
       },

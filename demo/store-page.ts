@@ -1,31 +1,40 @@
 import type http from 'node:http';
-import type { StandInStore } from '../tests/support/standins/nuvemshop-api';
-import { escape, page, send } from './html';
+import type { StandInStore, StoreOrder } from '../tests/support/standins/nuvemshop-api';
+import { escape, formOf, page, send } from './html';
+
+export interface StorePageOptions {
+  store: () => StandInStore;
+  /**
+   * Tells the product what happened to an order, as Nuvemshop does: a signed webhook to the gateway. Answers the
+   * gateway's HTTP status, or undefined while the gateway is not up yet.
+   */
+  notify: (event: 'order/paid' | 'order/cancelled', orderId: number) => Promise<number | undefined>;
+}
+
+const STATUS: Record<string, string> = { open: 'aberto', closed: 'arquivado', cancelled: 'cancelado' };
+const PAYMENT: Record<string, string> = {
+  paid: 'pago',
+  pending: 'pendente',
+  refunded: 'reembolsado',
+  voided: 'anulado',
+};
+const SHIPPING: Record<string, string> = { unpacked: 'a embalar', unshipped: 'a enviar', shipped: 'enviado' };
+const money = (text: string) => Number(text).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 
 /**
- * The demo store as a page: the products the Nuvemshop stand-in holds for it (`/`, refreshed every few seconds) and
- * the same as the API would answer them (`/products.json`).
+ * The demo store as a page: the products the Nuvemshop stand-in holds for it (`/`, refreshed every few seconds), each
+ * variant with a "Comprar" button that places a paid order as a buyer would (its stock taken, the paid webhook posted
+ * to the product), the store's orders with what the product wrote back (the NF-e, the shipment), and the same as the
+ * API would answer them (`/products.json`, `/orders.json`).
  */
-export function storePage(store: () => StandInStore): http.RequestListener {
-  return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://demo');
-    if (req.method === 'GET' && url.pathname === '/products.json') {
-      const s = store();
-      return send(
-        res,
-        200,
-        'application/json; charset=utf-8',
-        JSON.stringify(
-          s.products.map((p) => s.productJson(p)),
-          null,
-          2,
-        ),
-      );
-    }
-    if (req.method !== 'GET' || url.pathname !== '/')
-      return send(res, 404, 'text/plain; charset=utf-8', 'Não encontrado');
+export function storePage({ store, notify }: StorePageOptions): http.RequestListener {
+  const name = (languages: Record<string, string>) => languages.pt ?? Object.values(languages)[0] ?? '';
+
+  const invoiceOf = (s: StandInStore, order: StoreOrder) =>
+    s.metafields.find((m) => m.owner_resource === 'Order' && m.owner_id === order.id && m.key === 'key')?.value;
+
+  const render = (note = '', error = false) => {
     const s = store();
-    const name = (languages: Record<string, string>) => languages.pt ?? Object.values(languages)[0] ?? '';
     const rows = s.products
       .flatMap((p) =>
         p.variants.map((v, i) => {
@@ -33,39 +42,128 @@ export function storePage(store: () => StandInStore): http.RequestListener {
           // The stand-in's CDN addresses lead nowhere: the picture shown is the one the product was sent with.
           const src = image ? s.sentSrc.get(image.id) : undefined;
           const values = v.values.map(name).join(' / ');
+          const label = `${name(p.name)}${values ? ` — ${values}` : ''}`;
+          const buy =
+            p.published && (v.stock === null || v.stock > 0)
+              ? `<form method="post" action="/orders"><input type="hidden" name="variant" value="${v.id}"><button aria-label="Comprar ${escape(label)}">Comprar</button></form>`
+              : '<span class="muted">esgotado</span>';
           return `<tr>
   <td>${p.id}</td>
-  <td>${src && /^https?:/.test(src) ? `<img src="${escape(src)}" alt="" width="40" height="40"> ` : ''}${escape(name(p.name))}${values ? ` — ${escape(values)}` : ''}</td>
+  <td>${src && /^https?:/.test(src) ? `<img src="${escape(src)}" alt="" width="40" height="40"> ` : ''}${escape(label)}</td>
   <td>${escape(v.sku)}</td>
   <td>${escape(v.price)}</td>
   <td>${v.stock === null ? 'ilimitado' : v.stock}</td>
   <td>${p.published ? 'sim' : 'não'}</td>
   <td>${p.images.length}</td>
   <td class="muted">${escape(v.updated_at)}</td>
+  <td>${buy}</td>
 </tr>`;
         }),
       )
       .join('\n');
-    send(
-      res,
-      200,
-      'text/html; charset=utf-8',
-      page(
-        'Loja de demonstração (Nuvemshop)',
-        `<h1>${escape(name(s.info.name as Record<string, string>))} (Nuvemshop de demonstração)</h1>
-<p class="muted">Os produtos que a integração escreveu nesta loja, uma linha por variante. A página se atualiza a cada
-5 s. JSON: <a href="/products.json">/products.json</a></p>
+    const orders = [...s.orders]
+      .reverse()
+      .map((o) => {
+        const invoice = invoiceOf(s, o);
+        const cancel =
+          o.status === 'cancelled'
+            ? ''
+            : `<form method="post" action="/orders/${o.id}/cancel"><button aria-label="Cancelar o pedido ${o.number}">Cancelar</button></form>`;
+        return `<tr>
+  <td>#${o.number}</td>
+  <td>${escape(o.products.map((l) => `${l.quantity} × ${l.name}${l.variant_values.length ? ` (${l.variant_values.join(' / ')})` : ''}`).join(', '))}</td>
+  <td>${money(o.total)}</td>
+  <td>${escape(PAYMENT[o.payment_status] ?? o.payment_status)}</td>
+  <td>${escape(STATUS[o.status] ?? o.status)}</td>
+  <td>${escape(SHIPPING[o.shipping_status] ?? o.shipping_status)}</td>
+  <td>${invoice ? `<span title="${escape(invoice)}">${escape(invoice.slice(0, 8))}…${escape(invoice.slice(-6))}</span>` : '—'}</td>
+  <td>${cancel}</td>
+</tr>`;
+      })
+      .join('\n');
+    return page(
+      'Loja de demonstração (Nuvemshop)',
+      `<h1>${escape(name(s.info.name as Record<string, string>))} (Nuvemshop de demonstração)</h1>
+<p class="muted">Os produtos que a integração escreveu nesta loja, uma linha por variante. "Comprar" faz um pedido pago
+como um comprador faria; ele segue para o Hiper de demonstração. A página se atualiza a cada 5 s. JSON:
+<a href="/products.json">/products.json</a>, <a href="/orders.json">/orders.json</a></p>
+${note ? `<p class="note${error ? ' error' : ''}" role="status">${escape(note)}</p>` : ''}
 ${
   rows
     ? `<div class="wrap"><table>
-<thead><tr><th>Produto</th><th>Nome</th><th>SKU</th><th>Preço (R$)</th><th>Estoque</th><th>Publicado</th><th>Imagens</th><th>Alterado em</th></tr></thead>
+<thead><tr><th>Produto</th><th>Nome</th><th>SKU</th><th>Preço (R$)</th><th>Estoque</th><th>Publicado</th><th>Imagens</th><th>Alterado em</th><th></th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table></div>`
     : '<p class="note">Nenhum produto ainda: no admin, abra o menu do cliente de demonstração e escolha "Sincronizar agora".</p>'
+}
+<h2>Pedidos</h2>
+${
+  orders
+    ? `<div class="wrap"><table>
+<thead><tr><th>Pedido</th><th>Itens</th><th>Total</th><th>Pagamento</th><th>Situação</th><th>Envio</th><th>NF-e</th><th></th></tr></thead>
+<tbody>
+${orders}
+</tbody></table></div>`
+    : '<p class="muted">Nenhum pedido ainda.</p>'
 }`,
-        '<meta http-equiv="refresh" content="5">',
-      ),
+      '<meta http-equiv="refresh" content="5">',
     );
+  };
+
+  const done = (res: http.ServerResponse, note: string) =>
+    send(res, 303, 'text/plain; charset=utf-8', note, { Location: `/?nota=${encodeURIComponent(note)}` });
+  const refused = (res: http.ServerResponse, note: string) =>
+    send(res, 400, 'text/html; charset=utf-8', render(note, true));
+  const told = (status: number | undefined) =>
+    status === undefined
+      ? 'a integração ainda não está no ar; a varredura de pedidos o encontrará'
+      : status >= 200 && status < 300
+        ? 'a integração foi avisada'
+        : `a integração respondeu HTTP ${status}`;
+
+  return (req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://demo');
+      const s = store();
+      if (req.method === 'GET' && url.pathname === '/products.json') {
+        const json = s.products.map((p) => s.productJson(p));
+        return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(json, null, 2));
+      }
+      if (req.method === 'GET' && url.pathname === '/orders.json') {
+        return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(s.orders, null, 2));
+      }
+      if (req.method === 'GET' && url.pathname === '/') {
+        return send(res, 200, 'text/html; charset=utf-8', render(url.searchParams.get('nota') ?? ''));
+      }
+      if (req.method === 'POST' && url.pathname === '/orders') {
+        const form = await formOf(req);
+        const variantId = Number(form.get('variant'));
+        const variant = s.products.flatMap((p) => p.variants).find((v) => v.id === variantId);
+        if (!variant) return refused(res, `A loja não tem a variante ${form.get('variant') ?? ''}`);
+        if (variant.stock !== null && variant.stock < 1) return refused(res, 'Esta variante está esgotada');
+        // A sale takes its unit from the store's stock, as the store does.
+        if (variant.stock !== null) variant.stock -= 1;
+        const order = s.seedOrder({ lines: [{ variant: variantId, quantity: 1 }] });
+        const status = await notify('order/paid', order.id).catch(() => 0);
+        return done(res, `Pedido #${order.number} pago (${money(order.total)}): ${told(status)}`);
+      }
+      const cancel = /^\/orders\/(\d+)\/cancel$/.exec(url.pathname);
+      if (req.method === 'POST' && cancel) {
+        const order = s.order(Number(cancel[1]));
+        if (!order) return refused(res, `A loja não tem o pedido ${cancel[1]}`);
+        if (order.status === 'cancelled') return done(res, `Pedido #${order.number} já estava cancelado`);
+        s.changeOrder(order.id, {
+          status: 'cancelled',
+          cancelled_at: new Date().toISOString().replace(/\.\d{3}Z$/, '+0000'),
+          cancel_reason: 'customer',
+        });
+        const status = await notify('order/cancelled', order.id).catch(() => 0);
+        return done(res, `Pedido #${order.number} cancelado: ${told(status)}`);
+      }
+      send(res, 404, 'text/plain; charset=utf-8', 'Não encontrado');
+    })().catch((error: unknown) => {
+      if (!res.headersSent) send(res, 400, 'text/plain; charset=utf-8', String((error as Error).message));
+    });
   };
 }

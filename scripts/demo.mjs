@@ -42,6 +42,8 @@ const databasePort = port('DEMO_PG_PORT', '54339');
 const dataDir = path.resolve(root, setting('DEMO_DATA_DIR', '.data/demo'));
 // Short, so a change in the demo ERP reaches the store while one watches (10 s is the least the gateway takes).
 const stockInterval = process.env.SYNC_STOCK_INTERVAL_SECONDS || '15';
+// The least the gateway takes: an NF-e issued in the demo ERP reaches the store within a minute.
+const ordersInterval = process.env.ORDERS_STATUS_INTERVAL_SECONDS || '60';
 const superuser = {
   email: setting('FIRST_SUPERUSER', 'admin@example.com'),
   password: setting('FIRST_SUPERUSER_PASSWORD', 'changethis'),
@@ -92,7 +94,12 @@ status.write(`Demo: compiled in ${seconds(compiling)}\n`);
 // 2. The stand-ins, serving their pages.
 const { startDemoStandIns, DEMO_CLIENT } = require(path.join(root, 'dist/demo/demo/standins.js'));
 try {
-  standIns = await startDemoStandIns({ hiperPort, nuvemshopPort, stockIntervalSeconds: Number(stockInterval) });
+  standIns = await startDemoStandIns({
+    hiperPort,
+    nuvemshopPort,
+    stockIntervalSeconds: Number(stockInterval),
+    ordersIntervalSeconds: Number(ordersInterval),
+  });
 } catch (error) {
   status.write(
     `Demo: the stand-ins could not start (${error.message}); DEMO_HIPER_PORT and DEMO_NUVEMSHOP_PORT choose ` +
@@ -120,6 +127,10 @@ current = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     HIPER_API_URL: standIns.hiper.url,
     NUVEMSHOP_API_URL: standIns.nuvemshop.url,
     SYNC_STOCK_INTERVAL_SECONDS: stockInterval,
+    // The demo store signs its order webhooks with the demo app's secret; its orders are read back every minute.
+    NUVEMSHOP_CLIENT_SECRET: DEMO_CLIENT.appSecret,
+    ORDERS_STATUS_INTERVAL_SECONDS: ordersInterval,
+    ORDERS_SWEEP_INTERVAL_SECONDS: process.env.ORDERS_SWEEP_INTERVAL_SECONDS || '60',
     // A run waits for a worker half a second at most, not two: a click on "Sincronizar agora" that meets a stock run
     // still queued is answered with that run (a client has one run at a time), so the demo keeps that moment short.
     JOBS_POLL_INTERVAL_SECONDS: '0.5',
@@ -161,8 +172,10 @@ async function connect(url) {
       hiper_token: DEMO_CLIENT.hiperKey,
       nuvemshop_token: DEMO_CLIENT.storeToken,
       nuvemshop_store_id: DEMO_CLIENT.storeId,
+      orders_enabled: true,
     }),
   });
+  standIns.connect(api);
   process.stdout.write(
     [
       '',
@@ -172,7 +185,10 @@ async function connect(url) {
       `  Demo ERP:     ${standIns.erpUrl}  (Hiper stand-in) change a price or a stock, add a product`,
       `  Demo store:   ${standIns.storeUrl}  (Nuvemshop stand-in) its products; JSON at ${standIns.storeUrl}products.json`,
       `  Stock runs every ${stockInterval} s carry price and stock changes; a new product comes with the next`,
-      '  catalogue run (hourly, or "Sincronizar agora"). From a terminal:',
+      '  catalogue run (hourly, or "Sincronizar agora").',
+      '  "Comprar" in the demo store places a paid order: it reaches the demo ERP (Pedidos de venda) and the admin',
+      `  (Pedidos); "Emitir NF-e" and "Entregar à transportadora" there reach the store within ${ordersInterval} s.`,
+      '  From a terminal:',
       `    curl -d preco=39,90 -d estoque=8 ${standIns.erpUrl}products/1001`,
       '',
     ].join('\n'),

@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
+import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startHiper, type HiperStandIn } from '../support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
 import { syncEnv } from '../support/sync';
-import { browserSuite, expectToast, login } from './support/browser';
+import { browserSuite, expectToast, openSignedIn, SIZES } from './support/browser';
 
 /**
  * A client's state as staff read it on the Clientes screen: `Nunca sincronizado` until a run has ended, `Não conectado`
@@ -27,16 +27,7 @@ const open = browserSuite(
   },
 );
 
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
-
-async function openIn(theme: 'light' | 'dark', size: keyof typeof SIZES) {
-  const page = await open(SIZES[size]);
-  await page.context().addInitScript((chosen) => {
-    localStorage.setItem('RaStoreSistemaIntegracao.theme', JSON.stringify(chosen));
-  }, theme);
-  await login(page, SUPERUSER.email, SUPERUSER.password);
-  return page;
-}
+const openIn = (theme: 'light' | 'dark', size: keyof typeof SIZES) => openSignedIn(open, theme, size);
 
 async function client(json: Record<string, unknown>) {
   const created = await t.request('POST', '/api/v1/clients/', { token, json });

@@ -1,9 +1,8 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SUPERUSER, startTestGateway, type TestGateway } from '../support/gateway';
+import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startHiper, type HiperStandIn } from '../support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
-import { browserSuite, login } from './support/browser';
+import { browserSuite, openSignedIn, scrollsSideways, SIZES } from './support/browser';
 
 /**
  * Why a run failed, on the Sincronizações screen: the first error in the list and every one in the run's dialog, in
@@ -34,19 +33,7 @@ const open = browserSuite(
   },
 );
 
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
-
-async function openIn(theme: 'light' | 'dark', size: keyof typeof SIZES) {
-  const page = await open(SIZES[size]);
-  await page.context().addInitScript((chosen) => {
-    if (!localStorage.getItem('RaStoreSistemaIntegracao.theme'))
-      localStorage.setItem('RaStoreSistemaIntegracao.theme', JSON.stringify(chosen));
-  }, theme);
-  await login(page, SUPERUSER.email, SUPERUSER.password);
-  return page;
-}
-
-const scrollsSideways = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth > window.innerWidth);
+const openIn = (theme: 'light' | 'dark', size: keyof typeof SIZES) => openSignedIn(open, theme, size);
 
 let nextStore = 9300;
 async function client(url: string) {

@@ -78,7 +78,7 @@ describe('npm run demo', () => {
     expect(demo.output()).not.toContain('compiling');
   });
 
-  it('runs the product beside the stand-ins with a connected demo client: "Sincronizar agora" fills the store, a price changed in the demo ERP reaches it at the next stock run, and Ctrl-C stops everything', async () => {
+  it('runs the product beside the stand-ins with a connected demo client: "Sincronizar agora" fills the store, a price changed in the demo ERP reaches it at the next stock run, a purchase reaches the ERP once and its NF-e comes back, and Ctrl-C stops everything', async () => {
     const demo = await runDemo({});
     try {
       const banner = await until(
@@ -179,6 +179,75 @@ describe('npm run demo', () => {
       );
       expect(stockRun).toMatchObject({ trigger: 'schedule', state: 'succeeded', updated: 1, failed: 0 });
 
+      // A buyer's "Comprar" in the demo store: a paid order, its unit taken from the store's stock, its webhook signed.
+      const shirtId = (await storeProducts()).find((p) => p.name.pt === 'Camiseta Básica Branca')!.id;
+      const variantId = (
+        (await (await fetch(`${store}products.json`)).json()) as { id: number; variants: { id: number }[] }[]
+      ).find((p) => p.id === shirtId)!.variants[0].id;
+      const bought = await fetch(`${store}orders`, {
+        method: 'POST',
+        body: new URLSearchParams({ variant: String(variantId) }),
+        redirect: 'manual',
+      });
+      expect(bought.status).toBe(303);
+      expect(decodeURIComponent(bought.headers.get('location')!)).toMatch(
+        /Pedido #\d+ pago .*a integração foi avisada/,
+      );
+      // It reaches the demo ERP once, and the admin's Pedidos says so.
+      const sales = await until(
+        demo,
+        'the sales order in the demo ERP',
+        async () => {
+          const list = (await (await fetch(`${erp}orders.json`)).json()) as { id: string }[];
+          return list.length ? list : undefined;
+        },
+        30_000,
+      );
+      expect(sales).toHaveLength(1);
+      const order = await until(
+        demo,
+        'the order sent in Pedidos',
+        async () => {
+          const orders = await call(api, 'GET', `/api/v1/orders/?client_id=${client.id}`, { token });
+          const sent = orders.body.data.find((o: { state: string }) => o.state === 'sent');
+          return sent as { id: string; hiper_order_id: string } | undefined;
+        },
+        30_000,
+      );
+      expect(order.hiper_order_id).toBe(sales[0].id);
+      // The sold unit stays sold: the next stock run writes the ERP's 8 less the unit not yet out of its stock.
+      const sold = await until(
+        demo,
+        'a stock run after the sale',
+        async () => {
+          const runs = await call(api, 'GET', `/api/v1/sync-runs/?client_id=${client.id}&limit=50`, { token });
+          const later = runs.body.data.filter(
+            (r: { kind: string; state: string; started_at: string }) =>
+              r.kind === 'stock' && r.state === 'succeeded' && Date.parse(r.started_at) > Date.now() - 5_000,
+          );
+          return later.length ? (await storeProducts()).find((p) => p.id === shirtId)!.variants[0] : undefined;
+        },
+        45_000,
+      );
+      expect(sold.stock).toBe(7);
+      // "Emitir NF-e" in the demo ERP: the next reading of its events writes the NF-e to the store's order.
+      const issued = await fetch(`${erp}orders/${encodeURIComponent(sales[0].id)}/nfe`, {
+        method: 'POST',
+        redirect: 'manual',
+      });
+      expect(issued.status).toBe(303);
+      const invoiced = await until(
+        demo,
+        'the NF-e in the store',
+        async () => {
+          const read = await call(api, 'GET', `/api/v1/orders/${order.id}`, { token });
+          return read.body.state === 'invoiced' ? (read.body as { nfe_key: string }) : undefined;
+        },
+        90_000,
+      );
+      expect(invoiced.nfe_key).toMatch(/^\d{44}$/);
+      expect(await (await fetch(store)).text()).toContain(invoiced.nfe_key.slice(-6));
+
       // Ctrl-C: the gateway drains and stops its database, then the stand-ins close.
       demo.child.kill('SIGINT');
       expect(await demo.exited).toEqual({ code: 0, signal: null });
@@ -192,5 +261,5 @@ describe('npm run demo', () => {
         await demo.exited;
       }
     }
-  }, 300_000);
+  }, 420_000);
 });
