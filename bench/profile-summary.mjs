@@ -33,6 +33,15 @@ const PARTS = [
   ['REST layer (routes, answers)', /gateway\/rest\//],
   ['Express (router, request and response helpers)', /express\/|router\/|finalhandler|parseurl|path-to-regexp|\/qs\//],
   ['Node HTTP (parser, response, sockets)', /node:_http|node:http|node:net|stream_base_commons/],
+  // The synchronisation's workers (`npm run bench:sync` with BENCH_SYNC_CPU_PROF).
+  ['pg-boss (fetching, completing, sending jobs)', /node_modules\/pg-boss\//],
+  ['MikroORM and knex (unit of work, identity map, hydration, query building)', /@mikro-orm\/|node_modules\/knex\//],
+  ['HTTP clients (fetch: undici)', /node:internal\/deps\/undici|undici\//],
+  [
+    'store synchronisation (runner, writer, mapping)',
+    /gateway\/sync\/|gateway\/jobs\/sync|gateway\/orders\/reservations/,
+  ],
+  ['job queue loop', /gateway\/queue\//],
 ];
 const OTHER = 'other (promises, timers, Node streams)';
 /** Helpers several parts call (parsing a media type, a cache): their time goes to the part that called them. */
@@ -43,6 +52,13 @@ const WAITING = /^(\(idle\)|writev|writeString|writeBuffer|writeUtf8String|fsync
 const args = process.argv.slice(2);
 const topIndex = args.indexOf('--top');
 const top = topIndex >= 0 ? Number(args.splice(topIndex, 2)[1]) : 0;
+// `--window FILE:NAME`: only the samples between the two times (µs of the monotonic clock) FILE's NAME gives.
+const windowIndex = args.indexOf('--window');
+const window = (() => {
+  if (windowIndex < 0) return null;
+  const [file, name] = args.splice(windowIndex, 2)[1].split(/:(?=[^:]+$)/);
+  return JSON.parse(readFileSync(file, 'utf8'))[name];
+})();
 
 for (const file of args) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
@@ -51,7 +67,12 @@ for (const file of args) {
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
   const frame = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url}:${n.callFrame.lineNumber}`;
   const time = new Map();
-  profile.samples.forEach((id, i) => time.set(id, (time.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) return;
+    time.set(id, (time.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const parts = new Map();
   const own = new Map();
   let busy = 0;

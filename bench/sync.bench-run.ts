@@ -14,6 +14,13 @@ import { startNuvemshopApi, type NuvemshopApiStandIn } from '../tests/support/st
 const SCALE = Number(process.env.BENCH_SYNC_SCALE ?? 1);
 const n = (size: number) => Math.max(1, Math.round(size * SCALE));
 const STOCK_INTERVAL = 15;
+/**
+ * BENCH_SYNC_CPU_PROF=DIR: the 1,000-store case's workers run with `--cpu-prof` into DIR, and DIR/windows.json says
+ * when (µs of the monotonic clock profiles use) the stock change was carried and when the runs had nothing to write:
+ * `node bench/profile-summary.mjs --window DIR/windows.json:idle DIR/*.cpuprofile`.
+ */
+const CPU_PROF = process.env.BENCH_SYNC_CPU_PROF;
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 let hiper: HiperStandIn;
 let nuvemshop: NuvemshopApiStandIn;
@@ -340,7 +347,8 @@ describe('the synchronisation at size', () => {
     const env = environment(own.url, interval);
     // The gateway only answers; two `npm run worker` processes do every run.
     const front = await spawnGateway({ ...env, RUN_WORKERS: 'false' }, 60_000, productionFlags());
-    const workers = await Promise.all([1, 2].map(() => spawnWorker(env, 60_000, productionFlags())));
+    const profiling = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+    const workers = await Promise.all([1, 2].map(() => spawnWorker(env, 60_000, [...productionFlags(), ...profiling])));
     const pids = workers.map((w) => w.child.pid!);
     try {
       const bearer = await signIn(front.url);
@@ -383,6 +391,7 @@ describe('the synchronisation at size', () => {
       const [{ since }] = await sql<{ since: Date }>(own.url, 'select now() as since');
       for (const c of clients) for (const p of c.account.products) c.account.setStock(p.id, p.quantidadeEmEstoque + 5);
       const changed = performance.now();
+      const windows: Record<string, [number, number]> = { change: [monotonicMicros(), 0] };
       const shownAt = new Map<number, number>();
       while (shownAt.size < clients.length) {
         for (const c of clients) {
@@ -403,8 +412,12 @@ describe('the synchronisation at size', () => {
       const cpu = workersCpu();
       const written = stores * products;
       const [{ shownBy }] = await sql<{ shownBy: Date }>(own.url, 'select now() as "shownBy"');
+      windows.change[1] = monotonicMicros();
       // Two more intervals: every store gets its stock run in each, with nothing to write.
       await new Promise((r) => setTimeout(r, interval * 2000));
+      windows.idle = [windows.change[1], monotonicMicros()];
+      if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
+      if (CPU_PROF) writeFileSync(`${CPU_PROF}/windows.json`, JSON.stringify(windows));
       clearInterval(sampler);
       const idleCpu = workersCpu() - cpu;
       const [{ idleRuns }] = await sql<{ idleRuns: number }>(

@@ -52,11 +52,12 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
     concurrency: config.SYNC_CONCURRENCY,
     handle: async (job) => {
       const { runId, from, skip } = job.data;
-      const clientId = await runner.clientOf(runId);
-      if (!clientId) return { done: true };
       // The lease is this attempt's: a retry of an expired job (its process slow, not dead) waits for it too.
       const holder = randomUUID();
-      if (!(await runner.lease(clientId, holder))) {
+      const lease = await runner.take(runId, holder);
+      if (!lease) return { done: true };
+      const { clientId } = lease;
+      if (!lease.taken) {
         await jobs.send('sync', job.data, { startAfterSeconds: 5 });
         return { busy: true };
       }

@@ -4,7 +4,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
-import { clientResource, notConnectedMessage, storeConnectionOf } from '../resources/client.resource';
+import {
+  clientResource,
+  missingConnection,
+  notConnectedMessage,
+  storeConnectionOf,
+} from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
 import { storeClient } from '../resources/store-connection';
 import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';
@@ -78,7 +83,7 @@ export class OrderSweep {
   async request(clientId: string): Promise<{ message: string }> {
     const client = await this.orm.em.fork().findOne(entityFor(clientResource), { id: clientId });
     if (!client) throw new ApiError(404, clientResource.messages.notFound);
-    if (!isConnected(client)) throw new ApiError(409, notConnectedMessage(client));
+    if (!isConnected(client)) throw new ApiError(409, notConnectedMessage(missingConnection(client)));
     await this.jobs.send('orders-sweep', { clientId }, { singletonKey: clientId });
     return { message: 'Sweep queued' };
   }

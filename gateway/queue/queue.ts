@@ -120,7 +120,7 @@ export class JobQueue {
     }
     if (work) {
       for (const definition of definitions) {
-        for (let i = 0; i < definition.concurrency; i++) this.loops.push(this.workLoop(definition));
+        this.loops.push(this.workLoop(definition));
       }
     }
   }
@@ -147,6 +147,19 @@ export class JobQueue {
   }
 
   /**
+   * Queues several jobs of one queue in one statement, each with its queue's settings; with `em`, on that transaction's
+   * connection, as `send`.
+   */
+  async sendMany<N extends QueueName>(name: N, data: JobPayloads[N][], options: { em?: EntityManager } = {}) {
+    if (!data.length) return;
+    const db = options.em ? transactionDb(options.em) : undefined;
+    await this.boss.insert(
+      data.map((d) => ({ name, data: d })),
+      db ? { db } : {},
+    );
+  }
+
+  /**
    * Stops taking jobs, lets the running ones finish (up to `timeoutMs`), then closes pg-boss's connections. A job
    * still running then is left active: pg-boss's expiry hands it to the next worker, in this process or another.
    */
@@ -167,19 +180,44 @@ export class JobQueue {
   }
 
   /**
-   * One worker: fetches a job, runs it, records the outcome, and at once asks for the next; sleeps a polling
-   * interval only when the queue is empty, so a burst of mail drains at the speed of the mail server.
+   * A queue's workers: fetches as many jobs as it has free slots (up to its concurrency) in one statement, runs them,
+   * records each outcome, and asks again as soon as a slot frees; sleeps a polling interval only when the queue is
+   * empty, so a burst of mail drains at the speed of the mail server, and an idle queue costs one poll per interval
+   * whatever its concurrency.
    *
    * Outcomes are recorded here, awaited, rather than by pg-boss's own work loop, which records them without waiting
    * (a database lost at that moment would be an unhandled rejection, and end the process).
    */
   private async workLoop<N extends QueueName>(definition: QueueDefinition<N>): Promise<void> {
+    const running = new Set<Promise<void>>();
+    /** Ends the loop's sleep early: a slot freed, so the queue is asked again at once. */
+    let wake: (() => void) | undefined;
+    /** Jobs ended so far: one ended since a fetch may have sent its next step after that fetch looked. */
+    const ended = { count: 0 };
     while (!this.stopping) {
+      const free = definition.concurrency - running.size;
+      if (free <= 0) {
+        await Promise.race(running);
+        continue;
+      }
+      const endedBefore = ended.count;
       // pg-boss answers no job, rather than an error, while the database cannot be reached.
-      const [job] = await this.boss.fetch<JobPayloads[N]>(definition.name, { batchSize: 1, includeMetadata: true });
-      if (job) await this.run(definition, job);
-      else await this.sleep(this.pollMs);
+      const jobs = await this.boss.fetch<JobPayloads[N]>(definition.name, { batchSize: free, includeMetadata: true });
+      for (const job of jobs) {
+        const work: Promise<void> = this.run(definition, job).finally(() => {
+          running.delete(work);
+          ended.count++;
+          wake?.();
+        });
+        running.add(work);
+      }
+      if (jobs.length < free && ended.count === endedBefore) {
+        // Drained: until the next poll, or until a job of this queue ends (its next step may be waiting).
+        await this.sleep(this.pollMs, (done) => (wake = done));
+        wake = undefined;
+      }
     }
+    await Promise.all(running);
   }
 
   private async run<N extends QueueName>(definition: QueueDefinition<N>, job: Job<N>): Promise<void> {
@@ -204,7 +242,8 @@ export class JobQueue {
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Sleeps `ms`, or until stopped, or until the waker handed to `waker` is called. */
+  private sleep(ms: number, waker?: (done: () => void) => void): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -213,6 +252,7 @@ export class JobQueue {
       };
       const timer = setTimeout(done, ms);
       this.sleepers.add(done);
+      waker?.(done);
     });
   }
 }

@@ -167,7 +167,7 @@ export const clientResource = new Resource(
 );
 
 /** The fields of CONNECTION_FIELDS a client (as the ORM holds it) lacks. */
-export function missingConnection(row: ClientEntity): (typeof CONNECTION_FIELDS)[number][] {
+export function missingConnection(row: StoreConnectionFields): (typeof CONNECTION_FIELDS)[number][] {
   const c = storeConnectionOf(row);
   return CONNECTION_FIELDS.filter((name) =>
     name === 'hiper_token' ? !c.hiperKey : name === 'nuvemshop_token' ? !c.storeToken : c.storeId <= 0,
@@ -190,11 +190,11 @@ export function missingConnectionMessage(missing: readonly (typeof CONNECTION_FI
 export const NOT_CONNECTED = 'Client is not connected to both platforms';
 
 /**
- * The 409's detail for a client the synchronisation or the orders cannot work with: what it lacks, named
- * (`Missing the Nuvemshop store id`), or, when it lacks nothing, that its store does not let us in.
+ * The 409's detail for a client the synchronisation or the orders cannot work with, given what it lacks
+ * (`missingConnection`): those fields named (`Missing the Nuvemshop store id`), or, when it lacks nothing, that its
+ * store does not let us in.
  */
-export function notConnectedMessage(row: ClientEntity): string {
-  const missing = missingConnection(row);
+export function notConnectedMessage(missing: readonly (typeof CONNECTION_FIELDS)[number][]): string {
   return missing.length ? missingConnectionMessage(missing) : NOT_CONNECTED;
 }
 
@@ -218,8 +218,20 @@ export type ClientUpdate = UpdateOf<ClientFields>;
 /** A client as the ORM holds it. */
 export type ClientEntity = EntityOf<typeof clientResource>;
 
+/** The fields of a client the store synchronisation reads. */
+export type StoreConnectionFields = Pick<
+  ClientEntity,
+  | 'hiperToken'
+  | 'nuvemshopToken'
+  | 'nuvemshopStoreId'
+  | 'hiperSyncUpdateImage'
+  | 'hiperSyncUpdateDimensions'
+  | 'nuvemshopLocationId'
+  | 'syncState'
+>;
+
 /** What the store synchronisation reads of a client (as the ORM holds it): credentials, store, flags and state. */
-export function storeConnectionOf(row: ClientEntity) {
+export function storeConnectionOf(row: StoreConnectionFields) {
   return {
     hiperKey: row.hiperToken || null,
     storeToken: row.nuvemshopToken || null,

@@ -1,5 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { clientResource, storeConnectionOf, type ClientEntity } from '../resources/client.resource';
+import {
+  clientResource,
+  storeConnectionOf,
+  type ClientEntity,
+  type StoreConnectionFields,
+} from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
 import {
   linkName,
@@ -47,6 +52,9 @@ export interface RunCache {
   categories?: Map<string, number>;
 }
 
+/** What a run reads of its client: its id, its connection and when its orders release their units. */
+export type SyncedClient = StoreConnectionFields & Pick<ClientEntity, 'id' | 'ordersReleaseOn'>;
+
 /** Whether an answer carries the product's id and each variant's: what a creation must learn. */
 const hasIds = (product: NuvemshopProduct | null | undefined): product is NuvemshopProduct =>
   !!product &&
@@ -69,6 +77,8 @@ export class PageWriter {
   private uploaded = new Map<string, SyncImage[]>();
   /** The page's variants' ProductLinks, by Hiper id. */
   private productLinks = new Map<string, ProductLinkEntity>();
+  /** The page's variants whose links are not read yet (a stock run reads them only to write one). */
+  private linksOf: string[] = [];
   /**
    * The page's products marked "creating" in one commit before any of their `POST /products`, whose call has not
    * been sent yet: their mappings and links are saved together at the page's end. A crash in between leaves marks,
@@ -84,7 +94,7 @@ export class PageWriter {
   constructor(
     private readonly root: Em,
     private readonly store: NuvemshopStoreClient,
-    private readonly client: ClientEntity,
+    private readonly client: SyncedClient,
     private readonly kind: SyncKind,
     private readonly tally: Tally,
     private readonly cache: RunCache,
@@ -99,7 +109,10 @@ export class PageWriter {
     return this.em.getReference(entityFor(clientResource), this.client.id);
   }
 
-  /** Reads the mappings, links (and, but for stock runs, uploaded images) of a page's products at once. */
+  /**
+   * Reads the mappings, links (and, but for stock runs, uploaded images) of a page's products at once. A stock run
+   * writes a page's links only when a product fails: it reads them then.
+   */
   async load(products: HiperProduct[]): Promise<void> {
     const tops = products.filter((p) => !isGradeChild(p));
     const ids = tops.map((p) => p.id);
@@ -108,21 +121,30 @@ export class PageWriter {
     this.rows.clear();
     this.uploaded.clear();
     this.productLinks.clear();
+    this.linksOf = [];
     if (!ids.length) return;
     for (const row of await this.em.find(SyncProduct, { client: this.client.id, hiperId: { $in: ids } }))
       this.rows.set(row.hiperId, row);
     const variantIds = tops.flatMap((p) => (p.variacao?.length ? p.variacao.map((v) => v.id) : [p.id]));
-    for (const link of await this.em.find(entityFor(productLinkResource), {
-      client: this.client.id,
-      hiperId: { $in: variantIds },
-    }))
-      this.productLinks.set(link.hiperId, link);
+    this.linksOf = variantIds;
+    if (this.kind !== 'stock') await this.loadLinks();
     this.reserved = await reservedUnits(this.em, this.client.id, variantIds, String(this.client.ordersReleaseOn));
     if (this.kind !== 'stock') {
       for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
         this.uploaded.set(image.hiperId, [...(this.uploaded.get(image.hiperId) ?? []), image]);
       await this.markCreations(tops);
     }
+  }
+
+  /** The page's links, read once, when the page first needs them. */
+  private async loadLinks(): Promise<void> {
+    if (!this.linksOf.length) return;
+    for (const link of await this.em.find(entityFor(productLinkResource), {
+      client: this.client.id,
+      hiperId: { $in: this.linksOf },
+    }))
+      this.productLinks.set(link.hiperId, link);
+    this.linksOf = [];
   }
 
   /** Marks, in one commit, every product of the page the store does not hold yet: each will be created once. */
@@ -350,6 +372,7 @@ export class PageWriter {
 
   /** One ProductLink per variant, as the product now stands. */
   private async links(row: SyncProduct, desired: Desired, state: ProductLinkState, error: string | null, save = true) {
+    await this.loadLinks();
     const now = new Date();
     for (const v of desired.variants) {
       const variant = row.written?.variants.find((w) => w.hiperId === v.hiperId);

@@ -8,7 +8,7 @@ import {
 } from './nuvemshop.client';
 import { heldStock, stockFields } from './product-mapping';
 import type { Tally } from './run-tally';
-import type { SyncProduct, WrittenProduct, WrittenVariant } from './sync.entities';
+import { SyncProduct, type WrittenProduct, type WrittenVariant } from './sync.entities';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 
@@ -129,17 +129,20 @@ export class StockBatcher {
   }
 
   /**
-   * Saves what was last written for several products in one statement: their rows may belong to an earlier page's
-   * unit of work.
+   * Saves what was last written for several products: the current page's rows with its unit of work, in one flush,
+   * and rows of an earlier page's unit of work (a batch filled across pages) in one statement.
    */
   private async saveWritten(rows: SyncProduct[]): Promise<void> {
     if (!rows.length) return;
     const em = this.unit();
     await em.flush();
+    const unit = em.getUnitOfWork();
+    const earlier = rows.filter((row) => unit.getById(SyncProduct.name, row.id) !== row);
+    if (!earlier.length) return;
     await em.getConnection().execute(
       `update sync_products s set written = v.written
          from jsonb_to_recordset(?::jsonb) as v(id uuid, written jsonb) where s.id = v.id`,
-      [JSON.stringify(rows.map((row) => ({ id: row.id, written: row.written })))],
+      [JSON.stringify(earlier.map((row) => ({ id: row.id, written: row.written })))],
     );
   }
 }

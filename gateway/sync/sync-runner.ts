@@ -1,35 +1,35 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { clientResource, storeConnectionOf, type ClientEntity, type SyncState } from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import {
-  MAX_RUN_ERRORS,
-  syncRunResource,
-  type SyncRunEntity,
-  type SyncRunError,
-  type SyncRunWaiting,
-} from '../resources/sync-run.resource';
+import { storeConnectionOf, type StoreConnectionFields, type SyncState } from '../resources/client.resource';
+import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError, type SyncRunWaiting } from '../resources/sync-run.resource';
 import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from './hiper.client';
-import { hiperTokenStore } from './hiper-token-store';
+import { hiperTokenStore, type KeptRow } from './hiper-token-store';
+import { decryptToken } from '../database/token-cipher';
 import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from './nuvemshop.client';
-import { PageWriter, type RunCache } from './page-writer';
+import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
 import { PlatformError } from './platform-call';
 import { emptyTally, type Tally } from './run-tally';
-import { SyncClient } from './sync.entities';
-
-type Em = ReturnType<MikroORM['em']['fork']>;
 
 /** The client states that stop every call to its store until staff or the store act. */
 export const STOPPED_STATES = ['token_revoked', 'suspended', 'disconnected'];
 
 /** A client is synced when it has both credentials and a store, and no state stops it. */
-export const isConnected = (client: ClientEntity) => {
+export const isConnected = (client: StoreConnectionFields) => {
   const c = storeConnectionOf(client);
   return !!c.hiperKey && !!c.storeToken && c.storeId > 0 && !STOPPED_STATES.includes(c.state);
 };
 
 /** What one job of a run does next: nothing (the run is over), or the continuation to queue. */
 export type StepOutcome = { done: true } | { next: { from: number; skip: number }; delaySeconds?: number };
+
+/**
+ * A lease on a client, in one statement: its row is made on its first run, and taken unless another live holder has
+ * it (a crashed holder's lease simply runs out).
+ */
+const LEASE = `insert into sync_clients (client_id, lease_owner, lease_until)`;
+const LEASE_WHEN = `on conflict (client_id) do update set lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+  where sync_clients.lease_owner is null or sync_clients.lease_owner = excluded.lease_owner
+     or sync_clients.lease_until < now()`;
 
 /** Runs whose store catalogue this process has read, kept for the run's later steps (at most this many). */
 const CACHED_RUNS = 64;
@@ -67,24 +67,30 @@ export class SyncRunner {
     return cache;
   }
 
-  /** The client a run is of, or null when the run is gone. */
-  async clientOf(runId: string): Promise<string | null> {
-    const [row] = await this.orm.em
-      .getConnection()
-      .execute<{ client_id: string }[]>(`select client_id from sync_runs where id = ?`, [runId]);
-    return row?.client_id ?? null;
+  /**
+   * Takes the client of `runId` for `holder` (an attempt's id) unless another live attempt holds it, in one statement:
+   * the run's client and whether it was taken, or null when the run is gone.
+   */
+  async take(runId: string, holder: string): Promise<{ clientId: string; taken: boolean } | null> {
+    const [row] = await this.orm.em.getConnection().execute<{ client_id: string; taken: boolean }[]>(
+      `with run as (select client_id from sync_runs where id = ?),
+            taken as (${LEASE} select client_id, ?::uuid, now() + make_interval(secs => ?) from run ${LEASE_WHEN}
+              returning client_id)
+       select run.client_id, exists (select 1 from taken) as taken from run`,
+      [runId, holder, this.leaseSeconds],
+    );
+    return row ? { clientId: row.client_id, taken: row.taken } : null;
   }
 
-  /** Takes the client for `holder` (a job id) unless another live job holds it. */
+  /** Keeps the client for `holder` while its step lasts (it held it already, or its lease ran out). */
   async lease(clientId: string, holder: string): Promise<boolean> {
-    const connection = this.orm.em.getConnection();
-    await connection.execute(`insert into sync_clients (client_id) values (?) on conflict do nothing`, [clientId]);
-    const taken = await connection.execute<{ affectedRows: number }>(
-      `update sync_clients set lease_owner = ?, lease_until = now() + make_interval(secs => ?)
-        where client_id = ? and (lease_owner is null or lease_owner = ? or lease_until < now())`,
-      [holder, this.leaseSeconds, clientId, holder],
-      'run',
-    );
+    const taken = await this.orm.em
+      .getConnection()
+      .execute<{ affectedRows: number }>(
+        `${LEASE} values (?, ?::uuid, now() + make_interval(secs => ?)) ${LEASE_WHEN}`,
+        [clientId, holder, this.leaseSeconds],
+        'run',
+      );
     return taken.affectedRows === 1;
   }
 
@@ -104,31 +110,27 @@ export class SyncRunner {
    */
   async step(runId: string, position: { from?: number; skip?: number }): Promise<StepOutcome> {
     const em = this.orm.em.fork();
-    const found = await this.runOf(em, runId);
+    const found = await this.runOf(runId);
     if (!found || !['queued', 'running'].includes(found.run.state)) return this.over(runId);
-    const { run, client } = found;
+    const { run, client, cursors } = found;
     if (!isConnected(client)) {
-      await this.finish(em, { run, client }, 'failed', [
+      await this.finish(run.id, emptyTally(), 0, 'failed', [
         { hiper_id: '', sku: null, message: 'Client is not connected to both platforms', code: 'not_connected' },
       ]);
       return this.over(runId);
     }
-    if (run.state === 'queued') {
-      run.state = 'running';
-      run.startedAt = new Date();
-      client.syncState = 'running';
-      await em.flush();
-    }
-    const cursors = await em.findOneOrFail(SyncClient, { client: client.id });
+    if (run.state === 'queued') await this.markRunning(run.id);
+    if (!cursors) throw new Error(`the client of run ${runId} has no synchronisation row`);
     const kind = run.kind;
     let from =
-      position.from ?? (kind === 'full' ? 0 : Number(kind === 'stock' ? cursors.stockCursor : cursors.catalogueCursor));
+      position.from ??
+      (kind === 'full' ? 0 : Number(kind === 'stock' ? cursors.stock_cursor : cursors.catalogue_cursor));
     let skip = position.skip ?? 0;
     const connection = storeConnectionOf(client);
     const hiper = HiperClient.fromConfig(
       this.config,
       connection.hiperKey!,
-      hiperTokenStore(this.orm, client.id, connection.hiperKey!),
+      hiperTokenStore(this.orm, client.id, connection.hiperKey!, cursors),
     );
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
     const tally = emptyTally();
@@ -163,7 +165,6 @@ export class SyncRunner {
       }
       await writer.stock.flush(true);
       await writer.close();
-      await this.record(em, run, tally, store.requests);
       if (written !== null) {
         // Forward only: a full run never moves a cursor back.
         const column = kind === 'stock' ? 'stock_cursor' : 'catalogue_cursor';
@@ -175,14 +176,15 @@ export class SyncRunner {
           ]);
       }
       if (over) {
-        await this.finish(em, { run, client }, undefined, []);
+        // The step's tallies go in with the run's end.
+        await this.finish(run.id, tally, store.requests, undefined, []);
         return this.over(runId);
       }
+      await this.record(run.id, tally, store.requests);
       return { next: { from, skip } };
     } catch (error) {
       // What was created before the failure is saved (a failing database leaves marks, looked up next time).
       await writer.close().catch(() => undefined);
-      await this.record(em, run, tally, store.requests);
       if (
         error instanceof TokenRevoked ||
         error instanceof StoreSuspended ||
@@ -192,18 +194,49 @@ export class SyncRunner {
       ) {
         const state =
           error instanceof TokenRevoked ? 'token_revoked' : error instanceof StoreSuspended ? 'suspended' : 'failed';
-        await this.finish(em, { run, client }, 'failed', [runErrorOf(error)], state);
+        await this.finish(run.id, tally, store.requests, 'failed', [runErrorOf(error)], state);
         return this.over(runId);
       }
+      await this.record(run.id, tally, store.requests);
       throw error;
     }
   }
 
-  /** A run and its client, read together: the client is loaded with the run, and found in the unit of work. */
-  private async runOf(em: Em, runId: string): Promise<{ run: SyncRunEntity; client: ClientEntity } | null> {
-    const run = await em.findOne(entityFor(syncRunResource), { id: runId }, { populate: ['client'] });
-    if (!run) return null;
-    return { run, client: await em.findOneOrFail(entityFor(clientResource), { id: run.client.id }) };
+  /**
+   * A run, its client, and the client's cursors and shared Hiper token, read in one statement (the tokens decrypted
+   * as the ORM would): the token is asked for again only when it runs out.
+   */
+  private async runOf(runId: string): Promise<{
+    run: { id: string; state: string; kind: SyncKind };
+    client: SyncedClient;
+    cursors: RunRow | null;
+  } | null> {
+    const [row] = await this.orm.em.getConnection().execute<RunRow[]>(
+      `select r.state, r.kind, c.id as client_id, c.hiper_token, c.nuvemshop_token, c.nuvemshop_store_id,
+              c.hiper_sync_update_image, c.hiper_sync_update_dimensions, c.nuvemshop_location_id, c.sync_state,
+              c.orders_release_on, s.client_id as synced, s.stock_cursor, s.catalogue_cursor, s.hiper_bearer,
+              s.hiper_bearer_renew_at
+         from sync_runs r join clients c on c.id = r.client_id left join sync_clients s on s.client_id = c.id
+        where r.id = ?`,
+      [runId],
+    );
+    if (!row) return null;
+    const decrypted = (stored: string | null) => (stored == null ? stored : decryptToken(stored));
+    return {
+      run: { id: runId, state: row.state, kind: row.kind },
+      client: {
+        id: row.client_id,
+        hiperToken: decrypted(row.hiper_token),
+        nuvemshopToken: decrypted(row.nuvemshop_token),
+        nuvemshopStoreId: row.nuvemshop_store_id,
+        hiperSyncUpdateImage: row.hiper_sync_update_image,
+        hiperSyncUpdateDimensions: row.hiper_sync_update_dimensions,
+        nuvemshopLocationId: row.nuvemshop_location_id,
+        syncState: row.sync_state,
+        ordersReleaseOn: row.orders_release_on,
+      } as SyncedClient,
+      cursors: row.synced ? row : null,
+    };
   }
 
   private over(runId: string): StepOutcome {
@@ -211,49 +244,65 @@ export class SyncRunner {
     return { done: true };
   }
 
-  /** Adds a step's tallies to the run, so a running run's counts grow as batches are written. */
-  private async record(em: Em, run: SyncRunEntity, tally: Tally, requests: number) {
-    const errors = [...(run.errors as SyncRunError[]), ...tally.errors].slice(0, MAX_RUN_ERRORS);
-    await em.getConnection().execute(
-      `update sync_runs set created = created + ?, updated = updated + ?, unchanged = unchanged + ?, failed = failed + ?,
-          requests = requests + ?, errors = ?::jsonb, waiting = null, updated_at = now() where id = ?`,
-      [tally.created, tally.updated, tally.unchanged, tally.failed, requests, JSON.stringify(errors), run.id],
+  /** A queued run starts: the run and its client say `running`, in one statement. */
+  private async markRunning(runId: string) {
+    await this.orm.em.getConnection().execute(
+      `with run as (update sync_runs set state = 'running', started_at = now(), updated_at = now()
+                     where id = ? and state = 'queued' returning client_id)
+       update clients set sync_state = 'running', updated_at = now() from run where clients.id = run.client_id`,
+      [runId],
     );
-    run.errors = errors;
-    tally.created = tally.updated = tally.unchanged = tally.failed = 0;
-    tally.errors = [];
+  }
+
+  /** Adds a step's tallies to the run, so a running run's counts grow as batches are written. */
+  private async record(runId: string, tally: Tally, requests: number) {
+    await this.orm.em.getConnection().execute(
+      `update sync_runs set ${TALLIED}, errors = ${errorsAfter('?::jsonb', 'errors || ?::jsonb')},
+          waiting = null, updated_at = now() where id = ?`,
+      [...talliesOf(tally, requests), '[]', JSON.stringify(tally.errors), runId],
+    );
+    resetTally(tally);
   }
 
   /**
-   * Ends a run: `failed` (with why), or `succeeded` / `partial` from its counts; the client takes the run's state
-   * (`idle` after a success, or the state given), and `last_synced_at` is set.
+   * Ends a queued or running run, with the step's last tallies, in one statement: `failed` (with why, before the
+   * errors it had), or `succeeded` / `partial` from its counts; the client takes the run's state (`idle` after a
+   * success, or the state given), and `last_synced_at` is set.
    */
   async finish(
-    em: Em,
-    { run, client }: { run: SyncRunEntity; client: ClientEntity },
+    runId: string,
+    tally: Tally,
+    requests: number,
     state: 'failed' | undefined,
     errors: SyncRunError[],
     clientState?: SyncState,
   ) {
-    await em.refresh(run);
-    const final = state ?? (run.failed > 0 ? 'partial' : 'succeeded');
-    run.state = final;
-    run.finishedAt = new Date();
-    run.errors = [...errors, ...(run.errors as SyncRunError[])].slice(0, MAX_RUN_ERRORS);
-    run.waiting = null;
-    await em.refresh(client);
-    // "Em dia" only after a run that wrote everything; one that could not write some products says so.
-    client.syncState = clientState ?? (final === 'succeeded' ? 'idle' : final);
-    client.lastSyncedAt = new Date();
-    await em.flush();
+    await this.orm.em.getConnection().execute(
+      `with run as (
+         update sync_runs set ${TALLIED},
+             state = coalesce(?::text, case when failed + ? > 0 then 'partial' else 'succeeded' end),
+             errors = ${errorsAfter('?::jsonb', 'errors || ?::jsonb')},
+             finished_at = now(), waiting = null, updated_at = now()
+          where id = ? and state in ('queued', 'running') returning client_id, state)
+       update clients set sync_state = coalesce(?::text, case when run.state = 'succeeded' then 'idle' else run.state end),
+           last_synced_at = now(), updated_at = now()
+         from run where clients.id = run.client_id`,
+      [
+        ...talliesOf(tally, requests),
+        state ?? null,
+        tally.failed,
+        JSON.stringify(errors),
+        JSON.stringify(tally.errors),
+        runId,
+        clientState ?? null,
+      ],
+    );
+    resetTally(tally);
   }
 
   /** Ends a run that the job gave up on (Hiper or Nuvemshop still unreachable after its last attempt), saying why. */
   async abandon(runId: string, error: unknown): Promise<void> {
-    const em = this.orm.em.fork();
-    const found = await this.runOf(em, runId);
-    if (found && ['queued', 'running'].includes(found.run.state))
-      await this.finish(em, found, 'failed', [runErrorOf(error)]);
+    await this.finish(runId, emptyTally(), 0, 'failed', [runErrorOf(error)]);
     this.caches.delete(runId);
   }
 
@@ -266,6 +315,44 @@ export class SyncRunner {
         [JSON.stringify(waiting), runId],
       );
   }
+}
+
+/** A step's counts added to the run's (the statement's first five parameters). */
+const TALLIED = `created = created + ?, updated = updated + ?, unchanged = unchanged + ?, failed = failed + ?,
+  requests = requests + ?`;
+const talliesOf = (tally: Tally, requests: number) => [
+  tally.created,
+  tally.updated,
+  tally.unchanged,
+  tally.failed,
+  requests,
+];
+const resetTally = (tally: Tally) => {
+  tally.created = tally.updated = tally.unchanged = tally.failed = 0;
+  tally.errors = [];
+};
+
+/** A run's errors: `first`, then `rest`, the first MAX_RUN_ERRORS of them (SQL of two jsonb arrays). */
+const errorsAfter = (first: string, rest: string) =>
+  `(select coalesce(jsonb_agg(e order by i), '[]'::jsonb) from (select e, i from jsonb_array_elements(${first} || (${rest}))
+      with ordinality as listed(e, i) order by i limit ${MAX_RUN_ERRORS}) kept)`;
+
+/** A run's row with its client's and its client's synchronisation row's, as `runOf` reads them. */
+interface RunRow extends KeptRow {
+  state: string;
+  kind: SyncKind;
+  client_id: string;
+  hiper_token: string | null;
+  nuvemshop_token: string | null;
+  nuvemshop_store_id: number | string | null;
+  hiper_sync_update_image: boolean | null;
+  hiper_sync_update_dimensions: boolean | null;
+  nuvemshop_location_id: string | null;
+  sync_state: string;
+  orders_release_on: string | null;
+  synced: string | null;
+  stock_cursor: string;
+  catalogue_cursor: string;
 }
 
 /** A run's own error (no product) for what ended it: a platform's code and message, or `internal`. */

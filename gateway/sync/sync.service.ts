@@ -1,13 +1,19 @@
-import { LockMode } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../auth/rate-limits';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
-import { clientResource, notConnectedMessage } from '../resources/client.resource';
+import { decryptToken } from '../database/token-cipher';
+import {
+  clientResource,
+  missingConnection,
+  notConnectedMessage,
+  type StoreConnectionFields,
+} from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
 import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
 import { recordId } from '../validation';
-import { isConnected } from './sync-runner';
+import { isConnected, STOPPED_STATES } from './sync-runner';
 
 /** Starting runs: one client's on request, every connected client's on a schedule. */
 export class SyncService {
@@ -33,43 +39,109 @@ export class SyncService {
     trigger: SyncTrigger = 'manual',
   ): Promise<SyncRunPublic> {
     const id = recordId(clientId);
-    return this.orm.em.fork().transactional(async (em) => {
-      const client = await em.findOne(entityFor(clientResource), { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!client) throw new ApiError(404, clientResource.messages.notFound);
-      if (!isConnected(client)) throw new ApiError(409, notConnectedMessage(client));
-      const current = await em.findOne(
-        entityFor(syncRunResource),
-        { client: id, state: { $in: ['queued', 'running'] } },
-        { orderBy: { createdAt: 'desc' } },
-      );
-      if (current) return syncRunResource.toPublic(current);
-      const run = em.create(entityFor(syncRunResource), {
-        client,
-        kind,
-        trigger,
-        state: 'queued',
-        queuedAt: new Date(),
-        errors: [],
-      });
-      if (client.syncState !== 'running') client.syncState = 'queued';
-      await em.flush();
-      await this.jobs.send('sync', { runId: run.id }, { em });
-      return syncRunResource.toPublic(run);
-    });
+    const answer = (await this.queueRuns([id], kind, trigger)).get(id);
+    if (!answer) throw new ApiError(404, clientResource.messages.notFound);
+    if ('missing' in answer) {
+      throw new ApiError(409, notConnectedMessage(answer.missing));
+    }
+    const run = await this.orm.em.fork().findOneOrFail(entityFor(syncRunResource), { id: answer.runId });
+    return syncRunResource.toPublic(run);
   }
 
   /** Queues a run of this kind for every connected client (those with one queued or running keep theirs). */
   async queueConnected(kind: SyncKind): Promise<number> {
-    const clients = await this.orm.em.fork().find(entityFor(clientResource), {}, { orderBy: { createdAt: 'asc' } });
+    // Those that may be connected, oldest first; each is checked again, locked, as its run is queued.
+    const clients = await this.orm.em.getConnection().execute<{ id: string }[]>(
+      `select id from clients
+        where hiper_token is not null and nuvemshop_token is not null and nuvemshop_store_id > 0
+          and sync_state not in (${STOPPED_STATES.map(() => '?').join(', ')})
+        order by created_at, id`,
+      [...STOPPED_STATES],
+    );
     let queued = 0;
-    for (const { id } of clients.filter(isConnected)) {
-      try {
-        await this.requestRun(id, kind, 'schedule');
-        queued++;
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-      }
+    for (let i = 0; i < clients.length; i += QUEUED_AT_ONCE) {
+      const answers = await this.queueRuns(
+        clients.slice(i, i + QUEUED_AT_ONCE).map((c) => c.id),
+        kind,
+        'schedule',
+      );
+      for (const answer of answers.values()) if ('runId' in answer) queued++;
     }
     return queued;
   }
+
+  /**
+   * The one way runs are queued: for each client, in one transaction, its row locked, the run it has queued or
+   * running, else a new run, the client's state `queued` (unless running) and the run's job, sent with the commit.
+   * Answers per client found the run it has now, or what it lacks to be synced.
+   */
+  private async queueRuns(
+    ids: string[],
+    kind: SyncKind,
+    trigger: SyncTrigger,
+  ): Promise<Map<string, { runId: string } | { missing: ReturnType<typeof missingConnection> }>> {
+    const list = JSON.stringify(ids);
+    return this.orm.em.fork().transactional(async (em) => {
+      const answers = new Map<string, { runId: string } | { missing: ReturnType<typeof missingConnection> }>();
+      const rows = await em.execute<ConnectionRow[]>(
+        `select id, hiper_token, nuvemshop_token, nuvemshop_store_id, sync_state from clients
+          where id in (select jsonb_array_elements_text(?::jsonb)::uuid) order by id for update`,
+        [list],
+      );
+      const open = await em.execute<{ id: string; client_id: string }[]>(
+        `select distinct on (client_id) id, client_id from sync_runs
+          where client_id in (select jsonb_array_elements_text(?::jsonb)::uuid) and state in ('queued', 'running')
+          order by client_id, created_at desc, id desc`,
+        [list],
+      );
+      for (const run of open) answers.set(run.client_id, { runId: run.id });
+      const fresh: { id: string; client_id: string }[] = [];
+      for (const row of rows) {
+        const client = connectionOf(row);
+        if (!isConnected(client)) answers.set(row.id, { missing: missingConnection(client) });
+        else if (!answers.has(row.id)) fresh.push({ id: randomUUID(), client_id: row.id });
+      }
+      if (!fresh.length) return answers;
+      await em.execute(
+        `insert into sync_runs (id, client_id, kind, trigger, state, queued_at, errors, created_at, updated_at)
+         select v.id, v.client_id, ?, ?, 'queued', now(), '[]'::jsonb, now(), now()
+           from jsonb_to_recordset(?::jsonb) as v(id uuid, client_id uuid)`,
+        [kind, trigger, JSON.stringify(fresh)],
+      );
+      await em.execute(
+        `update clients set sync_state = 'queued', updated_at = now()
+          where id in (select (v->>'client_id')::uuid from jsonb_array_elements(?::jsonb) v)
+            and sync_state not in ('queued', 'running')`,
+        [JSON.stringify(fresh)],
+      );
+      await this.jobs.sendMany(
+        'sync',
+        fresh.map((run) => ({ runId: run.id })),
+        { em },
+      );
+      for (const run of fresh) answers.set(run.client_id, { runId: run.id });
+      return answers;
+    });
+  }
 }
+
+/** Clients whose runs are queued in one transaction by the schedule. */
+const QUEUED_AT_ONCE = 100;
+
+/** A client's row as queuing a run reads it. */
+interface ConnectionRow {
+  id: string;
+  hiper_token: string | null;
+  nuvemshop_token: string | null;
+  nuvemshop_store_id: string | number | null;
+  sync_state: string;
+}
+
+/** What a client needs to be synced, its tokens decrypted (a stored token may be an encrypted empty text). */
+const connectionOf = (row: ConnectionRow) =>
+  ({
+    hiperToken: row.hiper_token == null ? row.hiper_token : decryptToken(row.hiper_token),
+    nuvemshopToken: row.nuvemshop_token == null ? row.nuvemshop_token : decryptToken(row.nuvemshop_token),
+    nuvemshopStoreId: row.nuvemshop_store_id,
+    syncState: row.sync_state,
+  }) as StoreConnectionFields;
