@@ -67,7 +67,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     resources: Object.fromEntries(
       genericResources().map((resource) => [
         resource.name,
-        new ResourceService(resource, entityFor(resource), orm, rows, searches),
+        new ResourceService(resource, entityFor(resource), orm, rows, searches, jobs),
       ]),
     ),
     callback: new CallbackService(orm, rows, config, limits, jobs),

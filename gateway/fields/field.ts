@@ -47,6 +47,8 @@ export interface Field {
   secret?: boolean;
   /** No two records share a value (0 excepted for numbers): a clash is a 409 naming the field. */
   unique?: boolean;
+  /** Text: a regular expression (its source) the whole value must match. */
+  pattern?: string;
   /** Lists show it as a column. */
   listed?: boolean;
   /** Lists can be ordered by it. */
@@ -61,6 +63,15 @@ export interface Field {
   to?: string;
   /** A state: its values, in the order they are shown. */
   values?: readonly string[];
+  /**
+   * How screens show the value beyond its kind: `money` (a decimal text, `99.90`, as an amount in reais: R$ 99,90);
+   * `table` or `timeline` (a JSON list of records whose fields `items` declares: a row each, or a dated step each, its
+   * moment in the first `datetime` item); `map` (a text holding a JSON object whose keys and values `items.key` and
+   * `items.value` bound: edited as rows of a key and a value). The value itself is answered and taken as its kind says.
+   */
+  display?: 'money' | 'table' | 'timeline' | 'map';
+  /** The parts of a `table`, `timeline` or `map` value: each a field of its own kind and bounds. */
+  items?: Record<string, Field>;
   description?: string;
   example?: unknown;
 }

@@ -86,8 +86,41 @@ function textRule(field: Field) {
   let text = field.required ? z.string().trim().min(1) : z.string();
   if (field.min !== undefined && field.min > 1) text = text.min(field.min);
   if (field.max !== undefined) text = text.max(field.max);
+  if (field.pattern !== undefined) text = text.regex(new RegExp(`^(?:${field.pattern})$`));
   // PostgreSQL text cannot hold NUL; a secret is stored encrypted, so it can.
-  return field.secret ? text : text.refine(noNul, NUL_MESSAGE);
+  const rule = field.secret ? text : text.refine(noNul, NUL_MESSAGE);
+  return field.display === 'map' && field.items?.key && field.items.value ? mapRule(rule, field.items) : rule;
+}
+
+/**
+ * A text holding a JSON object whose keys and values are bounded as `items.key` and `items.value` say (a client's
+ * payment map: `{"pix": 12}`); an empty text is no map.
+ */
+function mapRule(text: z.ZodType<string>, items: Record<string, Field>) {
+  const key = valueRule(items.key);
+  const value = valueRule(items.value);
+  return text.superRefine((raw, context) => {
+    if (raw.trim() === '') return;
+    let map: unknown;
+    try {
+      map = JSON.parse(raw);
+    } catch {
+      map = undefined;
+    }
+    if (!map || typeof map !== 'object' || Array.isArray(map)) {
+      context.addIssue({ code: 'custom', message: 'Must be a JSON object' });
+      return;
+    }
+    for (const [name, given] of Object.entries(map)) {
+      if (!key.safeParse(name).success)
+        context.addIssue({ code: 'custom', message: `Invalid key ${JSON.stringify(name)}: ${items.key.description}` });
+      if (!value.safeParse(given).success)
+        context.addIssue({
+          code: 'custom',
+          message: `Invalid value for ${JSON.stringify(name)}: ${items.value.description}`,
+        });
+    }
+  });
 }
 
 /** The rule with what the OpenAPI document says of the field: its description, example and format. */
@@ -117,7 +150,9 @@ function outputRule(field: Field): z.ZodType {
           : field.kind === 'state'
             ? z.enum(field.values as [string, ...string[]])
             : field.kind === 'json'
-              ? z.unknown()
+              ? field.items
+                ? z.array(z.object(Object.fromEntries(Object.entries(field.items).map(([n, f]) => [n, outputRule(f)]))))
+                : z.unknown()
               : z.string();
   return documented(field.nullable ? rule.nullable() : rule, field);
 }
@@ -190,6 +225,18 @@ export interface RecordAction {
   needs?: readonly string[];
   /** A state field and its values in which the action is not offered (a client not connected, or its store suspended). */
   unavailable?: { field: string; values: readonly string[] };
+  /**
+   * A state field and the only values in which the action is offered (an order's "Reenviar": held, rejected or
+   * uncertain): the service refuses it in any other with a 409, and the admin does not offer it there.
+   */
+  only?: { field: string; values: readonly string[] };
+}
+
+/** A job a write queues: its queue's name (gateway/queue/payloads.ts), its data, and one queued at a time per key. */
+export interface QueuedWork {
+  queue: string;
+  data: object;
+  singletonKey?: string;
 }
 
 /** Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. */
@@ -230,6 +277,12 @@ export interface ResourceOptions {
   actions?: readonly RecordAction[];
   /** Brings a record's derived columns in line with what it holds, before a create or an update is written. */
   settle?: (row: Record<string, unknown>) => void;
+  /**
+   * The work a create or an update queues, given the record as written and as it was (null on create): queued in the
+   * write's own transaction, so the change and its work are saved together or not at all (a client's orders turned
+   * on: their webhooks registered at once).
+   */
+  queues?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => readonly QueuedWork[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
   /** Sets of fields no two records share together (`[['client_id', 'nuvemshop_order_id']]`): a unique index each. */

@@ -26,6 +26,18 @@ const RecordActionUnavailable = new GraphQLInputObjectType({
   },
 });
 
+/** The only states in which a record action is offered: a state field and its values. */
+const RecordActionOnly = new GraphQLInputObjectType({
+  name: 'RecordActionOnly',
+  description:
+    'A state field of the record and the only values in which the action is offered (in any other, it is refused ' +
+    'with a 409).',
+  fields: {
+    field: { type: new GraphQLNonNull(GraphQLString) },
+    values: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))) },
+  },
+});
+
 /** What `@resource(actions: ...)` says of one record action: its name (its labels' key) and the mutation it calls. */
 const RecordActionInput = new GraphQLInputObjectType({
   name: 'RecordAction',
@@ -35,6 +47,26 @@ const RecordActionInput = new GraphQLInputObjectType({
     mutation: { type: new GraphQLNonNull(GraphQLString) },
     needs: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
     unavailable: { type: RecordActionUnavailable },
+    only: { type: RecordActionOnly },
+  },
+});
+
+/** One part of a value shown as a table, a timeline or a map (`@display(items: ...)`): its name, kind and bounds. */
+const DisplayItem = new GraphQLInputObjectType({
+  name: 'DisplayItem',
+  description:
+    'One part of each entry of a value shown as a table, a timeline or a map: its `name`, its `kind` (text, int, ' +
+    'datetime, state), whether it may be null, how it is shown (`display`: money) and its bounds (`min`, `max`: ' +
+    'characters of a text, values of a number; `pattern`: a regular expression a text matches whole).',
+  fields: {
+    name: { type: new GraphQLNonNull(GraphQLString) },
+    kind: { type: new GraphQLNonNull(GraphQLString) },
+    nullable: { type: GraphQLBoolean },
+    display: { type: GraphQLString },
+    min: { type: GraphQLFloat },
+    max: { type: GraphQLFloat },
+    pattern: { type: GraphQLString },
+    description: { type: GraphQLString },
   },
 });
 
@@ -106,6 +138,19 @@ export const fieldDirectives = [
       menu: { type: GraphQLInt },
       icon: { type: GraphQLString },
       actions: { type: new GraphQLList(new GraphQLNonNull(RecordActionInput)) },
+    },
+  }),
+  new GraphQLDirective({
+    name: 'display',
+    description:
+      'How screens show the value beyond its type: `as` "money" (a decimal text such as "99.90", an amount in ' +
+      'reais: R$ 99,90); "table" or "timeline" (a JSON list of records, each with the `items` given: a row each, or ' +
+      'a dated step each); "map" (a text holding a JSON object whose keys are the item "key" and values the item ' +
+      '"value", edited as rows).',
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+    args: {
+      as: { type: new GraphQLNonNull(GraphQLString) },
+      items: { type: new GraphQLList(new GraphQLNonNull(DisplayItem)) },
     },
   }),
   new GraphQLDirective({
@@ -202,7 +247,25 @@ function actionLiteral(action: RecordAction): string {
     parts.push(
       `unavailable: {field: ${quoted(action.unavailable.field)}, values: [${action.unavailable.values.map(quoted).join(', ')}]}`,
     );
+  if (action.only)
+    parts.push(`only: {field: ${quoted(action.only.field)}, values: [${action.only.values.map(quoted).join(', ')}]}`);
   return `{${parts.join(', ')}}`;
+}
+
+/** `@display(...)`: how screens show the field, and the parts of each entry of a table, timeline or map. */
+function displayDirective(field: FieldDeclaration): string | undefined {
+  if (!field.display) return undefined;
+  const items = Object.entries(field.items ?? {}).map(([name, item]) => {
+    const parts = [`name: ${quoted(name)}`, `kind: ${quoted(item.kind)}`];
+    if (item.nullable) parts.push('nullable: true');
+    if (item.display) parts.push(`display: ${quoted(item.display)}`);
+    if (item.min !== undefined) parts.push(`min: ${item.min}`);
+    if (item.max !== undefined) parts.push(`max: ${item.max}`);
+    if (item.pattern !== undefined) parts.push(`pattern: ${quoted(item.pattern)}`);
+    if (item.description) parts.push(`description: ${quoted(item.description)}`);
+    return `{${parts.join(', ')}}`;
+  });
+  return `@display(as: ${quoted(field.display)}${items.length ? `, items: [${items.join(', ')}]` : ''})`;
 }
 
 function resourceDirective(resource: Resource): string {
@@ -246,6 +309,7 @@ export function objectTypeOf<F extends Fields>(declared: Resource<F>): new () =>
       field.searchable && '@searchable',
       field.filterable && '@filterable',
       field.kind === 'reference' && field.to && `@references(type: ${quoted(field.to)})`,
+      displayDirective(field),
     ]);
   }
   Directive(resourceDirective(resource))(type);

@@ -23,6 +23,7 @@ async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: st
 }
 
 /**
+<<<<<<< HEAD
  * The order queues: `order` (one queued per order; the row's state, claimed in one statement, keeps a second job of
  * the same order from sending it again), the sweeps and their schedule, and the watch that settles orders a dead
  * process left `sending`.
@@ -30,6 +31,10 @@ async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: st
  * `order` is `short`, not `stately`: under `stately` a job queued while its order's job runs cannot be fetched, and
  * pg-boss's fetch then answers no job at all to every worker, so one order's running job (or a dead process's,
  * until it expires) held up every other order.
+=======
+ * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), a client's
+ * order webhooks when its orders are turned on, the sweeps and their schedule, and the watch that settles orders a dead process left `sending`.
+>>>>>>> orders-screens
  */
 export function orderQueues({ config, orderSender, orderSweep, orderStatus }: OrderJobDeps): QueueDefinition[] {
   const answerSeconds = Math.ceil(Math.max(config.HIPER_TIMEOUT_MS, config.NUVEMSHOP_TIMEOUT_MS) / 1000);
@@ -53,6 +58,13 @@ export function orderQueues({ config, orderSender, orderSweep, orderStatus }: Or
       concurrency: 2,
       handle: async (job) => (await unlessFinal(() => orderSweep.sweep(job.data.clientId))) as Record<string, unknown>,
     } satisfies QueueDefinition<'orders-sweep'>,
+    {
+      name: 'orders-webhooks',
+      options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 300, policy: 'stately' },
+      concurrency: 1,
+      handle: async (job) =>
+        (await unlessFinal(() => orderSweep.registerWebhooks(job.data.clientId))) as Record<string, unknown>,
+    } satisfies QueueDefinition<'orders-webhooks'>,
     {
       name: 'orders-sweep-schedule',
       options: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },

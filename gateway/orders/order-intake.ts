@@ -4,11 +4,15 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
-import { clientResource, storeConnectionOf } from '../resources/client.resource';
+import {
+  clientResource,
+  missingConnection,
+  notConnectedMessage,
+  storeConnectionOf,
+} from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
 import { storeClient } from '../resources/store-connection';
 import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';
-import { NOT_CONNECTED } from '../sync/sync.service';
 import { isConnected } from '../sync/sync-runner';
 import { upsertOrder } from './order-rows';
 
@@ -75,11 +79,11 @@ export class OrderSweep {
     this.webhookUrl = `${config.PUBLIC_URL.replace(/\/+$/, '')}/api/v1/webhooks/nuvemshop`;
   }
 
-  /** Staff ask for a sweep now: 202, or 409 when the client cannot be swept. */
+  /** Staff ask for a sweep now: 202, or 409 naming what the client lacks to be swept, as a sync's refusal does. */
   async request(clientId: string): Promise<{ message: string }> {
     const client = await this.orm.em.fork().findOne(entityFor(clientResource), { id: clientId });
     if (!client) throw new ApiError(404, clientResource.messages.notFound);
-    if (!isConnected(client)) throw new ApiError(409, NOT_CONNECTED);
+    if (!isConnected(client)) throw new ApiError(409, notConnectedMessage(missingConnection(client)));
     await this.jobs.send('orders-sweep', { clientId }, { singletonKey: clientId });
     return { message: 'Sweep queued' };
   }
@@ -104,11 +108,10 @@ export class OrderSweep {
     }
     const connection = storeConnectionOf(client);
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
-    await em.execute(`insert into order_clients (client_id) values (?) on conflict do nothing`, [clientId]);
-    const [state] = (await em.execute(`select swept_until, webhooks_for from order_clients where client_id = ?`, [
-      clientId,
-    ])) as { swept_until: Date | null; webhooks_for: string | null }[];
-    const registered = await this.ensureWebhooks(em, clientId, store, connection.storeToken!, state?.webhooks_for);
+    const registered = await this.ensureWebhooks(clientId, store, connection.storeToken!, false);
+    const [state] = (await em.execute(`select swept_until from order_clients where client_id = ?`, [clientId])) as {
+      swept_until: Date | null;
+    }[];
     const enabledAt = new Date(client.ordersEnabledAt);
     const since = state?.swept_until ? new Date(state.swept_until) : enabledAt;
     // The first sweep starts when orders were turned on; later ones a little before the last one ended.
@@ -149,21 +152,41 @@ export class OrderSweep {
   }
 
   /**
-   * The order events registered at PUBLIC_URL, once per store token (a new install deletes the app's webhooks at
-   * Nuvemshop's side and brings a new token): listed first, so none twice.
+   * Orders were just turned on: the order events the store lacks are registered now, not at its first sweep (the
+   * store's list is read whatever was registered before, so a webhook deleted meanwhile comes back).
    */
-  private async ensureWebhooks(
-    em: EntityManager,
+  async registerWebhooks(clientId: string): Promise<Record<string, unknown>> {
+    const client = await this.orm.em.fork().findOne(entityFor(clientResource), { id: clientId });
+    if (!client || !isConnected(client) || !client.ordersEnabled) {
+      return { skipped: 'orders are off or the client is not connected' };
+    }
+    const connection = storeConnectionOf(client);
+    const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
+    return { registered: await this.ensureWebhooks(clientId, store, connection.storeToken!, true) };
+  }
+
+  /**
+   * The order events registered at PUBLIC_URL, once per store token (a new install deletes the app's webhooks at
+   * Nuvemshop's side and brings a new token) unless `always`: listed first, so none twice. The client's row of
+   * `order_clients` is locked meanwhile, so a sweep and orders turned on at once never both create them.
+   */
+  private ensureWebhooks(
     clientId: string,
     store: NuvemshopStoreClient,
     token: string,
-    registeredFor: string | null | undefined,
+    always: boolean,
   ): Promise<string[]> {
     const mark = createHash('sha256').update(`${token} ${this.webhookUrl}`).digest('hex');
-    if (registeredFor === mark) return [];
-    const registered = await registerOrderWebhooks(store, this.webhookUrl);
-    await em.execute(`update order_clients set webhooks_for = ? where client_id = ?`, [mark, clientId]);
-    return registered;
+    return this.orm.em.fork().transactional(async (em) => {
+      await em.execute(`insert into order_clients (client_id) values (?) on conflict do nothing`, [clientId]);
+      const [state] = (await em.execute(`select webhooks_for from order_clients where client_id = ? for update`, [
+        clientId,
+      ])) as { webhooks_for: string | null }[];
+      if (!always && state?.webhooks_for === mark) return [];
+      const registered = await registerOrderWebhooks(store, this.webhookUrl);
+      await em.execute(`update order_clients set webhooks_for = ? where client_id = ?`, [mark, clientId]);
+      return registered;
+    });
   }
 }
 

@@ -2,7 +2,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
 import { entityFor } from '../resources/entity';
-import { orderResource, type OrderPublic, type OrderState } from '../resources/order.resource';
+import {
+  MARKABLE_SENT_STATES,
+  orderResource,
+  RESENDABLE_STATES,
+  type OrderPublic,
+  type OrderState,
+} from '../resources/order.resource';
 import { PlatformError } from '../sync/platform-call';
 import { recordId } from '../validation';
 import type { OrderSweep } from './order-intake';
@@ -11,8 +17,8 @@ import type { OrderSender } from './order-sender';
 
 export const ORDER_NOT_SENDABLE = 'Order cannot be sent in its state';
 export const ORDER_NOT_UNCERTAIN = 'Order cannot be marked sent in its state';
-/** The states staff may resend from: waiting for a person, refused by Hiper, or of unknown outcome. */
-const RESENDABLE: OrderState[] = ['held', 'rejected', 'uncertain'];
+const RESENDABLE: readonly OrderState[] = RESENDABLE_STATES;
+const MARKABLE: readonly OrderState[] = MARKABLE_SENT_STATES;
 
 /** What staff do with orders: "Reenviar", "Já está no Hiper", and a sweep now. Reading is the declared resource's. */
 export class OrderService {
@@ -65,7 +71,7 @@ export class OrderService {
     await this.orm.em.fork().transactional(async (em) => {
       const row = await orderRow(em, orderId, true);
       if (!row) throw new ApiError(404, orderResource.messages.notFound);
-      if (row.state !== 'uncertain') throw new ApiError(409, ORDER_NOT_UNCERTAIN);
+      if (!MARKABLE.includes(row.state)) throw new ApiError(409, ORDER_NOT_UNCERTAIN);
       await moveOrder(
         em,
         orderId,
@@ -76,7 +82,7 @@ export class OrderService {
           ...(hiperOrderId ? { hiper_order_id: hiperOrderId } : {}),
         },
         hiperOrderId ? `Já está no Hiper (${hiperOrderId}), pela equipe` : 'Já está no Hiper, pela equipe',
-        ['uncertain'],
+        MARKABLE,
       );
     });
     return this.answer(orderId);

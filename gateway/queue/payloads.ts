@@ -25,6 +25,8 @@ export interface JobPayloads {
   'store-install': { storeId: number };
   /** One store order: read from the store, mapped, and sent to Hiper once (one job queued per order at a time). */
   order: { orderId: string };
+  /** A client's orders were turned on: the order webhooks its store lacks are registered (one job per client at a time). */
+  'orders-webhooks': { clientId: string };
   /** One client's sweep: its store's orders updated since the last one. */
   'orders-sweep': { clientId: string };
   /** Queue a sweep for every client with orders on. */

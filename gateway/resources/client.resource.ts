@@ -1,5 +1,5 @@
 import { boolean, datetime, id, int, state, text, url } from '../fields/field';
-import { Resource } from '../fields/resource';
+import { Resource, type QueuedWork } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 import type { EntityOf } from './entity';
 
@@ -97,6 +97,16 @@ export const clientResource = new Resource(
     orders_payment_ids: text({
       nullable: true,
       max: 1000,
+      display: 'map',
+      items: {
+        key: text({
+          min: 1,
+          max: 64,
+          pattern: '[A-Za-z0-9_.-]+',
+          description: 'a Nuvemshop payment_details.method, such as credit_card or pix (letters, digits, _ . -)',
+        }),
+        value: int({ min: 1, max: 2 ** 31 - 1, description: 'a Hiper idMeioDePagamento, a whole number from 1' }),
+      },
       description:
         'Nuvemshop payment_details.method → Hiper idMeioDePagamento as JSON, e.g. {"credit_card": 4, "debit_card": 5, ' +
         '"pix": 12} (empty: that default); a method not in the map holds the order',
@@ -138,6 +148,15 @@ export const clientResource = new Resource(
         unavailable: { field: 'sync_state', values: ['not_connected', ...STOPPED_STATES] },
       },
     ],
+    // Orders turned on (a new client with them on, or off → on): the store's order webhooks are registered at once,
+    // not at the first sweep.
+    queues: (row, before): QueuedWork[] => {
+      const client = row as unknown as ClientEntity;
+      const was = before as unknown as ClientEntity | null;
+      return client.ordersEnabled && !was?.ordersEnabled
+        ? [{ queue: 'orders-webhooks', data: { clientId: String(client.id) }, singletonKey: String(client.id) }]
+        : [];
+    },
     // A client's state follows what it holds: a credential removed makes it `not_connected`, the last one given back
     // makes it what it was before (`never_synced` until a run has ended).
     settle: (row) => {
@@ -165,6 +184,18 @@ const MISSING_NAMES: Record<(typeof CONNECTION_FIELDS)[number], string> = {
 export function missingConnectionMessage(missing: readonly (typeof CONNECTION_FIELDS)[number][]): string {
   const names = missing.map((name) => MISSING_NAMES[name]);
   return `Missing ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]}`;
+}
+
+/** Why a client that holds every credential and its store still cannot be synced or swept (its store stopped us). */
+export const NOT_CONNECTED = 'Client is not connected to both platforms';
+
+/**
+ * The 409's detail for a client the synchronisation or the orders cannot work with, given what it lacks
+ * (`missingConnection`): those fields named (`Missing the Nuvemshop store id`), or, when it lacks nothing, that its
+ * store does not let us in.
+ */
+export function notConnectedMessage(missing: readonly (typeof CONNECTION_FIELDS)[number][]): string {
+  return missing.length ? missingConnectionMessage(missing) : NOT_CONNECTED;
 }
 
 /**

@@ -21,6 +21,15 @@ export const ORDER_STATES = [
 ] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
+/** The states "Reenviar" is offered in: waiting for a person, refused by Hiper, or of unknown outcome. */
+export const RESENDABLE_STATES = ['held', 'rejected', 'uncertain'] as const satisfies readonly OrderState[];
+/** The states "Já está no Hiper" is offered in: a send whose outcome is unknown. */
+export const MARKABLE_SENT_STATES = ['uncertain'] as const satisfies readonly OrderState[];
+
+/** States as the API's descriptions name them: `held, rejected or uncertain`. */
+export const statesText = (states: readonly string[]) =>
+  states.length > 1 ? `${states.slice(0, -1).join(', ')} or ${states.at(-1)}` : states[0];
+
 /** One line of an order, as shown: the store's SKU and name, and the Hiper product it maps to (null: no link). */
 export interface OrderLine {
   sku: string | null;
@@ -58,15 +67,38 @@ export const orderResource = new Resource(
     state: state(ORDER_STATES, { default: 'received', readOnly: true, listed: true, filterable: true }),
     hold_reason: text({ nullable: true, max: 1000, readOnly: true, listed: true, description: 'Why it waits' }),
     payment_status: text({ nullable: true, max: 16, readOnly: true, listed: true }),
-    total: text({ nullable: true, max: 20, readOnly: true, listed: true, description: 'Decimal text, e.g. 99.90' }),
+    total: text({
+      nullable: true,
+      max: 20,
+      readOnly: true,
+      listed: true,
+      display: 'money',
+      description: 'Decimal text, e.g. 99.90',
+    }),
     customer_name: text({ nullable: true, max: 255, readOnly: true, listed: true }),
     hiper_order_id: text({ nullable: true, max: 64, readOnly: true, description: 'The sales order’s id in Hiper' }),
     hiper_code: text({ nullable: true, max: 32, readOnly: true, listed: true, description: 'Hiper’s LV code' }),
     nfe_key: text({ nullable: true, max: 64, readOnly: true, description: 'The NF-e access key' }),
     tracking_code: text({ nullable: true, max: 128, readOnly: true }),
     last_error: text({ nullable: true, max: 2000, readOnly: true }),
-    lines: json({ readOnly: true, description: '[{sku, name, quantity, price, hiper_id}]' }),
-    history: json({ readOnly: true, description: '[{at, state, note}], oldest first' }),
+    lines: json({
+      readOnly: true,
+      display: 'table',
+      items: {
+        sku: text({ nullable: true }),
+        name: text(),
+        quantity: int(),
+        price: text({ display: 'money', description: 'Decimal text, e.g. 49.95' }),
+        hiper_id: text({ nullable: true, description: 'The Hiper product it maps to; null: no product link' }),
+      },
+      description: '[{sku, name, quantity, price, hiper_id}]',
+    }),
+    history: json({
+      readOnly: true,
+      display: 'timeline',
+      items: { at: datetime(), state: state(ORDER_STATES), note: text() },
+      description: '[{at, state, note}], oldest first',
+    }),
     received_at: datetime({ readOnly: true, listed: true, sortable: true }),
     sent_at: datetime({ nullable: true, readOnly: true, listed: true }),
     updated_at: datetime({ readOnly: true }),
@@ -90,8 +122,8 @@ export const orderResource = new Resource(
     unique: [['client_id', 'nuvemshop_order_id']],
     // "Reenviar" (held, rejected, uncertain) and "Já está no Hiper" (uncertain); the server refuses the others.
     actions: [
-      { name: 'resend', mutation: 'resendOrder' },
-      { name: 'markSent', mutation: 'markOrderSent' },
+      { name: 'resend', mutation: 'resendOrder', only: { field: 'state', values: RESENDABLE_STATES } },
+      { name: 'markSent', mutation: 'markOrderSent', only: { field: 'state', values: MARKABLE_SENT_STATES } },
     ],
     description: 'A store order on its way into Hiper, and the invoice and shipment back',
   },

@@ -7,6 +7,8 @@ import type { SearchLimits } from '../database/search-limits';
 import type { Operation, Resource } from '../fields/resource';
 import { isWritable, propertyOf } from '../fields/field';
 import { messages } from '../messages';
+import type { JobPayloads, QueueName } from '../queue/payloads';
+import type { JobQueue } from '../queue/queue';
 import { requireSuperuser } from '../users/user.service';
 import type { SignedInUser } from '../users/user.schemas';
 import { recordId } from '../validation';
@@ -48,6 +50,8 @@ export class ResourceService implements ResourceOperations {
     private readonly orm: MikroORM,
     private readonly rows: PlainRows,
     private readonly searches: SearchLimits,
+    /** Where the work a write queues goes (the declaration's `queues`); none without it. */
+    private readonly jobs?: JobQueue,
   ) {
     this.props = [...resource.props];
     const owner = resource.options.owner;
@@ -125,7 +129,7 @@ export class ResourceService implements ResourceOperations {
     if (this.owner) values[this.owner] = caller.id;
     const created = em.create(this.entity, values);
     this.resource.options.settle?.(created as unknown as Record<string, unknown>);
-    await this.flush(em);
+    await this.write(em, created, null);
     return this.answer(created, caller);
   }
 
@@ -135,9 +139,10 @@ export class ResourceService implements ResourceOperations {
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
     await this.checkReferences(em, input);
+    const before: Row = { ...found };
     em.assign(found, this.resource.toEntity(input, 'update'));
     this.resource.options.settle?.(found as unknown as Record<string, unknown>);
-    await this.flush(em);
+    await this.write(em, found, before);
     return this.answer(found, caller);
   }
 
@@ -160,6 +165,25 @@ export class ResourceService implements ResourceOperations {
     if (this.ownScope(caller) && (found[this.owner!] as { id: string } | undefined)?.id !== caller.id)
       throw new ApiError(403, messages.notEnoughPermissions);
     return found;
+  }
+
+  /**
+   * Writes the record, with the work its declaration queues for this change in the same transaction (asked once the
+   * record is written: a new one has its id then).
+   */
+  private async write(em: Em, row: EntityRow, before: Row | null): Promise<void> {
+    const queues = this.resource.options.queues;
+    if (!queues || !this.jobs) return this.flush(em);
+    await em.begin();
+    try {
+      await this.flush(em);
+      for (const { queue, data, singletonKey } of queues(row as unknown as Row, before))
+        await this.jobs!.send(queue as QueueName, data as JobPayloads[QueueName], { em, singletonKey });
+      await em.commit();
+    } catch (error) {
+      await em.rollback();
+      throw error;
+    }
   }
 
   private async flush(em: Em): Promise<void> {

@@ -8,7 +8,7 @@ import {
   clientResource,
   CONNECTION_FIELDS,
   missingConnection,
-  missingConnectionMessage,
+  notConnectedMessage,
   STORE_CONNECTION_PROPS,
   type StoreConnectionFields,
 } from '../resources/client.resource';
@@ -16,8 +16,6 @@ import { entityFor } from '../resources/entity';
 import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
 import { recordId } from '../validation';
 import { isConnected, STOPPED_STATES } from './sync-runner';
-
-export const NOT_CONNECTED = 'Client is not connected to both platforms';
 
 /** Starting runs: one client's on request, every connected client's on a schedule. */
 export class SyncService {
@@ -51,7 +49,7 @@ export class SyncService {
     const answer = (await this.queueRuns([id], kind, trigger)).get(id);
     if (!answer) throw new ApiError(404, clientResource.messages.notFound);
     if ('missing' in answer) {
-      throw new ApiError(409, answer.missing.length ? missingConnectionMessage(answer.missing) : NOT_CONNECTED);
+      throw new ApiError(409, notConnectedMessage(answer.missing));
     }
     const run = await this.orm.em.fork().findOneOrFail(entityFor(syncRunResource), { id: answer.runId });
     return syncRunResource.toPublic(run);

@@ -46,6 +46,15 @@ function describeField(schema, field) {
   }
   const references = directiveArgs(schema, field.astNode, 'references');
   if (references) description.references = references.type;
+  const display = directiveArgs(schema, field.astNode, 'display');
+  if (display) {
+    description.display = display.as;
+    // Each part as its declaration gives it, without what the admin does not read (a null bound, its description).
+    if (display.items)
+      description.items = display.items.map((item) =>
+        Object.fromEntries(Object.entries(item).filter(([key, value]) => value != null && key !== 'description')),
+      );
+  }
   const named = getNamedType(field.type);
   if (isEnumType(named)) description.values = named.getValues().map((value) => value.name);
   return description;

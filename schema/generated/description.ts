@@ -82,7 +82,23 @@ export const types = {
       },
       "orders_payment_ids": {
         "type": "String",
-        "nullable": true
+        "nullable": true,
+        "display": "map",
+        "items": [
+          {
+            "kind": "text",
+            "max": 64,
+            "min": 1,
+            "name": "key",
+            "pattern": "[A-Za-z0-9_.-]+"
+          },
+          {
+            "kind": "int",
+            "max": 2147483647,
+            "min": 1,
+            "name": "value"
+          }
+        ]
       },
       "orders_release_on": {
         "type": "ClientOrdersReleaseOn",
@@ -247,7 +263,8 @@ export const types = {
       "total": {
         "type": "String",
         "nullable": true,
-        "listed": true
+        "listed": true,
+        "display": "money"
       },
       "customer_name": {
         "type": "String",
@@ -276,10 +293,51 @@ export const types = {
         "nullable": true
       },
       "lines": {
-        "type": "JSON"
+        "type": "JSON",
+        "display": "table",
+        "items": [
+          {
+            "kind": "text",
+            "name": "sku",
+            "nullable": true
+          },
+          {
+            "kind": "text",
+            "name": "name"
+          },
+          {
+            "kind": "int",
+            "name": "quantity"
+          },
+          {
+            "display": "money",
+            "kind": "text",
+            "name": "price"
+          },
+          {
+            "kind": "text",
+            "name": "hiper_id",
+            "nullable": true
+          }
+        ]
       },
       "history": {
-        "type": "JSON"
+        "type": "JSON",
+        "display": "timeline",
+        "items": [
+          {
+            "kind": "datetime",
+            "name": "at"
+          },
+          {
+            "kind": "state",
+            "name": "state"
+          },
+          {
+            "kind": "text",
+            "name": "note"
+          }
+        ]
       },
       "received_at": {
         "type": "DateTime",
@@ -591,11 +649,25 @@ export const resources = {
     "actions": [
       {
         "mutation": "resendOrder",
-        "name": "resend"
+        "name": "resend",
+        "only": {
+          "field": "state",
+          "values": [
+            "held",
+            "rejected",
+            "uncertain"
+          ]
+        }
       },
       {
         "mutation": "markOrderSent",
-        "name": "markSent"
+        "name": "markSent",
+        "only": {
+          "field": "state",
+          "values": [
+            "uncertain"
+          ]
+        }
       }
     ]
   },

@@ -353,13 +353,17 @@ describe('client dialogs', () => {
     const edit = page.getByRole('dialog', { name: 'Editar cliente' });
     await edit.getByLabel(/^URL/).waitFor();
     expect(await formFields(edit)).toEqual(added);
+    await edit
+      .getByRole('group', { name: 'Meios de pagamento no Hiper' })
+      .getByRole('button', { name: 'Adicionar' })
+      .waitFor();
     expect(added).toEqual([
       'URL *',
       'Token Hiper',
       'Token Nuvemshop',
       'Local de estoque Nuvemshop',
       'Nome da loja',
-      'Meios de pagamento no Hiper',
+      // The payment methods are rows (none yet), under their own heading, between these two.
       'CNPJ do marketplace (Hiper)',
       'Nome do marketplace (Hiper)',
       'ID da loja Nuvemshop',

@@ -202,14 +202,14 @@ describe('the sweep', () => {
     }
   });
 
-  it('answers 409 for a client not connected to both platforms', async () => {
+  it('answers 409 naming what a client lacks to be swept', async () => {
     const bare = await suite.t.request('POST', '/api/v1/clients/', {
       token: suite.su,
       json: { url: 'https://sem-loja.example.com' },
     });
     const asked = await suite.t.request('POST', `/api/v1/clients/${bare.body.id}/orders/sweep`, { token: suite.su });
     expect(asked.status).toBe(409);
-    expect(asked.body.detail).toBe('Client is not connected to both platforms');
+    expect(asked.body.detail).toBe('Missing the Hiper token, the Nuvemshop token and the Nuvemshop store id');
   });
 });
 

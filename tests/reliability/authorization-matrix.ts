@@ -32,7 +32,6 @@ const SUPERUSER_SELF = 'Super users are not allowed to delete themselves';
 /** The fixture's order was sent: neither resent nor marked sent by anyone. */
 const NOT_SENDABLE = 'Order cannot be sent in its state';
 const NOT_UNCERTAIN = 'Order cannot be marked sent in its state';
-const SWEEP_NOT_CONNECTED = 'Client is not connected to both platforms';
 /** Webhooks are public: whoever calls, only the signature decides. */
 const SIGNATURE = 'Invalid signature';
 const ANYONE = [200, 200, 200, 200, 200, 200, 200, 200];
@@ -79,7 +78,7 @@ const TABLE: [string, number[], string?, string?][] = [
   ['REST GET /orders/{id}',                            [401, 200, 200, 400, 403, 403, 403, 403]],
   ['REST POST /orders/{id}/resend',                    [401, 409, 409, 400, 403, 403, 403, 403], NOT_SENDABLE],
   ['REST POST /orders/{id}/mark-sent',                 [401, 409, 409, 400, 403, 403, 403, 403], NOT_UNCERTAIN],
-  ['REST POST /clients/{id}/orders/sweep',             [401, 409, 409, 400, 403, 403, 403, 403], SWEEP_NOT_CONNECTED],
+  ['REST POST /clients/{id}/orders/sweep',             [401, 409, 409, 400, 403, 403, 403, 403], NOT_CONNECTED],
   ['REST GET /mail-jobs/',                             [401, 403, 200, 400, 403, 403, 403, 403]],
   ['REST GET /mail-jobs/{id}',                         [401, 403, 200, 400, 403, 403, 403, 403]],
   ['REST POST /callback/authorize',                    [200, 200, 200, 200, 200, 200, 200, 200]],
@@ -119,7 +118,7 @@ const TABLE: [string, number[], string?, string?][] = [
   ['GraphQL query Order',                              [401, 200, 200, 400, 403, 403, 403, 403]],
   ['GraphQL mutation resendOrder',                     [401, 409, 409, 400, 403, 403, 403, 403], NOT_SENDABLE],
   ['GraphQL mutation markOrderSent',                   [401, 409, 409, 400, 403, 403, 403, 403], NOT_UNCERTAIN],
-  ['GraphQL mutation sweepOrders',                     [401, 409, 409, 400, 403, 403, 403, 403], SWEEP_NOT_CONNECTED],
+  ['GraphQL mutation sweepOrders',                     [401, 409, 409, 400, 403, 403, 403, 403], NOT_CONNECTED],
   ['GraphQL mutation syncClient',                      [401, 409, 409, 400, 403, 403, 403, 403], NOT_CONNECTED],
   ['GraphQL query registration',                      [200, 200, 200, 200, 200, 200, 200, 200]],
   ['GraphQL query allMailJobs',                        [401, 403, 200, 400, 403, 403, 403, 403]],

@@ -13,6 +13,7 @@ import {
 } from 'react-admin';
 import { declarationOf } from '../dataProvider/resourceTypes';
 import type { FormMode, InputDescription } from './formInputs';
+import { MapInput } from './MapInput';
 import { useMessageKey, validatorsFor } from './validators';
 
 /**
@@ -119,6 +120,8 @@ export function DerivedInput({
       return (
         <ReferenceChoice resource={resource} input={input} label={label} validate={validate} autoFocus={autoFocus} />
       );
+    case 'map':
+      return <MapInput resource={resource} input={input} label={label} validate={validate} />;
     case 'datetime':
       return <DateTimeInput {...common} fullWidth parse={instantOf} />;
     case 'date':

@@ -22,6 +22,7 @@ import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
 import { useScreenLang } from './ScreenLanguage';
 import { runRecordAction } from './recordAction';
+import { EntriesTable, Timeline } from './FieldDisplay';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -88,9 +89,12 @@ function FormInputs({
 function RecordActionButtons({
   resource,
   representation,
+  onDone,
 }: {
   resource: string;
   representation: (r: RaRecord) => string;
+  /** After the action has run (a read-only record's dialog closes: what it shows has changed). */
+  onDone?: () => void;
 }) {
   const translate = useTranslate();
   const toast = useToast();
@@ -111,6 +115,7 @@ function RecordActionButtons({
               setRunning(false);
               // The list's rows (a client's sync state), not the form's record: what is being typed stays.
               void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
+              onDone?.();
             },
           );
         }}
@@ -320,29 +325,62 @@ export function ShowDialog({
         >
           {Object.entries(fields)
             .filter(([name]) => name !== 'id')
-            .map(([name, field]) => (
-              <Fragment key={name}>
-                <Box component="dt" sx={{ color: 'text.secondary' }}>
-                  {translate(`resources.${resource}.fields.${name}`, { _: name })}
-                </Box>
-                {/* What the screen draws itself (a run's errors) takes the dialog's whole width, under its label. */}
-                <Box component="dd" sx={{ overflowWrap: 'anywhere', gridColumn: details[name] ? '1 / -1' : undefined }}>
-                  {details[name] ? (
-                    details[name](record)
-                  ) : field.references && screenOfType(field.references) && record[name] != null ? (
-                    // A reference names its record by its title, as a link to it; never its id.
-                    <RecordContextProvider value={record}>
-                      <ReferenceLink source={name} screen={screenOfType(field.references)!} />
-                    </RecordContextProvider>
-                  ) : (
-                    defaultText(resource, name, field, record[name], translate, lang)
-                  )}
-                </Box>
-              </Fragment>
-            ))}
+            .map(([name, field]) => {
+              // A list the schema shows as a table or a timeline (an order's lines, its history).
+              const Entries =
+                field.items && field.display === 'table'
+                  ? EntriesTable
+                  : field.items && field.display === 'timeline'
+                    ? Timeline
+                    : undefined;
+              return (
+                <Fragment key={name}>
+                  <Box component="dt" sx={{ color: 'text.secondary' }}>
+                    {translate(`resources.${resource}.fields.${name}`, { _: name })}
+                  </Box>
+                  {/* What the screen draws itself (a run's errors) and a table or a timeline take the dialog's whole
+                    width, under its label. */}
+                  <Box
+                    component="dd"
+                    sx={{ overflowWrap: 'anywhere', gridColumn: details[name] || Entries ? '1 / -1' : undefined }}
+                  >
+                    {details[name] ? (
+                      details[name](record)
+                    ) : Entries ? (
+                      <Entries
+                        resource={resource}
+                        source={name}
+                        field={field}
+                        value={record[name]}
+                        lang={lang ?? 'pt-BR'}
+                      />
+                    ) : field.references && screenOfType(field.references) && record[name] != null ? (
+                      // A reference names its record by its title, as a link to it; never its id.
+                      <RecordContextProvider value={record}>
+                        <ReferenceLink source={name} screen={screenOfType(field.references)!} />
+                      </RecordContextProvider>
+                    ) : (
+                      defaultText(resource, name, field, record[name], translate, lang)
+                    )}
+                  </Box>
+                </Fragment>
+              );
+            })}
         </Box>
       </DialogContent>
-      <DialogActions>
+      <DialogActions sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        {/* The record's actions where they apply (an order's Reenviar), as in its row menu. */}
+        {declarationOf(resource).actions?.length ? (
+          <Box sx={{ mr: 'auto', display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+            <RecordContextProvider value={record}>
+              <RecordActionButtons
+                resource={resource}
+                representation={(shown) => String(shown[declarationOf(resource).title ?? 'id'] ?? '')}
+                onDone={onClose}
+              />
+            </RecordContextProvider>
+          </Box>
+        ) : null}
         <Button onClick={onClose}>{translate('app.list.close')}</Button>
       </DialogActions>
     </Dialog>

@@ -104,17 +104,32 @@ export function Truncated({ text, width = 150 }: { text: string; width?: number 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Moments as the screen's language writes them: 27/11/2026, 10:16:33 on a Portuguese screen, whatever the browser's. */
-function dateFormatOf(lang: string) {
+export function dateFormatOf(lang: string) {
   let format = dateFormats.get(lang);
   if (!format)
     dateFormats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' })));
   return format;
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount given as decimal text ('99.90') as the screen's language writes money in reais: R$ 99,90 on a Portuguese
+ * screen, R$99.90 on an English one. Text that is not a number stays as it is.
+ */
+export function moneyText(value: unknown, lang = 'pt-BR'): string {
+  const amount = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isFinite(amount) || String(value).trim() === '') return String(value);
+  let format = moneyFormats.get(lang);
+  if (!format) moneyFormats.set(lang, (format = new Intl.NumberFormat(lang, { style: 'currency', currency: 'BRL' })));
+  return format.format(amount);
+}
+
 /**
  * How a field reads by default: a secret says whether it is set, a boolean yes or no, a moment in the viewer's locale,
- * a state as its label says (`values.<field>.<value>`), a JSON list as its length (a run's errors: how many), an
- * empty optional value as the screen's language writes it ('—', 'N/A' in English), anything else as it is.
+ * money as money (`@display(as: "money")`: R$ 99,90), a state as its label says (`values.<field>.<value>`), a JSON
+ * list as its length (a run's errors: how many), an empty optional value as the screen's language writes it ('—',
+ * 'N/A' in English), anything else as it is.
  */
 export function defaultText(
   resource: string,
@@ -129,6 +144,7 @@ export function defaultText(
   if (value == null || value === '') return field?.nullable ? translate('app.list.empty_value') : '';
   if (field?.type === 'Boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
   if (field?.type === 'DateTime') return dateFormatOf(lang).format(new Date(String(value)));
+  if (field?.display === 'money') return moneyText(value, lang);
   if (field?.type === 'JSON') return Array.isArray(value) ? String(value.length) : JSON.stringify(value);
   // A state, or a text of a few values the labels name (a mail's kind: `Recuperação de senha`), in words.
   if (field?.values || (field?.type === 'String' && typeof value === 'string' && /^[\w-]{1,64}$/.test(value)))
@@ -138,10 +154,10 @@ export function defaultText(
 
 /** A state's colour: what went wrong in red, what is done in green, what waits or runs in between. */
 function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | 'default' {
-  if (/fail|error|revoked|suspended|disconnected/.test(value)) return 'error';
-  if (/complete|succeed|success|linked|idle/.test(value)) return 'success';
-  if (/retry|partial|unpublished|not_connected/.test(value)) return 'warning';
-  if (/active|running/.test(value)) return 'info';
+  if (/fail|error|revoked|suspended|disconnected|^rejected$/.test(value)) return 'error';
+  if (/complete|succeed|success|linked|idle|^(sent|processed|invoiced|shipped)$/.test(value)) return 'success';
+  if (/retry|partial|unpublished|not_connected|^(held|uncertain)$/.test(value)) return 'warning';
+  if (/active|running|^sending$/.test(value)) return 'info';
   return 'default';
 }
 
@@ -149,7 +165,7 @@ function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | '
  * A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says, in a readable shade; with
  * `hint`, that text in a tooltip (and as the chip's description), the chip then reachable by keyboard.
  */
-function StateChip({ value, text, hint }: { value: unknown; text: string; hint?: string }) {
+export function StateChip({ value, text, hint }: { value: unknown; text: string; hint?: string }) {
   const color = stateColor(String(value));
   const tone = color === 'default' ? 'text.secondary' : `textShade.${color}`;
   const chip = (
@@ -199,6 +215,14 @@ export function missingText(resource: string, record: RaRecord, source: string, 
   return undefined;
 }
 
+/**
+ * What a state means for the person reading it, where its label alone does not say what to do (`hints.<field>.<value>`
+ * in the screen's labels: a client's "Com falhas"), or nothing.
+ */
+function stateHint(resource: string, source: string, value: unknown, translate: Translate) {
+  return translate(`resources.${resource}.hints.${source}.${String(value)}`, { _: '' }) || undefined;
+}
+
 interface Column {
   source: string;
   field: FieldDescription | undefined;
@@ -238,7 +262,10 @@ function useColumns(
                   <StateChip
                     value={record[custom.source]}
                     text={text(record)}
-                    hint={missingText(resource, record, custom.source, translate)}
+                    hint={
+                      missingText(resource, record, custom.source, translate) ??
+                      stateHint(resource, custom.source, record[custom.source], translate)
+                    }
                   />
                 )
               : target
@@ -572,9 +599,11 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
   return (
     <TopToolbar
       sx={{
-        // On a phone the filters shrink; on a narrow window beside the sidebar the tools wrap rather than push the
-        // page sideways; on a desktop they keep one row.
-        flexWrap: { xs: 'nowrap', sm: 'wrap', lg: 'nowrap' },
+        // On a phone the filters shrink and share one row with the buttons; on a narrow window beside the sidebar the
+        // tools join the search box's row and wrap with it (filters, then the buttons together at the right), rather
+        // than push the page sideways or leave a button alone on a row; on a desktop they keep one row.
+        display: { xs: 'flex', sm: 'contents', lg: 'flex' },
+        flexWrap: { xs: 'nowrap', lg: 'nowrap' },
         // A phone's whole width, which its filters share.
         width: { xs: '100%', sm: 'auto' },
         boxSizing: 'border-box',
@@ -591,11 +620,14 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
         <Box
           className="list-filters"
           sx={{
-            height: 48,
+            // Two filters too wide for a narrow window's row go one under the other.
+            height: { xs: 48, sm: 'auto', lg: 48 },
+            minHeight: 48,
             display: 'flex',
+            flexWrap: { xs: 'nowrap', sm: 'wrap', lg: 'nowrap' },
             alignItems: 'center',
             gap: 1,
-            flex: { xs: '1 1 auto', sm: '0 0 auto' },
+            flex: { xs: '1 1 auto', sm: '0 1 auto' },
             minWidth: 0,
           }}
         >
@@ -606,13 +638,15 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
           </AfterFirstPaint>
         </Box>
       )}
-      {onAdd && (
-        <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
-          {label}
-        </MuiButton>
-      )}
-      {/* Named on a phone, where it is an icon, even while there is nothing to export and it is disabled. */}
-      <ExportButton maxResults={1000} aria-label={translate('ra.action.export')} />
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, ml: 'auto', minHeight: 48 }}>
+        {onAdd && (
+          <MuiButton variant="contained" size="small" startIcon={<AddIcon />} onClick={onAdd}>
+            {label}
+          </MuiButton>
+        )}
+        {/* Named on a phone, where it is an icon, even while there is nothing to export and it is disabled. */}
+        <ExportButton maxResults={1000} aria-label={translate('ra.action.export')} />
+      </Box>
     </TopToolbar>
   );
 }
@@ -640,7 +674,13 @@ const Toolbar = styled('div')(({ theme }) => ({
   justifyContent: 'space-between',
   alignItems: 'flex-end',
   width: '100%',
-  [theme.breakpoints.down('md')]: { flexWrap: 'wrap' },
+  // Beside the sidebar on a narrow window, the search box and the tools (ListActions) share rows, wrapping.
+  [theme.breakpoints.between('sm', 'lg')]: {
+    flexWrap: 'wrap',
+    justifyContent: 'flex-start',
+    columnGap: theme.spacing(1),
+    '& > .list-spacer': { display: 'none' },
+  },
   [theme.breakpoints.down('sm')]: {
     backgroundColor: (theme.vars || theme).palette.background.paper,
     flexWrap: 'inherit',
@@ -665,7 +705,7 @@ function ListPage({
       <div className="RaList-main">
         <Toolbar className="RaList-actions">
           {search}
-          <span />
+          <span className="list-spacer" />
           {actions}
         </Toolbar>
         {filters}

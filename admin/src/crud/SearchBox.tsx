@@ -60,7 +60,8 @@ export function SearchBox() {
       // As react-admin's filter form sits in the list's toolbar.
       sx={{
         display: 'flex',
-        flex: { xs: '1 1 auto', sm: '0 1 auto', md: '0 1 100%' },
+        // Beside the sidebar on a narrow window it takes what its row leaves (ResourceList's Toolbar wraps there).
+        flex: { xs: '1 1 auto', sm: '1 1 200px', lg: '0 1 100%' },
         width: { xs: '100%', sm: 'auto' },
         // theme.spacing(8)
         minHeight: { sm: 64 },
@@ -75,7 +76,7 @@ export function SearchBox() {
         value={text}
         onChange={(event) => type(event.target.value)}
         placeholder={placeholder}
-        sx={{ mt: 1, width: { xs: '100%', sm: 'auto' } }}
+        sx={{ mt: 1, width: { xs: '100%', lg: 'auto' } }}
         slotProps={{
           htmlInput: { 'aria-label': placeholder, enterKeyHint: 'search' },
           input: {

@@ -24,6 +24,21 @@ export interface FieldDescription {
   readonly references?: string;
   /** A state's values (an enum), in order. */
   readonly values?: readonly string[];
+  /** How screens show it beyond its type (`@display`): money, a table, a timeline, a map edited as rows. */
+  readonly display?: 'money' | 'table' | 'timeline' | 'map';
+  /** The parts of each entry of a table, timeline or map. */
+  readonly items?: readonly DisplayItem[];
+}
+
+/** One part of each entry of a value shown as a table, a timeline or a map (`@display(items: ...)`). */
+export interface DisplayItem {
+  readonly name: string;
+  readonly kind: string;
+  readonly nullable?: boolean;
+  readonly display?: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly pattern?: string;
 }
 
 /** An operation's argument: its type, whether it must be given, its default and its bounds. */

@@ -1,10 +1,17 @@
 import { screenOfType, typeOfResource } from '../dataProvider/resourceTypes';
 import { mutationOf } from './mutations';
-import { fieldsOf, isNumeric, operationNames, type ArgumentDescription, type Constraint } from './description';
+import {
+  fieldsOf,
+  isNumeric,
+  operationNames,
+  type ArgumentDescription,
+  type Constraint,
+  type DisplayItem,
+} from './description';
 
 export type FormMode = 'create' | 'edit';
 export type InputKind =
-  'text' | 'email' | 'url' | 'password' | 'number' | 'boolean' | 'choice' | 'reference' | 'datetime' | 'date';
+  'text' | 'email' | 'url' | 'password' | 'number' | 'boolean' | 'choice' | 'reference' | 'datetime' | 'date' | 'map';
 
 /** One input of a create or edit form, as the schema describes the mutation's argument. */
 export interface InputDescription {
@@ -21,10 +28,13 @@ export interface InputDescription {
   values?: readonly string[];
   /** For a reference: the screen of the resource whose record it names. */
   reference?: string;
+  /** For a map (`@display(as: "map")`): its keys' and values' parts, bounded. */
+  items?: readonly DisplayItem[];
 }
 
-function kindOf(arg: ArgumentDescription, reference: string | undefined): InputKind {
+function kindOf(arg: ArgumentDescription, reference: string | undefined, display: string | undefined): InputKind {
   if (reference) return 'reference';
+  if (display === 'map') return 'map';
   if (arg.type === 'DateTime') return 'datetime';
   if (arg.type === 'Date') return 'date';
   if (arg.type === 'Boolean') return 'boolean';
@@ -50,8 +60,9 @@ const KINDS: InputKind[] = [
   'choice',
   'boolean',
 ];
+// A map is a text the form edits as rows: it keeps a text's place.
 const rank = (input: InputDescription, requiredOnCreate: boolean) =>
-  (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind);
+  (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind === 'map' ? 'text' : input.kind);
 
 /**
  * The inputs of a resource's create form (the create mutation's arguments) or edit form (the update mutation's,
@@ -72,7 +83,7 @@ export function formInputs(resource: string, mode: FormMode): InputDescription[]
     .map(([source, arg]): InputDescription => {
       const field = fields[source];
       const reference = field?.references ? screenOfType(field.references) : undefined;
-      const kind = kindOf(arg, reference);
+      const kind = kindOf(arg, reference, field?.display);
       const onCreate = create?.args[source];
       const input: InputDescription = {
         source,
@@ -91,6 +102,7 @@ export function formInputs(resource: string, mode: FormMode): InputDescription[]
         type: arg.type,
         ...(arg.values ? { values: arg.values } : {}),
         ...(reference ? { reference } : {}),
+        ...(kind === 'map' && field?.items ? { items: field.items } : {}),
       };
       ranks.set(input, rank(input, (onCreate ?? arg).required));
       return input;

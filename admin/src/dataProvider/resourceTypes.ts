@@ -16,6 +16,8 @@ export interface RecordActionDeclaration {
   needs?: readonly string[];
   /** A state field and its values in which it is not offered (a client not connected). */
   unavailable?: { field: string; values: readonly string[] };
+  /** A state field and the only values in which it is offered (an order's "Reenviar": held, rejected, uncertain). */
+  only?: { field: string; values: readonly string[] };
 }
 
 /** Whether a record's field holds nothing: unset, empty, or a store id of 0. */
@@ -25,9 +27,14 @@ const unset = (value: unknown) => value == null || value === '' || value === 0;
 export const missingFor = (action: RecordActionDeclaration, record: Record<string, unknown>): string[] =>
   (action.needs ?? []).filter((field) => unset(record[field]));
 
-/** Whether the action is offered for the record: not in a state it is unavailable in, nor lacking what it needs. */
+/**
+ * Whether the action is offered for the record: in one of the only states it applies to (when it names them), not in
+ * a state it is unavailable in, nor lacking what it needs. Where it is not offered, the server would answer 409.
+ */
 export const isOffered = (action: RecordActionDeclaration, record: Record<string, unknown>): boolean =>
-  !action.unavailable?.values.includes(String(record[action.unavailable.field])) && !missingFor(action, record).length;
+  (!action.only || action.only.values.includes(String(record[action.only.field]))) &&
+  !action.unavailable?.values.includes(String(record[action.unavailable.field])) &&
+  !missingFor(action, record).length;
 
 /** What the schema says of a resource the admin shows (its `@resource` directive), and its GraphQL type. */
 export interface ScreenDeclaration {

@@ -26,6 +26,16 @@ export const englishAppMessages = {
     match: 'The values do not match',
     url: 'Enter an http or https address, such as https://loja.example.com',
   },
+  map: {
+    add: 'Add',
+    remove: 'Remove %{key}',
+    key_required: 'Fill in this field',
+    key_pattern: 'Letters, digits, _ . and - only, no spaces',
+    key_repeated: 'Already in another row',
+    value_number: 'A whole number from %{min}',
+    value_max: 'At most %{max}',
+    invalid: 'Check the highlighted rows',
+  },
   notification: {
     success: 'Success!',
     failure: 'Something went wrong.',
@@ -51,6 +61,16 @@ export const portugueseAppMessages = {
     digits: 'Informe apenas números.',
     match: 'Os valores não conferem',
     url: 'Informe um endereço http ou https, como https://loja.example.com',
+  },
+  map: {
+    add: 'Adicionar',
+    remove: 'Remover %{key}',
+    key_required: 'Preencha este campo',
+    key_pattern: 'Use só letras, números, _ . e -, sem espaços',
+    key_repeated: 'Já está em outra linha',
+    value_number: 'Informe um número inteiro a partir de %{min}',
+    value_max: 'No máximo %{max}',
+    invalid: 'Corrija as linhas destacadas',
   },
   notification: {
     success: 'Sucesso',

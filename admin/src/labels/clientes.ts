@@ -76,6 +76,13 @@ export default {
       disconnected: 'Desconectada',
     },
   },
+  // What a state asks of staff, in its chip's tooltip.
+  hints: {
+    sync_state: {
+      partial: 'A última sincronização terminou sem gravar alguns produtos: veja quais e por quê em Sincronizações.',
+      failed: 'A última sincronização falhou: veja o motivo em Sincronizações.',
+    },
+  },
   title: 'Gerenciar clientes',
   table: 'Clientes',
   empty: 'Nenhum cliente cadastrado.',
@@ -115,4 +122,15 @@ export default {
   notifications: { created: 'Cliente criado com sucesso.', updated: 'Cliente atualizado com sucesso.' },
   navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
   validation: { url: { required: 'URL é obrigatória.' } },
+  // The rows of the payment map (`@display(as: "map")`): a Nuvemshop method and its Hiper id each.
+  items: {
+    orders_payment_ids: {
+      key: 'Meio na Nuvemshop',
+      value: 'ID no Hiper',
+      help:
+        'Cada meio de pagamento da Nuvemshop (como credit_card, debit_card, pix) e o ID do meio no Hiper. Sem ' +
+        'linhas, vale o padrão: credit_card → 4, debit_card → 5, pix → 12. Um pedido pago por um meio fora da lista ' +
+        'fica aguardando.',
+    },
+  },
 };

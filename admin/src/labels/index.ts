@@ -12,7 +12,10 @@ import { resourceMessages } from './store';
  * - `title`, `table` (the table's accessible name), `empty`, `name`;
  * - `fields.<field>`: a column's heading and, unless `inputs` says otherwise, its input's label;
  *   `inputs.<field>` / `inputs.edit.<field>`: an input's label (in the edit dialog);
- * - `values.<field>.<value>`: how a state's value reads;
+ * - `values.<field>.<value>`: how a state's value reads; `hints.<field>.<value>`: what it asks of staff, in its chip's
+ *   tooltip ('Com falhas': see which products in Sincronizações);
+ * - `items.<field>.<part>`: a part's heading in a table or timeline (`@display`), `items.<field>.empty.<part>` what
+ *   an empty part reads ('sem vínculo'), `items.<field>.none` what an empty list reads;
  * - `validation.<field>.<rule>`: a message replacing react-admin's own for that rule on that field;
  * - `type`: how the delete messages name a record ('O item foi apagado com sucesso.');
  * - `action.create|edit|delete` (or `action.show` for a read-only resource), `notifications.created|updated`,

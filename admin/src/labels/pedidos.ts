@@ -29,6 +29,19 @@ export default {
     sending_since: 'Enviando desde',
     hiper_events_seen: 'Eventos do Hiper lidos',
   },
+  // The parts of a line and of a history step, as the dialog's table and timeline head them.
+  items: {
+    lines: {
+      sku: 'SKU',
+      name: 'Produto',
+      quantity: 'Qtd.',
+      price: 'Preço',
+      hiper_id: 'Produto no Hiper',
+      empty: { sku: 'sem SKU', hiper_id: 'sem vínculo' },
+      none: 'Nenhum item lido da loja ainda.',
+    },
+    history: { at: 'Quando', state: 'Estado', note: 'Nota', none: 'Sem histórico ainda.' },
+  },
   values: {
     state: {
       received: 'Recebido',

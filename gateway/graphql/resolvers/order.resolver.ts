@@ -1,5 +1,5 @@
 import { Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Resolver } from 'type-graphql';
-import { orderResource } from '../../resources/order.resource';
+import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
 import type { Context } from '../context';
 import { objectTypeOf } from '../derived-types';
 
@@ -23,7 +23,7 @@ class SweepOrdersArgs {
 export class OrderResolver {
   @Authorized()
   @Mutation(() => objectTypeOf(orderResource), {
-    description: 'Reenviar: from held, rejected or uncertain, read again from the store, mapped again, queued to send',
+    description: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read again from the store, mapped again, queued to send (409 in any other state)`,
   })
   async resendOrder(@Args() { id }: OrderIdArgs, @Ctx() ctx: Context) {
     await ctx.user();
@@ -32,7 +32,7 @@ export class OrderResolver {
 
   @Authorized()
   @Mutation(() => objectTypeOf(orderResource), {
-    description: 'Já está no Hiper: an uncertain order is taken as sent, with Hiper’s id when known',
+    description: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent, with Hiper’s id when known (409 in any other state)`,
   })
   async markOrderSent(@Args() { id, hiper_order_id }: MarkOrderSentArgs, @Ctx() ctx: Context) {
     await ctx.user();

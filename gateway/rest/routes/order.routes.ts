@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { clientResource } from '../../resources/client.resource';
-import { orderResource } from '../../resources/order.resource';
+import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
 import { ORDER_NOT_SENDABLE, ORDER_NOT_UNCERTAIN, type OrderService } from '../../orders/order.service';
-import { NOT_CONNECTED } from '../../sync/sync.service';
+import { NOT_CONNECTED } from '../../resources/client.resource';
 import { IdParams, Message } from '../../validation';
 import { route } from '../route';
 
@@ -17,7 +17,7 @@ export function orderRoutes(orders: OrderService) {
       method: 'post',
       path: '/orders/:id/resend',
       tag: 'orders',
-      summary: 'Reenviar: read the order again from the store, map it again and queue it to send',
+      summary: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read the order again from the store, map it again and queue it to send`,
       auth: true,
       params: IdParams,
       response: orderResource.public,
@@ -29,7 +29,7 @@ export function orderRoutes(orders: OrderService) {
       method: 'post',
       path: '/orders/:id/mark-sent',
       tag: 'orders',
-      summary: 'Já está no Hiper: an uncertain order is taken as sent',
+      summary: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent`,
       auth: true,
       params: IdParams,
       body: z.preprocess((body) => body ?? {}, MarkSent),
@@ -46,7 +46,10 @@ export function orderRoutes(orders: OrderService) {
       params: IdParams,
       response: Message,
       status: 202,
-      errors: { 404: clientResource.messages.notFound, 409: NOT_CONNECTED },
+      errors: {
+        404: clientResource.messages.notFound,
+        409: `Missing … naming what the client lacks to be swept, or ${NOT_CONNECTED}`,
+      },
       handler: ({ params }) => orders.sweep(params.id),
     }),
   ];

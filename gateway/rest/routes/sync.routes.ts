@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { clientResource } from '../../resources/client.resource';
 import { syncRunResource } from '../../resources/sync-run.resource';
-import { NOT_CONNECTED, type SyncService } from '../../sync/sync.service';
+import { NOT_CONNECTED } from '../../resources/client.resource';
+import type { SyncService } from '../../sync/sync.service';
 import { SyncRequest } from '../../sync/sync.schemas';
 import { messages } from '../../messages';
 import { IdParams } from '../../validation';

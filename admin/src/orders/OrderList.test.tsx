@@ -1,0 +1,157 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { memoryProvider, renderWithAdmin } from '../testing';
+import DeclaredList from '../crud/DeclaredList';
+
+const OrderList = () => <DeclaredList resource="pedidos" />;
+
+/** Money as Intl writes it has a no-break space after R$: read as a person reads it. */
+const plain = (text: string | null | undefined) => (text ?? '').replace(/\u00a0/g, ' ');
+
+const order = (number: number, state: string, extra: Record<string, unknown> = {}) => ({
+  id: `o${number}`,
+  client_id: null,
+  nuvemshop_order_id: 3000000000 + number,
+  number,
+  state,
+  hold_reason: null,
+  payment_status: 'paid',
+  total: '99.90',
+  customer_name: 'Maria da Silva',
+  hiper_order_id: null,
+  hiper_code: null,
+  nfe_key: null,
+  tracking_code: null,
+  last_error: null,
+  lines: [],
+  history: [],
+  received_at: '2026-11-27T13:05:09Z',
+  sent_at: null,
+  updated_at: '2026-11-27T13:05:09Z',
+  search_text: null,
+  store_status: 'open',
+  placed_at: null,
+  sending_since: null,
+  hiper_events_seen: 0,
+  ...extra,
+});
+
+const menuOf = async (person: ReturnType<typeof userEvent.setup>, number: number) => {
+  await person.click(screen.getByRole('button', { name: `Ações: ${number}` }));
+  const menu = await screen.findByRole('menu');
+  const items = within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
+  await person.keyboard('{Escape}');
+  return items;
+};
+
+describe('the Pedidos screen', () => {
+  it('shows the total as money in reais, not the store’s decimal text', async () => {
+    renderWithAdmin(<OrderList />, {
+      path: '/pedidos',
+      dataProvider: memoryProvider([order(101, 'sent', { total: '1234.5' }), order(102, 'held')]),
+    });
+    const row = (await screen.findByText('101')).closest('tr')!;
+    expect(plain(within(row).getByText(/R\$/).textContent)).toBe('R$ 1.234,50');
+    expect(within(row).queryByText('1234.5')).not.toBeInTheDocument();
+    const other = screen.getByText('102').closest('tr')!;
+    expect(plain(within(other).getByText(/R\$/).textContent)).toBe('R$ 99,90');
+  });
+
+  it('offers Reenviar and Já está no Hiper only where the server takes them', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<OrderList />, {
+      path: '/pedidos',
+      dataProvider: memoryProvider([
+        order(201, 'sent'),
+        order(202, 'uncertain'),
+        order(203, 'held'),
+        order(204, 'rejected'),
+        order(205, 'invoiced'),
+      ]),
+    });
+    await screen.findByText('201');
+    expect(await menuOf(person, 201)).toEqual(['Ver pedido']);
+    expect(await menuOf(person, 202)).toEqual(['Ver pedido', 'Reenviar', 'Já está no Hiper']);
+    expect(await menuOf(person, 203)).toEqual(['Ver pedido', 'Reenviar']);
+    expect(await menuOf(person, 204)).toEqual(['Ver pedido', 'Reenviar']);
+    expect(await menuOf(person, 205)).toEqual(['Ver pedido']);
+  });
+
+  it('offers the same actions in an order’s dialog as in its menu', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<OrderList />, {
+      path: '/pedidos',
+      dataProvider: memoryProvider([order(401, 'sent'), order(402, 'uncertain')]),
+    });
+    const buttonsOf = async (number: number) => {
+      await person.click(await screen.findByText(String(number)));
+      const dialog = await screen.findByRole('dialog', { name: 'Ver pedido' });
+      const names = within(dialog)
+        .getAllByRole('button')
+        .map((button) => button.textContent);
+      await person.click(within(dialog).getByRole('button', { name: 'Fechar' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      return names;
+    };
+    expect(await buttonsOf(401)).toEqual(['Fechar']);
+    expect(await buttonsOf(402)).toEqual(['Reenviar', 'Já está no Hiper', 'Fechar']);
+  });
+
+  it('shows an order’s lines as a table and its history as a timeline, in Portuguese', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<OrderList />, {
+      path: '/pedidos',
+      dataProvider: memoryProvider([
+        order(301, 'held', {
+          hold_reason: 'Produto sem vínculo: 3002',
+          lines: [
+            { sku: '3001', name: 'Camiseta azul', quantity: 2, price: '49.95', hiper_id: 'h-3001' },
+            { sku: '3002', name: 'Boné', quantity: 1, price: '1250', hiper_id: null },
+          ],
+          history: [
+            { at: '2026-11-27T13:05:09Z', state: 'received', note: 'Recebido por webhook (order/paid)' },
+            { at: '2026-11-27T13:05:11Z', state: 'held', note: 'Produto sem vínculo: 3002' },
+          ],
+        }),
+      ]),
+    });
+    await person.click(await screen.findByText('301'));
+    const dialog = await screen.findByRole('dialog', { name: 'Ver pedido' });
+    expect(dialog.textContent).not.toContain('"sku"');
+    expect(dialog.textContent).not.toContain('"note"');
+
+    const lines = within(dialog).getByRole('table', { name: 'Itens' });
+    expect(
+      within(lines)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['SKU', 'Produto', 'Qtd.', 'Preço', 'Produto no Hiper']);
+    const rows = within(lines)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => plain(cell.textContent)),
+      );
+    expect(rows).toEqual([
+      ['3001', 'Camiseta azul', '2', 'R$ 49,95', 'h-3001'],
+      ['3002', 'Boné', '1', 'R$ 1.250,00', 'sem vínculo'],
+    ]);
+
+    const history = within(dialog).getByRole('list', { name: 'Histórico' });
+    const steps = within(history).getAllByRole('listitem');
+    expect(steps).toHaveLength(2);
+    // The moment in the viewer's locale (pt-BR, the browser's time zone), the state by its label, the note.
+    const when = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
+    expect(within(steps[0]).getByText(when.format(new Date('2026-11-27T13:05:09Z')))).toBeInTheDocument();
+    expect(within(steps[0]).getByText('Recebido')).toBeInTheDocument();
+    expect(within(steps[0]).getByText('Recebido por webhook (order/paid)')).toBeInTheDocument();
+    expect(within(steps[1]).getByText('Aguardando pessoa')).toBeInTheDocument();
+    expect(within(steps[1]).getByText('Produto sem vínculo: 3002')).toBeInTheDocument();
+    expect(plain(within(dialog).getByText(/R\$ 99/).textContent)).toBe('R$ 99,90');
+  });
+});
