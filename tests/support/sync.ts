@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
-import type { TestGateway } from './gateway';
-import type { HiperAccount, HiperStandIn } from './standins/hiper';
-import type { NuvemshopApiStandIn } from './standins/nuvemshop-api';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestGateway, type TestGateway } from './gateway';
+import { startHiper, type HiperAccount, type HiperStandIn, type HiperStandInOptions } from './standins/hiper';
+import { startNuvemshopApi, type NuvemshopApiOptions, type NuvemshopApiStandIn } from './standins/nuvemshop-api';
 
 /** A gateway's settings pointing it at the stand-ins, with no schedule running on its own: every run is asked for. */
 export const syncEnv = (hiper: HiperStandIn, nuvemshop: NuvemshopApiStandIn): Record<string, string> => ({
@@ -70,4 +70,34 @@ export function syncTools(t: TestGateway, su: string, hiper: HiperStandIn, nuvem
       .map((r) => r.route);
 
   return { connectedClient, waitForRun, syncNow, writes };
+}
+
+/** A test file's gateway, pointed at its own two stand-ins, its superuser's token and the synchronisation's tools. */
+export interface SyncSuite {
+  hiper: HiperStandIn;
+  nuvemshop: NuvemshopApiStandIn;
+  t: TestGateway;
+  su: string;
+  tools: ReturnType<typeof syncTools>;
+}
+
+/** Starts a SyncSuite before the file's tests and stops it after them; its fields are set once they have started. */
+export function syncSuite(
+  options: { hiper?: HiperStandInOptions; nuvemshop?: NuvemshopApiOptions; env?: Record<string, string> } = {},
+): SyncSuite {
+  const suite = {} as SyncSuite;
+  beforeAll(async () => {
+    [suite.hiper, suite.nuvemshop] = await Promise.all([
+      startHiper(options.hiper),
+      startNuvemshopApi(options.nuvemshop),
+    ]);
+    suite.t = await startTestGateway({ ...syncEnv(suite.hiper, suite.nuvemshop), ...options.env });
+    suite.su = await suite.t.superuserToken();
+    suite.tools = syncTools(suite.t, suite.su, suite.hiper, suite.nuvemshop);
+  }, 60_000);
+  afterAll(async () => {
+    await suite.t?.close();
+    await Promise.all([suite.hiper?.close(), suite.nuvemshop?.close()]);
+  });
+  return suite;
 }
