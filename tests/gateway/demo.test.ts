@@ -248,6 +248,46 @@ describe('npm run demo', () => {
       expect(invoiced.nfe_key).toMatch(/^\d{44}$/);
       expect(await (await fetch(store)).text()).toContain(invoiced.nfe_key.slice(-6));
 
+      // A second purchase, cancelled by the buyer in the store once it is in the ERP: the ERP is asked to cancel it.
+      const mug = (await storeProducts()).find((p) => p.name.pt === 'Caneca de Cerâmica')!;
+      const mugVariant = (
+        (await (await fetch(`${store}products.json`)).json()) as { id: number; variants: { id: number }[] }[]
+      ).find((p) => p.id === mug.id)!.variants[0].id;
+      expect(
+        (
+          await fetch(`${store}orders`, {
+            method: 'POST',
+            body: new URLSearchParams({ variant: String(mugVariant) }),
+            redirect: 'manual',
+          })
+        ).status,
+      ).toBe(303);
+      const second = await until(
+        demo,
+        'the second sales order in the demo ERP',
+        async () => {
+          const list = (await (await fetch(`${erp}orders.json`)).json()) as { id: string }[];
+          return list.length === 2 ? list[1] : undefined;
+        },
+        30_000,
+      );
+      const storeOrders = (await (await fetch(`${store}orders.json`)).json()) as { id: number; status: string }[];
+      const cancelled = await fetch(`${store}orders/${storeOrders.at(-1)!.id}/cancel`, {
+        method: 'POST',
+        redirect: 'manual',
+      });
+      expect(decodeURIComponent(cancelled.headers.get('location')!)).toMatch(/cancelado: a integração foi avisada/);
+      await until(
+        demo,
+        'the cancellation in the demo ERP',
+        async () => {
+          const list = (await (await fetch(`${erp}orders.json`)).json()) as { id: string; cancelado: boolean }[];
+          return list.find((o) => o.id === second.id)?.cancelado || undefined;
+        },
+        30_000,
+      );
+      expect(await (await fetch(erp)).text()).toContain('cancelado');
+
       // Ctrl-C: the gateway drains and stops its database, then the stand-ins close.
       demo.child.kill('SIGINT');
       expect(await demo.exited).toEqual({ code: 0, signal: null });
