@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { exitLike, passStopSignals, SIGNAL_NUMBERS } from './stop-signals.mjs';
 import { parseEnv } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -51,26 +52,14 @@ const superuser = {
 
 /** The child under way (the demo's compilation, then `npm start`'s script) and the first stop signal, if any. */
 let current;
-let stopping;
 let standIns;
 
-const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
-for (const signal of Object.keys(SIGNAL_NUMBERS)) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = signal;
-    // scripts/start.mjs stops the gateway cleanly (answering what is in flight, stopping the database); the
-    // stand-ins stay up until it has, so a step under way still reaches them.
-    current?.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
-    if (!current) void standIns?.close().finally(() => process.exit(128 + SIGNAL_NUMBERS[signal]));
-  });
-}
-
-function exitLike(code, signal) {
-  if (code !== null) process.exit(code);
-  process.removeAllListeners(signal);
-  process.kill(process.pid, signal);
-}
+const stopping = passStopSignals(
+  () => current,
+  // scripts/start.mjs stops the gateway cleanly (answering what is in flight, stopping the database); the stand-ins
+  // stay up until it has, so a step under way still reaches them.
+  (signal) => void standIns?.close().finally(() => process.exit(128 + SIGNAL_NUMBERS[signal])),
+);
 
 const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
 
@@ -84,7 +73,7 @@ await new Promise((resolve) => {
   });
   current.once('exit', (code, signal) => {
     current = undefined;
-    if (stopping || signal) return exitLike(code, signal ?? stopping);
+    if (stopping() || signal) return exitLike(code, signal ?? stopping());
     if (code !== 0) process.exit(code ?? 1);
     resolve();
   });
@@ -107,9 +96,9 @@ try {
   );
   process.exit(1);
 }
-if (stopping) {
+if (stopping()) {
   await standIns.close();
-  process.exit(128 + SIGNAL_NUMBERS[stopping]);
+  process.exit(128 + SIGNAL_NUMBERS[stopping()]);
 }
 
 // 3. The product, as `npm start` runs it, on a fresh embedded database of the demo's own: never DATABASE_URL's.

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { exitLike, passStopSignals, SIGNAL_NUMBERS } from './stop-signals.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -24,20 +25,10 @@ const ADMIN_BUILT = path.join(root, 'dist', 'admin.built');
 
 /** The child under way (a build step, then the gateway) and the first stop signal received, if any. */
 let current;
-let stopping;
-
-const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
-for (const signal of Object.keys(SIGNAL_NUMBERS)) {
-  process.on(signal, () => {
-    // A terminal's Ctrl-C reaches this process twice (from the terminal and from npm): the gateway is told once.
-    if (stopping) return;
-    stopping = signal;
-    // The gateway runs in a session of its own (below), so a closed terminal reaches it only from here; it stops
-    // cleanly on SIGTERM.
-    current?.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
-    if (!current) process.exit(128 + SIGNAL_NUMBERS[signal]);
-  });
-}
+const stopping = passStopSignals(
+  () => current,
+  (signal) => process.exit(128 + SIGNAL_NUMBERS[signal]),
+);
 
 const STEPS = 3;
 const began = Date.now();
@@ -99,7 +90,7 @@ function runBuild(args, options = {}) {
     }
     current.once('close', (code, signal) => {
       current = undefined;
-      if (stopping || signal) return exitLike(code, signal ?? stopping);
+      if (stopping() || signal) return endAs(code, signal ?? stopping());
       if (code !== 0) {
         endLine();
         process.exit(code ?? 1);
@@ -109,12 +100,9 @@ function runBuild(args, options = {}) {
   });
 }
 
-function exitLike(code, signal) {
+function endAs(code, signal) {
   endLine();
-  if (code !== null) process.exit(code);
-  // Ended by a signal: end the same way, so whoever started `npm start` sees why.
-  process.removeAllListeners(signal);
-  process.kill(process.pid, signal);
+  exitLike(code, signal);
 }
 
 function newestChange(entry) {
@@ -190,4 +178,4 @@ current.once('message', (message) => {
   // Started by `npm run demo` (scripts/demo.mjs), which signs in once the gateway listens: it is told where.
   process.send?.(message, () => process.disconnect());
 });
-current.once('exit', (code, signal) => exitLike(code, signal));
+current.once('exit', (code, signal) => endAs(code, signal));
