@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { z } from 'zod';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
 import { entityFor } from '../resources/entity';
@@ -10,7 +11,7 @@ import {
   type OrderState,
 } from '../resources/order.resource';
 import { PlatformError } from '../sync/platform-call';
-import { recordId } from '../validation';
+import { recordId, validate } from '../validation';
 import type { OrderSweep } from './order-intake';
 import { moveOrder, orderRow } from './order-rows';
 import type { OrderSender } from './order-sender';
@@ -21,6 +22,11 @@ const RESENDABLE: readonly OrderState[] = RESENDABLE_STATES;
 const MARKABLE: readonly OrderState[] = MARKABLE_SENT_STATES;
 
 /** What staff do with orders: "Reenviar", "Já está no Hiper", and a sweep now. Reading is the declared resource's. */
+/** What "Já está no Hiper" takes, through REST and GraphQL alike: Hiper's id of the sales order, when staff know it. */
+export const MarkSent = z
+  .object({ hiper_order_id: z.string().trim().min(1).max(64).nullable().optional() })
+  .meta({ id: 'OrderMarkSent' });
+
 export class OrderService {
   constructor(
     private readonly orm: MikroORM,
@@ -66,7 +72,8 @@ export class OrderService {
   }
 
   /** "Já está no Hiper": an uncertain order is taken as sent (with Hiper's id when staff know it), never sent again. */
-  async markSent(id: string, hiperOrderId?: string | null): Promise<OrderPublic> {
+  async markSent(id: string, given?: string | null): Promise<OrderPublic> {
+    const hiperOrderId = validate(MarkSent, { hiper_order_id: given }, 'body').hiper_order_id;
     const orderId = recordId(id);
     await this.orm.em.fork().transactional(async (em) => {
       const row = await orderRow(em, orderId, true);

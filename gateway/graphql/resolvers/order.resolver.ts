@@ -36,7 +36,7 @@ export class OrderResolver {
   })
   async markOrderSent(@Args() { id, hiper_order_id }: MarkOrderSentArgs, @Ctx() ctx: Context) {
     await ctx.user();
-    return ctx.services.orders.markSent(id, hiper_order_id?.trim() || null);
+    return ctx.services.orders.markSent(id, hiper_order_id);
   }
 
   @Authorized()

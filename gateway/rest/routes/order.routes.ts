@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { clientResource } from '../../resources/client.resource';
 import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
-import { ORDER_NOT_SENDABLE, ORDER_NOT_UNCERTAIN, type OrderService } from '../../orders/order.service';
+import { MarkSent, ORDER_NOT_SENDABLE, ORDER_NOT_UNCERTAIN, type OrderService } from '../../orders/order.service';
 import { NOT_CONNECTED } from '../../resources/client.resource';
 import { IdParams, Message } from '../../validation';
 import { route } from '../route';
-
-const MarkSent = z
-  .object({ hiper_order_id: z.string().trim().min(1).max(64).nullable().optional() })
-  .meta({ id: 'OrderMarkSent' });
 
 /** What staff do with an order beyond reading it (the declared resource's routes): resend, mark sent, sweep now. */
 export function orderRoutes(orders: OrderService) {
