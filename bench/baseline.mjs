@@ -244,7 +244,8 @@ const sendPlain = (res, status, body) => {
 
 /**
  * BASELINE_FRAMEWORK=express: the same handler inside a bare Express 5 app (one catch-all middleware answering
- * with res.json, no ETag): what the framework alone costs, the floor under any Express gateway's ratio.
+ * with res.json, no ETag), served as the gateway serves its app (gateway/http/server.ts: requests and responses
+ * made with Express's prototypes): what the framework alone costs, the floor under the gateway's ratio.
  */
 function expressApp() {
   const app = express();
@@ -254,7 +255,10 @@ function expressApp() {
   return app;
 }
 
-const server = http.createServer(env.BASELINE_FRAMEWORK === 'express' ? expressApp() : handler(sendPlain));
+const server =
+  env.BASELINE_FRAMEWORK === 'express'
+    ? (await import('../dist/gateway/http/server.js')).expressServer(expressApp(), {})
+    : http.createServer(handler(sendPlain));
 server.keepAliveTimeout = 5000;
 await countSql;
 server.listen(Number(env.PORT ?? 0), '127.0.0.1', () => {

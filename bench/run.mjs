@@ -112,7 +112,7 @@ const startBaseline = (databaseUrl) =>
     readyMessage: 'baseline listening',
   });
 
-/** The baseline's handler inside a bare Express app: what the framework alone costs (see bench/README.md). */
+/** The baseline's handler inside a bare Express app served as the gateway's is: what the framework alone costs (see bench/README.md). */
 const startExpressFloor = (databaseUrl) =>
   startServer({
     name: 'express-floor',

@@ -60,7 +60,7 @@ export function markdown(results) {
     lines.push(`${title}: ${keys.map(describe).join('; ')}.`);
   };
   alsoRun(
-    "Express floor (the baseline's own handler inside a bare Express 5 app, nothing else)",
+    "Express floor (the baseline's own handler inside a bare Express 5 app served as the gateway serves its app, nothing else)",
     results.expressFloor,
     false,
   );
