@@ -136,15 +136,6 @@ export function issuesOf(error: z.ZodError, root: Location, data: unknown): Vali
 /** A UTF-16 surrogate without its pair: no Unicode character, so UTF-8 (PostgreSQL's, bcrypt's) cannot hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Whether any text in a parsed value holds a lone surrogate: the walk every valid input takes, allocating nothing. */
-function hasLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key in value) if (hasLoneSurrogate((value as Record<string, unknown>)[key])) return true;
-  return false;
-}
-
 /** Where in a parsed value a text holds a lone surrogate, which would be stored as U+FFFD instead of as sent. */
 function loneSurrogates(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
   if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [path] : [];
@@ -161,7 +152,7 @@ function loneSurrogates(value: unknown, path: PropertyKey[] = []): PropertyKey[]
 export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Location): z.output<S> {
   const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) throw new ValidationFailed(issuesOf(result.error, root, data));
-  const broken = hasLoneSurrogate(result.data) ? loneSurrogates(result.data) : [];
+  const broken = loneSurrogates(result.data);
   if (broken.length > 0) {
     throw new ValidationFailed(
       broken.map((path) => {

@@ -40,7 +40,6 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export class PlainRows {
   private readonly fields = new Map<string, { shape: Shape; fields: Map<string, Field> }>();
   private readonly selections = new Map<string, Selection>();
-  private readonly byList = new WeakMap<readonly string[], { entity: unknown; selection: Selection }>();
 
   constructor(private readonly orm: MikroORM) {}
 
@@ -87,9 +86,6 @@ export class PlainRows {
   }
 
   select<T>(entity: EntityClass<T>, props: readonly string[]): Selection {
-    // Callers pass the same constant list on every request: found by its identity, no key is built.
-    const known = this.byList.get(props);
-    if (known?.entity === entity) return known.selection;
     const key = `${nameOf(entity)}:${props.join(',')}`;
     let selection = this.selections.get(key);
     if (!selection) {
@@ -110,7 +106,6 @@ export class PlainRows {
       };
       this.selections.set(key, selection);
     }
-    this.byList.set(props, { entity, selection });
     return selection;
   }
 
