@@ -51,6 +51,11 @@ export interface Field {
   pattern?: string;
   /** Lists show it as a column. */
   listed?: boolean;
+  /**
+   * Answered by the API, never shown on the admin's screens: internal bookkeeping (a search text, a lease, a cursor).
+   * Its search and filters keep working; no column, filter, input or dialog line offers it to a person.
+   */
+  hidden?: boolean;
   /** Lists can be ordered by it. */
   sortable?: boolean;
   /** The list filter `q` searches it. */

@@ -104,6 +104,13 @@ export const fieldDirectives = [
     locations: [DirectiveLocation.FIELD_DEFINITION],
   }),
   new GraphQLDirective({
+    name: 'hidden',
+    description:
+      'Answered like any other field, never shown on screens (no column, filter, input or dialog line): internal ' +
+      'bookkeeping, such as a search text or a lease. Its other directives still hold (`q` searches a @searchable one).',
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+  }),
+  new GraphQLDirective({
     name: 'sortable',
     description: "Lists can be ordered by this field: the list query's `sortField` takes its name.",
     locations: [DirectiveLocation.FIELD_DEFINITION],
@@ -305,6 +312,7 @@ export function objectTypeOf<F extends Fields>(declared: Resource<F>): new () =>
       constraint(field, false),
       field.secret && '@secret',
       field.listed && '@listed',
+      field.hidden && '@hidden',
       field.sortable && '@sortable',
       field.searchable && '@searchable',
       field.filterable && '@filterable',

@@ -102,16 +102,24 @@ export const orderResource = new Resource(
     received_at: datetime({ readOnly: true, listed: true, sortable: true }),
     sent_at: datetime({ nullable: true, readOnly: true, listed: true }),
     updated_at: datetime({ readOnly: true }),
+    // Bookkeeping of the product's own, answered but hidden from people: what `q` matches (the number, the buyer and
+    // the SKUs in one text), the lease of a send under way, and how many of Hiper's events have been read.
     search_text: text({
       nullable: true,
       readOnly: true,
       searchable: true,
+      hidden: true,
       description: 'What `q` matches: the number, the buyer and the SKUs',
     }),
     store_status: text({ nullable: true, max: 16, readOnly: true, description: 'The order’s status in the store' }),
     placed_at: datetime({ nullable: true, readOnly: true, description: 'When the buyer placed it' }),
-    sending_since: datetime({ nullable: true, readOnly: true, description: 'When its send to Hiper began' }),
-    hiper_events_seen: int({ min: 0, max: 2 ** 31 - 1, default: 0, readOnly: true }),
+    sending_since: datetime({
+      nullable: true,
+      readOnly: true,
+      hidden: true,
+      description: 'When its send to Hiper began',
+    }),
+    hiper_events_seen: int({ min: 0, max: 2 ** 31 - 1, default: 0, readOnly: true, hidden: true }),
   },
   {
     operations: ['list', 'get'],

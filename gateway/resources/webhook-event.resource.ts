@@ -48,9 +48,12 @@ export const webhookEventResource = new Resource(
     note: text({ nullable: true, max: 500, listed: true, description: 'What was done, or why nothing was' }),
     signed: boolean({ default: true, description: 'Whether it carried a valid signature' }),
     webhook_id: text({ nullable: true, max: 64, description: 'The id Nuvemshop sent with it' }),
+    // Bookkeeping: the text a repeated delivery is told by (the store, event, id and install, or a hash of the
+    // body), answered but hidden from people.
     delivery_key: text({
       max: 200,
       unique: true,
+      hidden: true,
       description: 'What makes a delivery the same as another: the store, event, id and install, or the body',
     }),
   },

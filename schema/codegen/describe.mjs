@@ -41,7 +41,7 @@ function describeField(schema, field) {
   if (nullable) description.nullable = true;
   if (list) description.list = true;
   // Its bounds are the mutations' arguments' (mutations.ts), which the forms read.
-  for (const flag of ['secret', 'listed', 'sortable', 'searchable', 'filterable']) {
+  for (const flag of ['secret', 'listed', 'hidden', 'sortable', 'searchable', 'filterable']) {
     if (directiveArgs(schema, field.astNode, flag)) description[flag] = true;
   }
   const references = directiveArgs(schema, field.astNode, 'references');

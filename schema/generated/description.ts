@@ -355,6 +355,7 @@ export const types = {
       "search_text": {
         "type": "String",
         "nullable": true,
+        "hidden": true,
         "searchable": true
       },
       "store_status": {
@@ -367,10 +368,12 @@ export const types = {
       },
       "sending_since": {
         "type": "DateTime",
-        "nullable": true
+        "nullable": true,
+        "hidden": true
       },
       "hiper_events_seen": {
-        "type": "Int"
+        "type": "Int",
+        "hidden": true
       }
     }
   },
@@ -594,7 +597,8 @@ export const types = {
         "nullable": true
       },
       "delivery_key": {
-        "type": "String"
+        "type": "String",
+        "hidden": true
       }
     }
   }

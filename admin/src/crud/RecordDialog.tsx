@@ -295,7 +295,7 @@ export function EditDialog({
 
 /**
  * A record of a read-only resource, every field the schema gives it under its label, as the list reads them (dates in
- * the viewer's locale, states by their labels).
+ * the viewer's locale, states by their labels); not the fields it marks @hidden, which are bookkeeping.
  */
 export function ShowDialog({
   resource,
@@ -324,7 +324,7 @@ export function ShowDialog({
           sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', gap: 1, m: 0, '& dd': { m: 0 } }}
         >
           {Object.entries(fields)
-            .filter(([name]) => name !== 'id')
+            .filter(([name, field]) => name !== 'id' && !field.hidden)
             .map(([name, field]) => {
               // A list the schema shows as a table or a timeline (an order's lines, its history).
               const Entries =

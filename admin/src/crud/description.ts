@@ -16,6 +16,8 @@ export interface FieldDescription {
   readonly list?: boolean;
   readonly secret?: boolean;
   readonly listed?: boolean;
+  /** Never shown on a screen (no column, filter, input or dialog line): the API's internal bookkeeping (`@hidden`). */
+  readonly hidden?: boolean;
   readonly sortable?: boolean;
   readonly searchable?: boolean;
   /** Lists take an exact value of it as a filter. */

@@ -155,3 +155,32 @@ describe('the Pedidos screen', () => {
     expect(plain(within(dialog).getByText(/R\$ 99/).textContent)).toBe('R$ 99,90');
   });
 });
+
+describe('an order’s dialog', () => {
+  it('shows what a person reads of the order, never the product’s own bookkeeping', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<OrderList />, {
+      path: '/pedidos',
+      dataProvider: memoryProvider([
+        order(501, 'sending', {
+          customer_name: 'João Pereira',
+          search_text: '501 joão pereira sku-5001',
+          sending_since: '2026-11-27T13:06:00Z',
+          hiper_events_seen: 7,
+        }),
+      ]),
+    });
+    await person.click(await screen.findByText('501'));
+    const dialog = await screen.findByRole('dialog', { name: 'Ver pedido' });
+    const terms = within(dialog)
+      .getAllByRole('term')
+      .map((term) => term.textContent);
+    expect(terms).toEqual(expect.arrayContaining(['Número', 'Comprador', 'Estado']));
+    expect(within(dialog).getByText('João Pereira')).toBeInTheDocument();
+    // The search text, the send's lease and Hiper's event cursor: answered by the API, not for people.
+    for (const label of ['Busca', 'Enviando desde', 'Eventos do Hiper lidos'])
+      expect(within(dialog).queryByText(label)).not.toBeInTheDocument();
+    for (const name of ['search_text', 'sending_since', 'hiper_events_seen']) expect(terms).not.toContain(name);
+    expect(dialog.textContent).not.toContain('sku-5001');
+  });
+});
