@@ -65,6 +65,8 @@ export default {
       partially_refunded: 'Parcialmente reembolsado',
       voided: 'Anulado',
     },
+    // The order's status in the store, as Nuvemshop names them (a closed order is one the store archived).
+    store_status: { open: 'Aberto', closed: 'Arquivado', cancelled: 'Cancelado' },
   },
   title: 'Pedidos',
   table: 'Pedidos',

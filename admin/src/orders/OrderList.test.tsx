@@ -177,6 +177,8 @@ describe('an order’s dialog', () => {
       .map((term) => term.textContent);
     expect(terms).toEqual(expect.arrayContaining(['Número', 'Comprador', 'Estado']));
     expect(within(dialog).getByText('João Pereira')).toBeInTheDocument();
+    // The store's status in words, as Nuvemshop's own screens name it.
+    expect(within(dialog).getByText('Aberto')).toBeInTheDocument();
     // The search text, the send's lease and Hiper's event cursor: answered by the API, not for people.
     for (const label of ['Busca', 'Enviando desde', 'Eventos do Hiper lidos'])
       expect(within(dialog).queryByText(label)).not.toBeInTheDocument();
