@@ -209,7 +209,6 @@ function prerenderPublicPages(): Plugin {
  */
 interface FieldShown {
   listed?: boolean;
-  hidden?: boolean;
   filterable?: boolean;
   values?: readonly string[];
 }
@@ -232,8 +231,8 @@ function labelsCheck(): Plugin {
           (key) => !has(key),
         );
         for (const [name, field] of Object.entries(fields)) {
-          // Only what the screen shows: a column, a filter or an input (never a field marked @hidden).
-          if (field.hidden || (!field.listed && !field.filterable && !written.includes(name))) continue;
+          // Only what the screen shows: a column, a filter or an input.
+          if (!field.listed && !field.filterable && !written.includes(name)) continue;
           if (name !== 'id' && !has(name)) missing.push(`fields.${name}`);
           for (const value of field.values ?? []) if (!has(value)) missing.push(`values.${name}.${value}`);
         }

@@ -53,7 +53,7 @@ export interface Field {
   listed?: boolean;
   /**
    * Answered by the API, never shown on the admin's screens: internal bookkeeping (a search text, a lease, a cursor).
-   * Its search and filters keep working; no column, filter, input or dialog line offers it to a person.
+   * It must be `readOnly`, and neither `listed`, `sortable` nor `filterable`; `q` still searches it when `searchable`.
    */
   hidden?: boolean;
   /** Lists can be ordered by it. */

@@ -366,6 +366,14 @@ export class Resource<F extends Fields = Fields> {
       throw new Error(`${name}: its owner (${options.owner}) must be a readOnly reference`);
     if (options.source && this.operations.some((op) => op !== 'list' && op !== 'get'))
       throw new Error(`${name}: a resource over a query is read-only`);
+    // A hidden field is the system's bookkeeping: no screen shows it, so none may ask a person for it, list it, sort
+    // or filter by it. Refused here, the admin needs no case for one.
+    const written = this.operations.includes('create') || this.operations.includes('update');
+    for (const [field, declared] of Object.entries(fields)) {
+      const offered = (written && !declared.readOnly) || declared.listed || declared.sortable || declared.filterable;
+      if (declared.hidden && offered)
+        throw new Error(`${name}.${field}: a hidden field must be readOnly, and not listed, sortable or filterable`);
+    }
   }
 
   /** Whether it offers an operation. */

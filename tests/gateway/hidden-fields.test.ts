@@ -45,6 +45,16 @@ describe('the @hidden hint', () => {
     for (const field of ['id', 'body', 'seen']) expect(lineOf(printed, 'HiddenNote', field)).not.toMatch(/@hidden/);
   });
 
+  it('is refused on a field a person could set, or a list could show, sort or filter by', () => {
+    const declare = (options: Parameters<typeof text>[0]) =>
+      new Resource('HiddenWrong', { id: id(), key: text({ nullable: true, max: 20, hidden: true, ...options }) });
+    const refusal = 'HiddenWrong.key: a hidden field must be readOnly, and not listed, sortable or filterable';
+    expect(() => declare({})).toThrow(refusal);
+    for (const option of ['listed', 'sortable', 'filterable'] as const)
+      expect(() => declare({ readOnly: true, [option]: true })).toThrow(refusal);
+    expect(() => declare({ readOnly: true, searchable: true })).not.toThrow();
+  });
+
   it("marks the order's and the webhook's bookkeeping, in the schema and the admin's description", async () => {
     await loadResources();
     const schema = graphqlSchema(resolvers());

@@ -12,14 +12,11 @@ import {
 import { declarationOf, screenOfType, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { fieldsOf } from './description';
 
-/**
- * A select per state field the schema marks @filterable (every value, or one); a search per filterable reference. A
- * field it marks @hidden is offered neither: bookkeeping, not for people.
- */
+/** A select per state field the schema marks @filterable (every value, or one); a search per filterable reference. */
 export function StateFilters({ resource }: { resource: ResourceName }) {
   const translate = useTranslate();
   const { filterValues, setFilters } = useListContext();
-  const all = Object.entries(fieldsOf(typeOfResource(resource))).filter(([, f]) => !f.hidden);
+  const all = Object.entries(fieldsOf(typeOfResource(resource)));
   const fields = all.filter(([, f]) => f.filterable && f.values);
   const references = all.flatMap(([source, f]) => {
     const target = f.filterable && f.references ? screenOfType(f.references) : undefined;

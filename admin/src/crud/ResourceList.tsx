@@ -240,14 +240,10 @@ function useColumns(
   const translate = useTranslate();
   return useMemo(() => {
     const fields = fieldsOf(typeOfResource(resource));
-    // The columns are the fields the schema marks @listed: first those the screen names, in its order, then the rest;
-    // never one it marks @hidden (bookkeeping, not for people), even named.
+    // The columns are the fields the schema marks @listed: first those the screen names, in its order, then the rest.
     const named = (customized ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.source));
     const rest = Object.keys(fields).filter((name) => fields[name].listed && !named.includes(name));
-    const shown = [...(customized ?? []), ...rest].filter(
-      (entry) => !fields[typeof entry === 'string' ? entry : entry.source]?.hidden,
-    );
-    return shown.map((entry) => {
+    return [...(customized ?? []), ...rest].map((entry) => {
       const custom: ColumnCustomization = typeof entry === 'string' ? { source: entry } : entry;
       const field = fields[custom.source];
       const text = (record: RaRecord) =>
@@ -658,8 +654,7 @@ function ListActions({ resource, label, onAdd }: { resource: ResourceName; label
 /** Whether the resource's lists have a state or a reference to filter by (drawn after the first paint, ListExtras.tsx). */
 const hasStateFilters = (resource: ResourceName) =>
   Object.values(fieldsOf(typeOfResource(resource))).some(
-    (field) =>
-      field.filterable && !field.hidden && (field.values || (field.references && screenOfType(field.references))),
+    (field) => field.filterable && (field.values || (field.references && screenOfType(field.references))),
   );
 
 /** The page around a list, as react-admin's List lays it out (its ListView and ListToolbar). */

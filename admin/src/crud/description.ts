@@ -16,7 +16,10 @@ export interface FieldDescription {
   readonly list?: boolean;
   readonly secret?: boolean;
   readonly listed?: boolean;
-  /** Never shown on a screen (no column, filter, input or dialog line): the API's internal bookkeeping (`@hidden`). */
+  /**
+   * The API's internal bookkeeping (`@hidden`), shown on no screen. The gateway lets no such field be listed, filtered
+   * or written, so the record's dialog, which shows every other field, is the one place that leaves it out.
+   */
   readonly hidden?: boolean;
   readonly sortable?: boolean;
   readonly searchable?: boolean;

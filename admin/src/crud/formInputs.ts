@@ -68,7 +68,7 @@ const rank = (input: InputDescription, requiredOnCreate: boolean) =>
  * The inputs of a resource's create form (the create mutation's arguments) or edit form (the update mutation's,
  * without the id). Both forms show the same inputs in the same order with the same required marks: what must be given
  * on create (a non-null argument without default) must stay filled on edit, but for a write-only value (a password),
- * which an edit leaves as it is when empty. A field the schema marks @hidden is no input: the system keeps it.
+ * which an edit leaves as it is when empty.
  */
 export function formInputs(resource: string, mode: FormMode): InputDescription[] {
   const type = typeOfResource(resource);
@@ -79,7 +79,7 @@ export function formInputs(resource: string, mode: FormMode): InputDescription[]
   const fields = fieldsOf(type);
   const ranks = new Map<InputDescription, number>();
   const inputs = Object.entries(operation.args)
-    .filter(([source]) => source !== 'id' && !fields[source]?.hidden)
+    .filter(([source]) => source !== 'id')
     .map(([source, arg]): InputDescription => {
       const field = fields[source];
       const reference = field?.references ? screenOfType(field.references) : undefined;

@@ -86,7 +86,7 @@ export const listsReferencing = (resource: string): { screen: ResourceName; sour
     d.read !== 'user'
       ? []
       : Object.entries(fieldsOf(d.type))
-          .filter(([, field]) => field.references === type && field.filterable && !field.hidden)
+          .filter(([, field]) => field.references === type && field.filterable)
           .map(([source]) => ({ screen: d.screen, source })),
   );
 };

@@ -47,6 +47,14 @@ const menuOf = async (person: ReturnType<typeof userEvent.setup>, number: number
   return items;
 };
 
+/** The Pedidos screen over one order, that order's dialog opened from its number as a person opens it. */
+const dialogOf = async (record: ReturnType<typeof order>) => {
+  const person = userEvent.setup();
+  renderWithAdmin(<OrderList />, { path: '/pedidos', dataProvider: memoryProvider([record]) });
+  await person.click(await screen.findByText(String(record.number)));
+  return screen.findByRole('dialog', { name: 'Ver pedido' });
+};
+
 describe('the Pedidos screen', () => {
   it('shows the total as money in reais, not the store’s decimal text', async () => {
     renderWithAdmin(<OrderList />, {
@@ -101,25 +109,19 @@ describe('the Pedidos screen', () => {
   });
 
   it('shows an order’s lines as a table and its history as a timeline, in Portuguese', async () => {
-    const person = userEvent.setup();
-    renderWithAdmin(<OrderList />, {
-      path: '/pedidos',
-      dataProvider: memoryProvider([
-        order(301, 'held', {
-          hold_reason: 'Produto sem vínculo: 3002',
-          lines: [
-            { sku: '3001', name: 'Camiseta azul', quantity: 2, price: '49.95', hiper_id: 'h-3001' },
-            { sku: '3002', name: 'Boné', quantity: 1, price: '1250', hiper_id: null },
-          ],
-          history: [
-            { at: '2026-11-27T13:05:09Z', state: 'received', note: 'Recebido por webhook (order/paid)' },
-            { at: '2026-11-27T13:05:11Z', state: 'held', note: 'Produto sem vínculo: 3002' },
-          ],
-        }),
-      ]),
-    });
-    await person.click(await screen.findByText('301'));
-    const dialog = await screen.findByRole('dialog', { name: 'Ver pedido' });
+    const dialog = await dialogOf(
+      order(301, 'held', {
+        hold_reason: 'Produto sem vínculo: 3002',
+        lines: [
+          { sku: '3001', name: 'Camiseta azul', quantity: 2, price: '49.95', hiper_id: 'h-3001' },
+          { sku: '3002', name: 'Boné', quantity: 1, price: '1250', hiper_id: null },
+        ],
+        history: [
+          { at: '2026-11-27T13:05:09Z', state: 'received', note: 'Recebido por webhook (order/paid)' },
+          { at: '2026-11-27T13:05:11Z', state: 'held', note: 'Produto sem vínculo: 3002' },
+        ],
+      }),
+    );
     expect(dialog.textContent).not.toContain('"sku"');
     expect(dialog.textContent).not.toContain('"note"');
 
@@ -158,20 +160,14 @@ describe('the Pedidos screen', () => {
 
 describe('an order’s dialog', () => {
   it('shows what a person reads of the order, never the product’s own bookkeeping', async () => {
-    const person = userEvent.setup();
-    renderWithAdmin(<OrderList />, {
-      path: '/pedidos',
-      dataProvider: memoryProvider([
-        order(501, 'sending', {
-          customer_name: 'João Pereira',
-          search_text: '501 joão pereira sku-5001',
-          sending_since: '2026-11-27T13:06:00Z',
-          hiper_events_seen: 7,
-        }),
-      ]),
-    });
-    await person.click(await screen.findByText('501'));
-    const dialog = await screen.findByRole('dialog', { name: 'Ver pedido' });
+    const dialog = await dialogOf(
+      order(501, 'sending', {
+        customer_name: 'João Pereira',
+        search_text: '501 joão pereira sku-5001',
+        sending_since: '2026-11-27T13:06:00Z',
+        hiper_events_seen: 7,
+      }),
+    );
     const terms = within(dialog)
       .getAllByRole('term')
       .map((term) => term.textContent);
