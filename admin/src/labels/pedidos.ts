@@ -65,8 +65,8 @@ export default {
       partially_refunded: 'Parcialmente reembolsado',
       voided: 'Anulado',
     },
-    // The order's status in the store, as Nuvemshop names them (a closed order is one the store archived).
-    store_status: { open: 'Aberto', closed: 'Arquivado', cancelled: 'Cancelado' },
+    // The order's status in the store: the three values Nuvemshop's order API documents (ORDERS.md), in words.
+    store_status: { open: 'Aberto', closed: 'Fechado', cancelled: 'Cancelado' },
   },
   title: 'Pedidos',
   table: 'Pedidos',
