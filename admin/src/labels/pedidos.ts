@@ -65,7 +65,7 @@ export default {
       partially_refunded: 'Parcialmente reembolsado',
       voided: 'Anulado',
     },
-    // The order's status in the store: the three values Nuvemshop's order API documents (ORDERS.md), in words.
+    // The order's status in the store: the three values Nuvemshop's order API documents for it, in words.
     store_status: { open: 'Aberto', closed: 'Fechado', cancelled: 'Cancelado' },
   },
   title: 'Pedidos',
