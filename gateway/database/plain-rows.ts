@@ -1,5 +1,6 @@
 import type { EntitySchema, Platform } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 
 /** An entity's table and the quoted column of each of its properties, for conditions and sorting. */
 export interface Shape {
@@ -39,7 +40,8 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  */
 export class PlainRows {
   private readonly fields = new Map<string, { shape: Shape; fields: Map<string, Field> }>();
-  private readonly selections = new Map<string, Selection>();
+  /** The selections last used: a GraphQL read selects the fields its query names, so callers choose how many. */
+  private readonly selections = new LRUCache<string, Selection>({ max: 256 });
 
   constructor(private readonly orm: MikroORM) {}
 

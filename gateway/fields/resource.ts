@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { Email, HttpUrl, noNul, NUL_MESSAGE, secretNames } from '../validation';
 import {
@@ -159,6 +160,15 @@ function outputRule(field: Field): z.ZodType {
 
 type Row = Record<string, unknown>;
 
+/** Some of a resource's answered fields: the entity properties a read of them selects, and their answer. */
+export interface Reading {
+  /** The fields' names, told apart from another reading's (`*`: every answered field). */
+  readonly key: string;
+  readonly props: readonly string[];
+  /** A row read with `props` as the API answers those fields; secrets in clear only when `reveal`. */
+  toPublic(row: object, reveal?: boolean): Row;
+}
+
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function compileMapper(fields: Fields): (row: object, reveal: boolean, mask: (value: string) => string) => Row {
@@ -305,6 +315,8 @@ export class Resource<F extends Fields = Fields> {
   readonly public: z.ZodType<PublicOf<F>>;
   /** The entity properties a read for an answer selects. */
   readonly props: readonly string[];
+  /** Every answered field: what REST answers. */
+  readonly full: Reading;
   /** API field name → entity property, for the fields lists may sort by (and `created_at`). */
   readonly sortable: Record<string, string>;
   /** Entity properties `q` searches. */
@@ -337,6 +349,10 @@ export class Resource<F extends Fields = Fields> {
       .object(Object.fromEntries(answered.map(([n, f]) => [n, outputRule(f)])))
       .meta({ id: `${name}Public` }) as unknown as z.ZodType<PublicOf<F>>;
     this.props = answered.map(([n, f]) => propertyOf(n, f));
+    // The row → answer mapping, compiled from the declaration into one object literal: every answer has the same
+    // shape, built without a loop or a lookup per field (lists map up to 1,000 rows per request).
+    const mapper = compileMapper(fields);
+    this.full = { key: '*', props: this.props, toPublic: (row, reveal = false) => mapper(row, reveal, maskSecret) };
     this.sortable = {
       ...Object.fromEntries(entries.flatMap(([n, f]) => (f.sortable ? [[n, propertyOf(n, f)]] : []))),
       created_at: 'createdAt',
@@ -407,14 +423,35 @@ export class Resource<F extends Fields = Fields> {
 
   /** A row read with `props` (or the entity) as the API answers it; secrets in clear only when `reveal`. */
   toPublic(row: object, reveal = false): PublicOf<F> {
-    return this.mapper(row, reveal, maskSecret) as PublicOf<F>;
+    return this.full.toPublic(row, reveal) as PublicOf<F>;
   }
 
+  /** The readings last asked for: a caller naming ever new sets of fields makes them compiled anew, not kept. */
+  private readonly readings = new LRUCache<string, Reading>({ max: 64 });
+
   /**
-   * The row → answer mapping, compiled once from the declaration into one object literal: every answer has the same
-   * shape, built without a loop or a lookup per field (lists map up to 1,000 rows per request).
+   * What a read of some answered fields (API names) selects and answers: those fields' properties, the id's and the
+   * owner's (which a read of one record is checked by), and an answer of those fields alone. A name that is no
+   * answered field reads every field. The sets last asked for are kept, each compiled once.
    */
-  private readonly mapper = compileMapper(this.fields);
+  reading(names: Iterable<string>): Reading {
+    const asked = new Set(names);
+    for (const name of asked) if (!Object.hasOwn(this.fields, name) || !isAnswered(this.fields[name])) return this.full;
+    const picked = Object.entries(this.fields).filter(([n, f]) => isAnswered(f) && asked.has(n));
+    const key = picked.map(([n]) => n).join(',');
+    let reading = this.readings.get(key);
+    if (!reading) {
+      const props = picked.map(([n, f]) => propertyOf(n, f));
+      for (const name of ['id', this.options.owner]) {
+        const prop = name && this.fields[name] ? propertyOf(name, this.fields[name]) : undefined;
+        if (prop && !props.includes(prop)) props.push(prop);
+      }
+      const mapper = compileMapper(Object.fromEntries(picked));
+      reading = { key, props, toPublic: (row, reveal = false) => mapper(row, reveal, maskSecret) };
+      this.readings.set(key, reading);
+    }
+    return reading;
+  }
 
   /**
    * The entity values a body sets: fields not sent are left out, and a masked secret is not a value (nothing to

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { Args, ArgsType, Authorized, Ctx, Field, Mutation, Query, Resolver } from 'type-graphql';
-import type { Resource } from '../fields/resource';
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Args, ArgsType, Authorized, Ctx, Field, Info, Mutation, Query, Resolver } from 'type-graphql';
+import type { Reading, Resource } from '../fields/resource';
 import { pageArgsWith, pageToListWith, type ListOptions } from '../database/pagination';
 import { validate } from '../validation';
 import type { Context } from './context';
@@ -14,6 +15,46 @@ const filterRule = (resource: Resource, name: string) => {
 };
 
 type Method = (this: unknown, ...args: never[]) => unknown;
+
+/** The names a selection asks for, its fragments' included (whatever their directives say: a read of more is safe). */
+function selectedNames(
+  selectionSet: SelectionSetNode | undefined,
+  info: GraphQLResolveInfo,
+  names: Set<string>,
+  seen: Set<string>,
+): Set<string> {
+  for (const selection of selectionSet?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) {
+      if (!selection.name.value.startsWith('__')) names.add(selection.name.value);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      selectedNames(selection.selectionSet, info, names, seen);
+    } else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      selectedNames(info.fragments[selection.name.value]?.selectionSet, info, names, seen);
+    }
+  }
+  return names;
+}
+
+/**
+ * What a list or a record is read with: only the fields the query selects of it, as PostgreSQL columns are sent,
+ * parsed and converted for nothing otherwise. Kept with the query's node, which Apollo's document store and the
+ * compiled operation keep for every request of the same text.
+ */
+function readingOf(resource: Resource) {
+  const kept = new WeakMap<FieldNode, Reading>();
+  return (info: GraphQLResolveInfo): Reading => {
+    const node = info.fieldNodes[0];
+    let reading = kept.get(node);
+    if (!reading) {
+      const names = new Set<string>();
+      for (const field of info.fieldNodes) selectedNames(field.selectionSet, info, names, new Set());
+      reading = resource.reading(names);
+      kept.set(node, reading);
+    }
+    return reading;
+  };
+}
 
 /** Puts a method on a prototype and applies decorators to it, as `@Decorator() method() {}` would. */
 type Param = (prototype: object, name: string, index: number) => void;
@@ -54,13 +95,19 @@ export function resolverOf(resource: Resource): new () => object {
   );
   const service = (ctx: Context) => ctx.services.resources[name];
   const options = (args: object): ListOptions => pageToListWith(validate(PageArgs, args, 'query'));
-  /** One page per request for `all<Type>s` and `_all<Type>sMeta` with the same arguments (the total ignores the order). */
-  const page = async (ctx: Context, args: object, counting: boolean) => {
+  const reading = readingOf(resource);
+  /** A total alone reads its page's ids. */
+  const idsOnly = resource.reading(['id']);
+  /**
+   * One page per request for `all<Type>s` and `_all<Type>sMeta` with the same arguments (the total ignores the order
+   * and the fields), read with the fields a list selects (a total alone: without a page's fields).
+   */
+  const page = async (ctx: Context, args: object, read?: Reading) => {
     const list = options(args);
     const user = await ctx.user();
     const countKey = `${name}:${JSON.stringify({ ...list, sortField: undefined, sortOrder: undefined })}`;
-    if (counting) return ctx.once(countKey, () => service(ctx).list(user, list));
-    const loaded = ctx.once(`${name}:${JSON.stringify(list)}`, () => service(ctx).list(user, list));
+    if (!read) return ctx.once(countKey, () => service(ctx).list(user, list, idsOnly));
+    const loaded = ctx.once(`${name}:${read.key}:${JSON.stringify(list)}`, () => service(ctx).list(user, list, read));
     void ctx.once(countKey, () => loaded);
     return loaded;
   };
@@ -72,17 +119,17 @@ export function resolverOf(resource: Resource): new () => object {
     method(
       proto,
       `all${name}s`,
-      async function (args: object, ctx: Context) {
-        return (await page(ctx, args, false)).data;
+      async function (args: object, ctx: Context, info: GraphQLResolveInfo) {
+        return (await page(ctx, args, reading(info))).data;
       } as Method,
       [signedIn, Query(() => [Type], { name: `all${name}s`, description: listDescription(resource) })],
-      [Args(() => ListArgs), Ctx()],
+      [Args(() => ListArgs), Ctx(), Info()],
     );
     method(
       proto,
       `_all${name}sMeta`,
       async function (args: object, ctx: Context) {
-        return { count: (await page(ctx, args, true)).count };
+        return { count: (await page(ctx, args)).count };
       } as Method,
       [signedIn, Query(() => ListMetadata, { name: `_all${name}sMeta` })],
       [Args(() => ListArgs), Ctx()],
@@ -92,11 +139,11 @@ export function resolverOf(resource: Resource): new () => object {
     method(
       proto,
       name,
-      async function ({ id }: IdArgs, ctx: Context) {
-        return service(ctx).get(await ctx.user(), id);
+      async function ({ id }: IdArgs, ctx: Context, info: GraphQLResolveInfo) {
+        return service(ctx).get(await ctx.user(), id, reading(info));
       } as Method,
       [signedIn, Query(() => Type, { name })],
-      [Args(() => IdArgs), Ctx()],
+      [Args(() => IdArgs), Ctx(), Info()],
     );
   if (resource.offers('create')) {
     const CreateArgs = argumentsOf(resource.create);

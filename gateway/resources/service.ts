@@ -4,7 +4,7 @@ import { ApiError, ValidationFailed, type ValidationIssue } from '../errors';
 import { findPage, type ListOptions, type ListScope, type Total } from '../database/pagination';
 import type { PlainRows } from '../database/plain-rows';
 import type { SearchLimits } from '../database/search-limits';
-import type { Operation, Resource } from '../fields/resource';
+import type { Operation, Reading, Resource } from '../fields/resource';
 import { isWritable, propertyOf } from '../fields/field';
 import { messages } from '../messages';
 import type { JobPayloads, QueueName } from '../queue/payloads';
@@ -25,8 +25,9 @@ const nounOf = (type: string) => {
 
 /** What a generic adapter (REST routes, GraphQL operations) asks of a resource's service. */
 export interface ResourceOperations {
-  list(caller: SignedInUser, options: ListOptions): Promise<{ data: Row[]; count: number }>;
-  get(caller: SignedInUser, id: string): Promise<Row>;
+  /** A page; `reading` says which fields its rows are read and answered with (every answered field unless told). */
+  list(caller: SignedInUser, options: ListOptions, reading?: Reading): Promise<{ data: Row[]; count: number }>;
+  get(caller: SignedInUser, id: string, reading?: Reading): Promise<Row>;
   create(caller: SignedInUser, input: object): Promise<Row>;
   update(caller: SignedInUser, id: string, input: object): Promise<Row>;
   delete(caller: SignedInUser, id: string): Promise<Row>;
@@ -89,15 +90,24 @@ export class ResourceService implements ResourceOperations {
     if (audience === 'superuser') requireSuperuser(caller);
   }
 
-  private answer(row: object, caller: SignedInUser): Row {
-    return this.resource.toPublic(row, caller.isSuperuser) as Row;
+  private answer(row: object, caller: SignedInUser, reading = this.resource.full): Row {
+    return reading.toPublic(row, caller.isSuperuser);
+  }
+
+  /** The properties a reading's rows are read with: the owner's too, so that one record's reader can be checked. */
+  private propsOf(reading: Reading): string[] {
+    return reading === this.resource.full ? this.props : (reading.props as string[]);
   }
 
   private ownScope(caller: SignedInUser): boolean {
     return !!this.owner && !caller.isSuperuser;
   }
 
-  async list(caller: SignedInUser, options: ListOptions): Promise<{ data: Row[]; count: number }> {
+  async list(
+    caller: SignedInUser,
+    options: ListOptions,
+    reading = this.resource.full,
+  ): Promise<{ data: Row[]; count: number }> {
     this.allow(caller, 'list');
     const own = this.ownScope(caller);
     const scope: ListScope = { ...this.scope, equal: own ? { [this.owner!]: caller.id } : {} };
@@ -110,15 +120,15 @@ export class ResourceService implements ResourceOperations {
           : { count: true }
         : { table: this.resource.table };
     const { rows, count } = await this.searches.around(caller.id, options, () =>
-      findPage(this.rows, this.entity, this.props, scope, options, this.resource.sortable, total),
+      findPage(this.rows, this.entity, this.propsOf(reading), scope, options, this.resource.sortable, total),
     );
-    return { data: rows.map((row) => this.answer(row as object, caller)), count };
+    return { data: rows.map((row) => this.answer(row as object, caller, reading)), count };
   }
 
-  async get(caller: SignedInUser, id: string): Promise<Row> {
+  async get(caller: SignedInUser, id: string, reading = this.resource.full): Promise<Row> {
     this.allow(caller, 'get');
-    const found = await this.rows.findOne(this.entity, this.props, recordId(id));
-    return this.answer(this.readable(caller, found as Row | undefined), caller);
+    const found = await this.rows.findOne(this.entity, this.propsOf(reading), recordId(id));
+    return this.answer(this.readable(caller, found as Row | undefined), caller, reading);
   }
 
   async create(caller: SignedInUser, input: object): Promise<Row> {

@@ -680,6 +680,80 @@ describe('delete mutations answer the deleted record', () => {
   });
 });
 
+describe('a read answers the fields its query selects', () => {
+  /** Some of an answer's fields, as REST answers them. */
+  const pick = (record: Record<string, unknown>, names: string[]) =>
+    Object.fromEntries(names.map((name) => [name, record[name]]));
+  let client: Record<string, unknown>;
+
+  beforeAll(async () => {
+    client = (
+      await t.request('POST', '/api/v1/clients/', {
+        token: su,
+        json: { url: 'https://picked.example', hiper_token: 'hiper-picked-secret', nuvemshop_store_id: '7373' },
+      })
+    ).body;
+  });
+
+  it('answers a few fields of a record as REST does, a secret masked for an ordinary user and in clear for a superuser', async () => {
+    const user = await t.createUser();
+    const query = 'query($id: ID!) { Client(id: $id) { hiper_token url installed_at } }';
+    const asUser = await ok(query, { id: client.id }, user.token);
+    expect(asUser.Client).toEqual({ hiper_token: '••••••••cret', url: 'https://picked.example', installed_at: null });
+    const asSuperuser = await ok(query, { id: client.id }, su);
+    expect(asSuperuser.Client).toEqual(pick(client, ['hiper_token', 'url', 'installed_at']));
+    expect(asSuperuser.Client.hiper_token).toBe('hiper-picked-secret');
+  });
+
+  it('reads the fields named in fragments, inline fragments and both of two selections of one field', async () => {
+    const data = await ok(
+      `query($id: ID!) {
+        Client(id: $id) { ...Store ... on Client { name } __typename }
+        again: Client(id: $id) { id }
+        Client(id: $id) { nuvemshop_store_id }
+      }
+      fragment Store on Client { url ...Sync }
+      fragment Sync on Client { sync_state }`,
+      { id: client.id },
+      su,
+    );
+    expect(data.Client).toEqual({
+      ...pick(client, ['url', 'sync_state', 'name', 'nuvemshop_store_id']),
+      __typename: 'Client',
+    });
+    expect(data.again).toEqual({ id: client.id });
+  });
+
+  it('gives two selections of the same page their own fields, and the total alone or first its count', async () => {
+    const rest = (await t.request('GET', '/api/v1/clients/?limit=3', { token: su })).body;
+    const data = await ok(
+      `{
+        total: _allClientsMeta(perPage: 3) { count }
+        urls: allClients(perPage: 3) { id url }
+        stores: allClients(perPage: 3) { nuvemshop_store_id hiper_sync_update_image }
+      }`,
+      {},
+      su,
+    );
+    expect(data.urls).toEqual(rest.data.map((c: Record<string, unknown>) => pick(c, ['id', 'url'])));
+    const names = ['nuvemshop_store_id', 'hiper_sync_update_image'];
+    expect(data.stores).toEqual(rest.data.map((c: Record<string, unknown>) => pick(c, names)));
+    expect(data.total.count).toBe(rest.count);
+    expect((await ok('{ _allClientsMeta { count } }', {}, su))._allClientsMeta.count).toBe(rest.count);
+  });
+
+  it("still refuses another user's record when the query does not ask for its owner", async () => {
+    const owner = await t.createUser();
+    const other = await t.createUser();
+    const [item] = await createItems(owner.token, ['not yours']);
+    const error = await refused('query($id: ID!) { Item(id: $id) { title } }', { id: item.id }, other.token);
+    expect(error.extensions.code).toBe('FORBIDDEN');
+    expect((await ok('query($id: ID!) { Item(id: $id) { title } }', { id: item.id }, owner.token)).Item).toEqual({
+      title: 'not yours',
+    });
+  });
+});
+
 describe('allX and _allXMeta paging', () => {
   let user: { token: string; id: string };
   let items: { id: string; title: string }[];
