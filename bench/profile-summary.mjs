@@ -1,6 +1,7 @@
 /**
  * Where a profiled server's CPU went, by part of the request path: `node bench/profile-summary.mjs FILE.cpuprofile…`
- * (profiles written by `npm run bench -- --cpu-prof DIR`). Each sample goes to the innermost frame of its stack that
+ * (profiles written by `npm run bench -- --cpu-prof DIR`), or what it allocated, from the sampling heap profiles of
+ * `--heap-prof DIR` (FILE.heapprofile). Each sample goes to the innermost frame of its stack that
  * belongs to a part (so the socket writes under compression count as Node's HTTP, the cipher under the plain rows as
  * token decryption), and that of helpers several parts call (a media type's parser, a cache) to their caller. Left out: idle time, the start (module loading, the gateway's start), graphql-jit compiling an
  * operation (once), and time sampled inside a socket write or an fsync, which on a shared machine is mostly the
@@ -46,7 +47,8 @@ const PARTS = [
 const OTHER = 'other (promises, timers, Node streams)';
 /** Helpers several parts call (parsing a media type, a cache): their time goes to the part that called them. */
 const SHARED = /node_modules\/(content-type|media-typer|mime-types|mime-db|lru-cache|debug)\//;
-const LEFT_OUT = /cjs\/loader|esm\/module_job|gateway\/main\.js|startGateway|compileQuery /;
+const LEFT_OUT =
+  /cjs\/loader|esm\/module_job|gateway\/main\.js|startGateway|compileQuery |heap-sample\.mjs|node:inspector/;
 const WAITING = /^(\(idle\)|writev|writeString|writeBuffer|writeUtf8String|fsync) /;
 
 const args = process.argv.slice(2);
@@ -60,26 +62,45 @@ const window = (() => {
   return JSON.parse(readFileSync(file, 'utf8'))[name];
 })();
 
-for (const file of args) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+/**
+ * A profile's call tree and what each of its nodes weighs: µs of CPU samples, or, for a sampling heap profile
+ * (`--heap-prof`), the bytes allocated there.
+ */
+function weighed(profile) {
+  const nodes = new Map();
   const parent = new Map();
+  const weight = new Map();
+  if (profile.head) {
+    const walk = (node, up) => {
+      nodes.set(node.id, node);
+      if (up !== undefined) parent.set(node.id, up);
+      if (node.selfSize) weight.set(node.id, node.selfSize);
+      for (const child of node.children) walk(child, node.id);
+    };
+    walk(profile.head);
+    return { nodes, parent, weight, heap: true };
+  }
+  for (const n of profile.nodes) nodes.set(n.id, n);
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
-  const frame = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url}:${n.callFrame.lineNumber}`;
-  const time = new Map();
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i] ?? 0;
     if (window && (at < window[0] || at > window[1])) return;
-    time.set(id, (time.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    weight.set(id, (weight.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
+  return { nodes, parent, weight, heap: false };
+}
+
+for (const file of args) {
+  const { nodes, parent, weight: time, heap } = weighed(JSON.parse(readFileSync(file, 'utf8')));
+  const frame = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url}:${n.callFrame.lineNumber}`;
   const parts = new Map();
   const own = new Map();
   let busy = 0;
   for (const [id, t] of time) {
     const stack = [];
     for (let at = id; at !== undefined; at = parent.get(at)) stack.push(frame(nodes.get(at)));
-    if (WAITING.test(stack[0]) || stack.some((f) => LEFT_OUT.test(f))) continue;
+    if ((!heap && WAITING.test(stack[0])) || stack.some((f) => LEFT_OUT.test(f))) continue;
     busy += t;
     let part = OTHER;
     for (const f of stack) {
@@ -94,11 +115,15 @@ for (const file of args) {
     const key = stack[0].replace(/^(\S+) .*node_modules\//, '$1 ').replace(/file:\/\/\S*\/dist\//, '');
     own.set(key, (own.get(key) ?? 0) + t);
   }
-  console.log(`${file}: ${(busy / 1000).toFixed(0)} ms of CPU samples`);
+  console.log(
+    heap
+      ? `${file}: ${(busy / 1e6).toFixed(0)} MB allocated`
+      : `${file}: ${(busy / 1000).toFixed(0)} ms of CPU samples`,
+  );
   for (const [part, t] of [...parts].sort((a, b) => b[1] - a[1]))
     console.log(`${((100 * t) / busy).toFixed(1).padStart(5)} %  ${part}`);
   if (top) {
-    console.log('  functions with the most time of their own:');
+    console.log(heap ? '  functions allocating the most themselves:' : '  functions with the most time of their own:');
     for (const [f, t] of [...own].sort((a, b) => b[1] - a[1]).slice(0, top))
       console.log(`${((100 * t) / busy).toFixed(1).padStart(5)} %  ${f}`);
   }

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { measureAdmin } from './lib/admin.mjs';
 import { cleanUp, ensureDatabase, migrate, seed, seededScale } from './lib/database.mjs';
@@ -62,6 +62,7 @@ function serverEnv(databaseUrl) {
     RUN_WORKERS: 'false',
   };
   delete env.BENCH_DATABASE_URL;
+  if (options.heapProf) env.BENCH_HEAP_PROF_DIR = path.resolve(options.heapProf);
   return env;
 }
 
@@ -80,6 +81,7 @@ const viaRelay = (url, port) => {
 const GATEWAY_FLAGS = [
   ...startFlags(),
   ...(options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProf)}`] : []),
+  ...(options.heapProf ? ['--import', pathToFileURL(path.join(root, 'bench/lib/heap-sample.mjs')).href] : []),
 ];
 
 function startFlags() {

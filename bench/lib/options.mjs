@@ -19,6 +19,8 @@ const HELP = `Usage: npm run bench -- [options]
   --cpu-prof DIR       write CPU profiles (node --cpu-prof) of the gateway into DIR and of the baseline into DIR/baseline,
                        one file per process;
                        use with --only one scenario to see where that request's time goes
+  --heap-prof DIR      write a sampling heap profile of the gateway into DIR: what it allocates, the objects the
+                       collector freed included (bench/lib/heap-sample.mjs); summed by \`node bench/profile-summary.mjs\`
   --only KEYS          run only these scenarios, comma-separated (BENCH_ONLY): restList5, graphqlList5, restList,
                        restListDeep, restGet, graphqlList, graphqlGet, login, restCreate; skips the admin figures
                        unless "admin" is listed
@@ -90,5 +92,6 @@ export function parseOptions(argv, env) {
     adminRuns: Math.max(1, pick('admin-runs', 'BENCH_ADMIN_RUNS', 5, 2)),
     only: onlyKeys(flags.get('only') ?? env.BENCH_ONLY),
     cpuProf: flags.get('cpu-prof') ?? env.BENCH_CPU_PROF ?? null,
+    heapProf: flags.get('heap-prof') ?? env.BENCH_HEAP_PROF ?? null,
   };
 }
