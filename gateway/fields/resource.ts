@@ -349,10 +349,7 @@ export class Resource<F extends Fields = Fields> {
       .object(Object.fromEntries(answered.map(([n, f]) => [n, outputRule(f)])))
       .meta({ id: `${name}Public` }) as unknown as z.ZodType<PublicOf<F>>;
     this.props = answered.map(([n, f]) => propertyOf(n, f));
-    // The row → answer mapping, compiled from the declaration into one object literal: every answer has the same
-    // shape, built without a loop or a lookup per field (lists map up to 1,000 rows per request).
-    const mapper = compileMapper(fields);
-    this.full = { key: '*', props: this.props, toPublic: (row, reveal = false) => mapper(row, reveal, maskSecret) };
+    this.full = this.readingOf('*', answered);
     this.sortable = {
       ...Object.fromEntries(entries.flatMap(([n, f]) => (f.sortable ? [[n, propertyOf(n, f)]] : []))),
       created_at: 'createdAt',
@@ -440,17 +437,23 @@ export class Resource<F extends Fields = Fields> {
     const picked = Object.entries(this.fields).filter(([n, f]) => isAnswered(f) && asked.has(n));
     const key = picked.map(([n]) => n).join(',');
     let reading = this.readings.get(key);
-    if (!reading) {
-      const props = picked.map(([n, f]) => propertyOf(n, f));
-      for (const name of ['id', this.options.owner]) {
-        const prop = name && this.fields[name] ? propertyOf(name, this.fields[name]) : undefined;
-        if (prop && !props.includes(prop)) props.push(prop);
-      }
-      const mapper = compileMapper(Object.fromEntries(picked));
-      reading = { key, props, toPublic: (row, reveal = false) => mapper(row, reveal, maskSecret) };
-      this.readings.set(key, reading);
-    }
+    if (!reading) this.readings.set(key, (reading = this.readingOf(key, picked)));
     return reading;
+  }
+
+  /**
+   * The reading of some answered fields: their properties with the id's and the owner's (whom one record's reader is
+   * checked against), and their row → answer mapping, compiled into one object literal: every answer has the same
+   * shape, built without a loop or a lookup per field (lists map up to 1,000 rows per request).
+   */
+  private readingOf(key: string, picked: [string, Field][]): Reading {
+    const props = picked.map(([n, f]) => propertyOf(n, f));
+    for (const name of ['id', this.options.owner]) {
+      const prop = name && this.fields[name] ? propertyOf(name, this.fields[name]) : undefined;
+      if (prop && !props.includes(prop)) props.push(prop);
+    }
+    const mapper = compileMapper(Object.fromEntries(picked));
+    return { key, props, toPublic: (row, reveal = false) => mapper(row, reveal, maskSecret) };
   }
 
   /**

@@ -41,7 +41,6 @@ export interface ResourceOperations {
  * reads through plain rows.
  */
 export class ResourceService implements ResourceOperations {
-  private readonly props: string[];
   private readonly owner?: string;
   private readonly scope: ListScope;
 
@@ -54,11 +53,8 @@ export class ResourceService implements ResourceOperations {
     /** Where the work a write queues goes (the declaration's `queues`); none without it. */
     private readonly jobs?: JobQueue,
   ) {
-    this.props = [...resource.props];
     const owner = resource.options.owner;
     this.owner = owner ? propertyOf(owner, resource.fields[owner]) : undefined;
-    // The owner is read with every row, so that one record's reader can be checked.
-    if (this.owner && !this.props.includes(this.owner)) this.props.push(this.owner);
     this.scope = { search: resource.searched, filters: resource.filters };
     this.references = Object.entries(resource.fields).flatMap(([name, field]) =>
       field.kind === 'reference' && isWritable(field)
@@ -94,11 +90,6 @@ export class ResourceService implements ResourceOperations {
     return reading.toPublic(row, caller.isSuperuser);
   }
 
-  /** The properties a reading's rows are read with: the owner's too, so that one record's reader can be checked. */
-  private propsOf(reading: Reading): string[] {
-    return reading === this.resource.full ? this.props : (reading.props as string[]);
-  }
-
   private ownScope(caller: SignedInUser): boolean {
     return !!this.owner && !caller.isSuperuser;
   }
@@ -120,14 +111,14 @@ export class ResourceService implements ResourceOperations {
           : { count: true }
         : { table: this.resource.table };
     const { rows, count } = await this.searches.around(caller.id, options, () =>
-      findPage(this.rows, this.entity, this.propsOf(reading), scope, options, this.resource.sortable, total),
+      findPage(this.rows, this.entity, reading.props, scope, options, this.resource.sortable, total),
     );
     return { data: rows.map((row) => this.answer(row as object, caller, reading)), count };
   }
 
   async get(caller: SignedInUser, id: string, reading = this.resource.full): Promise<Row> {
     this.allow(caller, 'get');
-    const found = await this.rows.findOne(this.entity, this.propsOf(reading), recordId(id));
+    const found = await this.rows.findOne(this.entity, reading.props, recordId(id));
     return this.answer(this.readable(caller, found as Row | undefined), caller, reading);
   }
 
