@@ -243,21 +243,79 @@ const sendPlain = (res, status, body) => {
 };
 
 /**
+ * GraphQL in the framework floor: Apollo Server 5 on Express (its Express integration, the JSON body read by
+ * express.json) with a schema of the fields the scenarios select, whose resolvers run the baseline's own SQL. Apollo's
+ * options are the gateway's where they cost nothing to leave out (no landing page, no cache hints, no inline
+ * tracing), its defaults otherwise (its document store, CSRF prevention); none of the gateway's limits, rules or
+ * plugins. What a GraphQL read costs through Apollo before any of the gateway's own work.
+ */
+const CLIENT_TYPE = `type Client {
+  id: ID!
+  url: String
+  nuvemshop_store_id: Float
+  hiper_token: String
+  nuvemshop_token: String
+  hiper_sync_update_image: Boolean
+  hiper_sync_update_dimensions: Boolean
+}`;
+async function apolloFloor() {
+  // Loaded here: the baseline itself has no GraphQL library in its process.
+  const { ApolloServer } = await import('@apollo/server');
+  const disabled = await import('@apollo/server/plugin/disabled');
+  const { expressMiddleware } = await import('@as-integrations/express5');
+  const apollo = new ApolloServer({
+    typeDefs: `${CLIENT_TYPE}
+      type ListMetadata { count: Int! }
+      type Query {
+        allClients(page: Int, perPage: Int): [Client!]!
+        _allClientsMeta(page: Int, perPage: Int): ListMetadata
+        Client(id: ID!): Client
+      }`,
+    resolvers: {
+      Query: {
+        allClients: async (_, args, context) => (await context.page(args)).data,
+        _allClientsMeta: async (_, args, context) => ({ count: (await context.page(args)).count }),
+        Client: (_, { id }) => getClient(id),
+      },
+    },
+    introspection: false,
+    plugins: [
+      disabled.ApolloServerPluginLandingPageDisabled(),
+      disabled.ApolloServerPluginCacheControlDisabled(),
+      disabled.ApolloServerPluginInlineTraceDisabled(),
+    ],
+  });
+  await apollo.start();
+  return expressMiddleware(apollo, {
+    context: async ({ req }) => {
+      await authenticate(req);
+      // A list and its total come from the one page read, as the baseline answers them.
+      let page;
+      return {
+        page: ({ page: n = 0, perPage = 100 }) => (page ??= listClients(n * perPage, perPage)),
+      };
+    },
+  });
+}
+
+/**
  * BASELINE_FRAMEWORK=express: the same handler inside a bare Express 5 app (one catch-all middleware answering
  * with res.json, no ETag), served as the gateway serves its app (gateway/http/server.ts: requests and responses
- * made with Express's prototypes): what the framework alone costs, the floor under the gateway's ratio.
+ * made with Express's prototypes): what the framework alone costs, the floor under the gateway's ratio. POST /graphql
+ * goes through Apollo Server (above), the floor under a GraphQL ratio.
  */
-function expressApp() {
+async function expressApp() {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.post('/graphql', express.json(), await apolloFloor());
   app.use(handler((res, status, body) => res.status(status).json(body)));
   return app;
 }
 
 const server =
   env.BASELINE_FRAMEWORK === 'express'
-    ? (await import('../dist/gateway/http/server.js')).expressServer(expressApp(), {})
+    ? (await import('../dist/gateway/http/server.js')).expressServer(await expressApp(), {})
     : http.createServer(handler(sendPlain));
 server.keepAliveTimeout = 5000;
 await countSql;

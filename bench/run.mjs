@@ -119,14 +119,17 @@ const startExpressFloor = (databaseUrl) =>
   startServer({
     name: 'express-floor',
     command: process.execPath,
-    args: ['bench/baseline.mjs'],
+    args: [
+      ...(options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProf, 'floor')}`] : []),
+      'bench/baseline.mjs',
+    ],
     cwd: root,
     env: { ...serverEnv(databaseUrl), BASELINE_FRAMEWORK: 'express' },
     readyMessage: 'baseline listening',
   });
 
-/** Scenarios also run on the Express floor: those whose target is a ratio to the baseline. */
-const FLOOR_SCENARIOS = ['restList5', 'restList', 'restGet'];
+/** Scenarios also run on the framework floor: the reads whose target is a ratio to the baseline. */
+const FLOOR_SCENARIOS = ['restList5', 'restList', 'restGet', 'graphqlList5', 'graphqlList', 'graphqlGet'];
 /** Whether `--only` leaves this scenario in. */
 const chosen = (key) => !options.only || options.only.has(key);
 /** Scenarios run again on a gateway without `npm start`'s heap bounds, to show what the bounds cost. */
@@ -407,6 +410,20 @@ async function main() {
         gateway: scenarios({ token, ids, deepSkip, users, password, tag: `gateway-${Date.now()}` }),
         baseline: scenarios({ token, ids, deepSkip, users, password, tag: `baseline-${Date.now()}` }),
       };
+      // The framework floor runs its scenarios in the same rounds, after the baseline: its ratio is to the same run.
+      lists.floor = lists.baseline;
+      const floorKeys = new Set(FLOOR_SCENARIOS.filter(chosen));
+      if (floorKeys.size) {
+        await start.floor();
+        // The floor answers what the gateway answers, or its figures say nothing.
+        for (const key of floorKeys) {
+          const { request } = lists.floor.find((x) => x.key === key);
+          const req = request.next ? { ...request, ...request.next(7) } : request;
+          const [fa, ga] = [await send(servers.floor.url, req), await send(servers.gateway.url, req)];
+          floor[key] = { sameJson: fa.text.trim() === ga.text.trim() };
+          if (!floor[key].sameJson) log(`warning: the framework floor does not answer "${key}" as the gateway does`);
+        }
+      }
       for (const [index, s] of lists.gateway.entries()) {
         if (options.only && !options.only.has(s.key)) continue;
         const connections = s.login ? options.loginConnections : options.connections;
@@ -414,7 +431,7 @@ async function main() {
         const rounds = [];
         for (let round = 1; round <= (s.login || s.writes ? 1 : options.rounds); round++) {
           const pair = {};
-          for (const name of ['gateway', 'baseline']) {
+          for (const name of ['gateway', 'baseline', ...(floorKeys.has(s.key) ? ['floor'] : [])]) {
             const scenario = lists[name][index];
             log(`${name}: ${scenario.name}${options.rounds > 1 ? `, round ${round}` : ''}`);
             const result = await measure(name, scenario.name, (server) =>
@@ -435,10 +452,23 @@ async function main() {
             : Infinity;
         const median = [...rounds].sort((a, b) => cpuOf(a) - cpuOf(b))[Math.floor((rounds.length - 1) / 2)];
         measured.gateway[s.key] = { ...median.gateway, rounds: rounds.length };
+        if (floorKeys.has(s.key)) {
+          // The floor's own median round, by its CPU ratio to the baseline of that round.
+          const floorOf = (pair) => pair.floor.cpuMsPerRequest / pair.baseline.cpuMsPerRequest || Infinity;
+          const mid = [...rounds].sort((a, b) => floorOf(a) - floorOf(b))[Math.floor((rounds.length - 1) / 2)];
+          floor[s.key] = {
+            ...floor[s.key],
+            ...mid.floor,
+            ratio: mid.baseline.rps ? mid.floor.rps / mid.baseline.rps : null,
+            cpuRatio: Number.isFinite(floorOf(mid)) ? floorOf(mid) : null,
+          };
+        }
         measured.baseline[s.key] = median.baseline;
         cpuRounds[s.key] = rounds.map(cpuOf).map((r) => (Number.isFinite(r) ? r : null));
         if (rounds.length > 1)
           log(`  CPU gateway ÷ baseline by round: ${cpuRounds[s.key].map((r) => r?.toFixed(2)).join(', ')}`);
+        if (rounds.length > 1 && floor[s.key]?.cpuRatio)
+          log(`  CPU framework floor ÷ baseline, median round: ${floor[s.key].cpuRatio.toFixed(2)}`);
         if (s.key === 'restList' || s.key === 'graphqlList') {
           // The same request one at a time: the latency without queueing behind 31 others.
           for (const name of ['gateway', 'baseline']) {
@@ -472,9 +502,7 @@ async function main() {
         }
       }
       await servers.baseline.stop();
-      await start.floor();
-      await measureAlso('floor', 'express floor', lists.baseline, FLOOR_SCENARIOS.filter(chosen), floor);
-      await servers.floor.stop();
+      await servers.floor?.stop();
       if (options.admin && (!options.only || options.only.has('admin'))) {
         log('admin: loading /clientes in headless Chromium');
         await settle(servers.gateway);
@@ -626,7 +654,7 @@ function targets(
   // Beside a ratio: what a bare Express app reaches, and the gateway without `npm start`'s heap bounds.
   const aside = (key) => {
     const notes = [];
-    if (expressFloor?.[key]?.ratio) notes.push(`a bare Express app: ${expressFloor[key].ratio.toFixed(2)}`);
+    if (expressFloor?.[key]?.ratio) notes.push(`the framework floor: ${expressFloor[key].ratio.toFixed(2)}`);
     if (withoutHeapBounds?.[key]?.ratio) notes.push(`without heap bounds: ${withoutHeapBounds[key].ratio.toFixed(2)}`);
     return notes.length ? ` (${notes.join('; ')})` : '';
   };
@@ -645,6 +673,7 @@ function targets(
             (by[key].cpuRounds?.length > 1
               ? `; median of ${by[key].cpuRounds.length} rounds: ${by[key].cpuRounds.map((v) => v?.toFixed(2) ?? '–').join(', ')}`
               : '') +
+            (expressFloor?.[key]?.cpuRatio ? `; the framework floor: ${expressFloor[key].cpuRatio.toFixed(2)}×` : '') +
             ')',
       result: verdict(r === null ? null : r <= max),
       met: r === null ? null : r <= max,

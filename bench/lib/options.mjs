@@ -16,8 +16,8 @@ const HELP = `Usage: npm run bench -- [options]
   --no-admin           skip the admin figures
   --build              run \`npm run build\` first (otherwise the existing dist/ is used, built if missing)
   --force              seed even a database that holds data the benchmark did not write
-  --cpu-prof DIR       write CPU profiles (node --cpu-prof) of the gateway into DIR and of the baseline into DIR/baseline,
-                       one file per process;
+  --cpu-prof DIR       write CPU profiles (node --cpu-prof) of the gateway into DIR, of the baseline into DIR/baseline
+                       and of the framework floor into DIR/floor, one file per process;
                        use with --only one scenario to see where that request's time goes
   --heap-prof DIR      write a sampling heap profile of the gateway into DIR: what it allocates, the objects the
                        collector freed included (bench/lib/heap-sample.mjs); summed by \`node bench/profile-summary.mjs\`

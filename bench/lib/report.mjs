@@ -53,14 +53,15 @@ export function markdown(results) {
       const rss = withRss ? `, peak RSS ${fixed(r.peakRss / MB, 0)} MB` : '';
       return (
         `${rowsByKey[key]?.name ?? key} ${rate(r.rps)} req/s (÷ baseline ${fixed(r.ratio, 2)}, ` +
-        `${fixed(r.cpuMsPerRequest, 2)} ms CPU per request${rss})`
+        `${fixed(r.cpuMsPerRequest, 2)} ms CPU per request${r.cpuRatio ? `, ${fixed(r.cpuRatio, 2)}× the baseline's` : ''}${rss})`
       );
     };
     lines.push('');
     lines.push(`${title}: ${keys.map(describe).join('; ')}.`);
   };
   alsoRun(
-    "Express floor (the baseline's own handler inside a bare Express 5 app served as the gateway serves its app, nothing else)",
+    "Framework floor (the baseline's own handler inside a bare Express 5 app served as the gateway serves its app, " +
+      'GraphQL through Apollo Server 5 on it, nothing else)',
     results.expressFloor,
     false,
   );
