@@ -461,14 +461,17 @@ async function main() {
             ...mid.floor,
             ratio: mid.baseline.rps ? mid.floor.rps / mid.baseline.rps : null,
             cpuRatio: Number.isFinite(floorOf(mid)) ? floorOf(mid) : null,
+            cpuRounds: rounds.map(floorOf).map((r) => (Number.isFinite(r) ? r : null)),
           };
         }
         measured.baseline[s.key] = median.baseline;
         cpuRounds[s.key] = rounds.map(cpuOf).map((r) => (Number.isFinite(r) ? r : null));
         if (rounds.length > 1)
           log(`  CPU gateway ÷ baseline by round: ${cpuRounds[s.key].map((r) => r?.toFixed(2)).join(', ')}`);
-        if (rounds.length > 1 && floor[s.key]?.cpuRatio)
-          log(`  CPU framework floor ÷ baseline, median round: ${floor[s.key].cpuRatio.toFixed(2)}`);
+        if (rounds.length > 1 && floor[s.key]?.cpuRounds)
+          log(
+            `  CPU framework floor ÷ baseline by round: ${floor[s.key].cpuRounds.map((r) => r?.toFixed(2)).join(', ')}`,
+          );
         if (s.key === 'restList' || s.key === 'graphqlList') {
           // The same request one at a time: the latency without queueing behind 31 others.
           for (const name of ['gateway', 'baseline']) {
