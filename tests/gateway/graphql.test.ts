@@ -1,5 +1,7 @@
 import { selectionOf } from '../support/declarations';
 import { clientResource } from '../../gateway/resources/client.resource';
+import { PlainRows } from '../../gateway/database/plain-rows';
+import { entityFor } from '../../gateway/resources/entity';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -751,6 +753,57 @@ describe('a read answers the fields its query selects', () => {
     expect((await ok('query($id: ID!) { Item(id: $id) { title } }', { id: item.id }, owner.token)).Item).toEqual({
       title: 'not yours',
     });
+  });
+});
+
+describe('what a read keeps of the field sets callers ask for', () => {
+  /** Distinct sets of two, then three, of `names`: as many as asked. */
+  const pairs = (names: readonly string[], count: number) => {
+    const two = names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]));
+    const three = two.flatMap(([a, b]) => names.slice(names.indexOf(b) + 1).map((c) => [a, b, c]));
+    return [...two, ...three].slice(0, count);
+  };
+  let answered: string[];
+
+  beforeAll(async () => {
+    const client = (
+      await t.request('POST', '/api/v1/clients/', {
+        token: su,
+        json: { url: 'https://kept-readings.example', nuvemshop_store_id: '7474' },
+      })
+    ).body;
+    answered = Object.keys(client);
+  });
+
+  it('keeps the readings of the last 64 field sets: an older set is made anew, and answers the same', async () => {
+    const sets = pairs(answered, 128);
+    expect(sets).toHaveLength(128);
+    const first = clientResource.reading(sets[0]);
+    for (const set of sets.slice(1, 64)) clientResource.reading(set);
+    expect(clientResource.reading(sets[0])).toBe(first);
+    const recent = sets.slice(64).map((set) => clientResource.reading(set));
+    expect(clientResource.reading(sets[127])).toBe(recent.at(-1));
+    const again = clientResource.reading(sets[0]);
+    expect(again).not.toBe(first);
+    expect(again.props).toEqual(first.props);
+    // A query selecting those fields still answers them.
+    const { allClients } = await ok(`{ allClients(perPage: 1) { ${sets[0].join(' ')} } }`, {}, su);
+    expect(Object.keys(allClients[0])).toEqual(sets[0]);
+  });
+
+  it('keeps the last 256 column selections of plain rows, each made anew once dropped', () => {
+    const rows = new PlainRows(t.gateway.orm);
+    const entity = entityFor(clientResource);
+    const sets = pairs(clientResource.full.props, 512);
+    expect(sets).toHaveLength(512);
+    const first = rows.select(entity, sets[0]);
+    for (const set of sets.slice(1, 256)) rows.select(entity, set);
+    expect(rows.select(entity, sets[0])).toBe(first);
+    const recent = sets.slice(256).map((set) => rows.select(entity, set));
+    expect(rows.select(entity, sets[511])).toBe(recent.at(-1));
+    const again = rows.select(entity, sets[0]);
+    expect(again).not.toBe(first);
+    expect(again.columns).toBe(first.columns);
   });
 });
 
