@@ -313,9 +313,7 @@ const snakeCase = (name: string) => name.replace(/(?<!^)([A-Z])/g, '_$1').toLowe
 export class Resource<F extends Fields = Fields> {
   /** The public shape: every answered field. */
   readonly public: z.ZodType<PublicOf<F>>;
-  /** The entity properties a read for an answer selects. */
-  readonly props: readonly string[];
-  /** Every answered field: what REST answers. */
+  /** Every answered field, read with the id's and the owner's properties: what REST answers. */
   readonly full: Reading;
   /** API field name → entity property, for the fields lists may sort by (and `created_at`). */
   readonly sortable: Record<string, string>;
@@ -348,7 +346,6 @@ export class Resource<F extends Fields = Fields> {
     this.public = z
       .object(Object.fromEntries(answered.map(([n, f]) => [n, outputRule(f)])))
       .meta({ id: `${name}Public` }) as unknown as z.ZodType<PublicOf<F>>;
-    this.props = answered.map(([n, f]) => propertyOf(n, f));
     this.full = this.readingOf('*', answered);
     this.sortable = {
       ...Object.fromEntries(entries.flatMap(([n, f]) => (f.sortable ? [[n, propertyOf(n, f)]] : []))),

@@ -4,7 +4,7 @@ import { userResource, type UserPublic } from './user.resource';
 import type { User } from './user.entity';
 
 /** The user properties the public shape is made of: all a read for an answer selects. */
-export const USER_PUBLIC_PROPS = userResource.props as readonly (keyof User & string)[];
+export const USER_PUBLIC_PROPS = userResource.full.props as readonly (keyof User & string)[];
 
 /** What a signed-in request knows of its user: the public fields, and what checks its password and tokens. */
 export const SIGNED_IN_PROPS = [
