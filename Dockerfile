@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# Applied by `npm ci` (its postinstall): the dependency patches of patches/ (docs/operations.md says why each).
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -19,13 +19,21 @@ export interface ContextRequest {
   headers: IncomingHttpHeaders;
 }
 
+/**
+ * The context keeps the two values it reads of the request, not the request: Apollo's executor interface hands each
+ * operation a request context holding this one under accessors made anew for every request, which V8 keeps outside
+ * the young generation until the next full collection. Whatever the context references lives that long too; the
+ * HTTP request and response behind it (their headers, Express's and compression's state) would be copied and promoted
+ * with every read (bench/README.md, "Why a GraphQL read cost more to collect").
+ */
 export function buildContext(req: ContextRequest, services: Services): Context {
+  const { authorization } = req.headers;
   let user: Promise<SignedInUser> | undefined;
   const results = new Map<string, Promise<unknown>>();
   return {
     services,
     caller: { ip: req.ip ?? 'unknown' },
-    user: () => (user ??= services.auth.authenticate(req.headers.authorization)),
+    user: () => (user ??= services.auth.authenticate(authorization)),
     once: <T>(key: string, load: () => Promise<T>) => {
       if (!results.has(key)) results.set(key, load());
       return results.get(key) as Promise<T>;

@@ -1,6 +1,8 @@
 import { selectionOf } from '../support/declarations';
 import { clientResource } from '../../gateway/resources/client.resource';
 import type { GraphQLSchema } from 'graphql';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parse, validate, specifiedRules, type DocumentNode, type Token } from 'graphql';
@@ -9,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { beforeAll } from 'vitest';
 import { loadConfig } from '../../gateway/config';
 import { COMPILED_OPERATION_BYTES } from '../../gateway/graphql/compiled-executor';
+import { buildContext, type ContextRequest } from '../../gateway/graphql/context';
+import type { Services } from '../../gateway/services';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { DOCUMENT_BYTES_PER_TOKEN, limitRules } from '../../gateway/graphql/server';
 import { resolvers } from '../../gateway/resolvers';
@@ -91,5 +95,83 @@ describe('a compiled operation', () => {
     expect(perValue).toBeLessThanOrEqual(COMPILED_OPERATION_BYTES);
     // The default number kept stays a small part of the heap `npm start` allows (96 MB).
     expect(config.GRAPHQL_COMPILED_OPERATIONS * COMPILED_OPERATION_BYTES).toBeLessThanOrEqual(16 * 1024 * 1024);
+  });
+});
+
+describe("a request's GraphQL context", () => {
+  it('keeps the caller and its Authorization header, not the HTTP request', async () => {
+    const asked: (string | undefined)[] = [];
+    const services = {
+      auth: { authenticate: async (authorization?: string) => (asked.push(authorization), { id: 'u1' }) },
+    } as unknown as Services;
+    const make = () => {
+      // What Express hands the context: the request, which reaches the response, the socket and every handler's state.
+      const request: ContextRequest & { state: number[] } = {
+        ip: '203.0.113.9',
+        headers: { authorization: 'Bearer abc.def.ghi', 'user-agent': 'probe' },
+        state: Array.from({ length: 10_000 }, (_, i) => i),
+      };
+      return { context: buildContext(request, services), request: new WeakRef(request) };
+    };
+    const { context, request } = make();
+    // A WeakRef's target lives until the job that made it ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    gc();
+    expect(request.deref()).toBeUndefined();
+    expect(context.caller).toEqual({ ip: '203.0.113.9' });
+    await expect(context.user()).resolves.toEqual({ id: 'u1' });
+    await context.user();
+    expect(asked).toEqual(['Bearer abc.def.ghi']);
+  });
+});
+
+describe("Apollo's request context for the executor", () => {
+  // patches/@apollo+server+*.patch: the context Apollo makes for each request it hands to the gateway executor.
+  const require = createRequire(path.join(process.cwd(), 'package.json'));
+  const file = path.join(path.dirname(require.resolve('@apollo/server')), 'utils/makeGatewayGraphQLRequestContext.js');
+  const { makeGatewayGraphQLRequestContext } = require(file) as {
+    makeGatewayGraphQLRequestContext: (
+      context: object,
+      server: object,
+      internals: object,
+    ) => {
+      response: { http: { status?: number; headers: { get(name: string): string | null } } };
+    };
+  };
+  const oldGeneration = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
+  const requestContext = (payload: number[]) => ({
+    request: { query: '{ a }', http: { method: 'POST', search: '', headers: new Map() } },
+    response: { http: { headers: new Map([['x-a', '1']]), status: undefined as number | undefined } },
+    contextValue: { payload },
+  });
+
+  it('reads and sets the status of the response it stands for', () => {
+    const context = requestContext([]);
+    const made = makeGatewayGraphQLRequestContext(context, {}, {});
+    expect(made.response.http.headers.get('x-a')).toBe('1');
+    made.response.http.status = 201;
+    expect(context.response.http.status).toBe(201);
+    context.response.http.status = 202;
+    expect(made.response.http.status).toBe(202);
+  });
+
+  it('is freed young once its request is done: requests are not promoted to the old generation', () => {
+    gc();
+    gc();
+    const before = oldGeneration();
+    // The last request's context, kept to the end of the loop as a request in flight would be.
+    const kept: { last?: unknown } = {};
+    // 400 requests of 80 kB each: 32 MB, several times the young generation.
+    for (let i = 0; i < 400; i++)
+      kept.last = makeGatewayGraphQLRequestContext(requestContext(new Array(10_000).fill(i)), {}, {});
+    expect(kept.last).toBeDefined();
+    kept.last = undefined;
+    const minor = gc as unknown as (options: { type: 'minor' }) => void;
+    minor({ type: 'minor' });
+    minor({ type: 'minor' });
+    const promoted = oldGeneration() - before;
+    console.log(`old generation grew by ${(promoted / 1024 / 1024).toFixed(1)} MB over 400 requests of 80 kB`);
+    expect(promoted).toBeLessThan(4 * 1024 * 1024);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../gateway/paths';
@@ -30,5 +30,22 @@ describe('how the gateway is run', () => {
     const worker = JSON.parse(read('package.json')).scripts.worker as string;
     const serve = JSON.parse(read('package.json')).scripts.serve as string;
     expect(nodeFlags(worker.split(/\s+/), 'dist/gateway/worker.js')).toEqual(nodeFlags(serve.split(/\s+/)));
+  });
+
+  it('on dependencies with the patches of patches/ applied, by `npm ci` and by the image', () => {
+    const patches = readdirSync(path.join(projectRoot, 'patches')).filter((file) => file.endsWith('.patch'));
+    expect(patches.length).toBeGreaterThan(0);
+    expect(JSON.parse(read('package.json')).scripts.postinstall).toBe('patch-package');
+    // The image's `npm ci` runs before the rest of the project is copied: the patches must be there already.
+    const lines = read('Dockerfile').split('\n');
+    const install = lines.findIndex((line) => /^RUN npm ci\b/.test(line));
+    expect(install).toBeGreaterThan(0);
+    expect(lines.slice(0, install).some((line) => /^COPY (.* )?patches\b/.test(line))).toBe(true);
+    // Each patch is written for the version installed (its file name says which): a new version needs the patch anew.
+    for (const file of patches) {
+      const [, name, version] = /^(.+)\+([^+]+)\.patch$/.exec(file)!;
+      const installed = JSON.parse(read(`node_modules/${name.replace('+', '/')}/package.json`)).version;
+      expect(installed, file).toBe(version);
+    }
   });
 });
