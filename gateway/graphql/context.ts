@@ -20,11 +20,10 @@ export interface ContextRequest {
 }
 
 /**
- * The context keeps the two values it reads of the request, not the request: Apollo's executor interface hands each
- * operation a request context holding this one under accessors made anew for every request, which V8 keeps outside
- * the young generation until the next full collection. Whatever the context references lives that long too; the
- * HTTP request and response behind it (their headers, Express's and compression's state) would be copied and promoted
- * with every read (bench/README.md, "Why a GraphQL read cost more to collect").
+ * The context keeps the two values it reads of the request, not the request: whatever still holds a context after its
+ * answer is sent (Apollo's context for the executor until the collector frees it, a promise still pending) then holds
+ * two strings, not the HTTP request and response with their headers and every handler's state (bench/README.md, "Why
+ * a GraphQL read cost more to collect").
  */
 export function buildContext(req: ContextRequest, services: Services): Context {
   const { authorization } = req.headers;
