@@ -35,7 +35,10 @@ describe('how the gateway is run', () => {
   it('on dependencies with the patches of patches/ applied, by `npm ci` and by the image', () => {
     const patches = readdirSync(path.join(projectRoot, 'patches')).filter((file) => file.endsWith('.patch'));
     expect(patches.length).toBeGreaterThan(0);
-    expect(JSON.parse(read('package.json')).scripts.postinstall).toBe('patch-package');
+    const manifest = JSON.parse(read('package.json'));
+    expect(manifest.scripts.postinstall).toBe('patch-package');
+    // A dependency, not a development one: an install without them (`npm ci --omit=dev`) applies the patches too.
+    expect(manifest.dependencies['patch-package']).toBeDefined();
     // The image's `npm ci` runs before the rest of the project is copied: the patches must be there already.
     const lines = read('Dockerfile').split('\n');
     const install = lines.findIndex((line) => /^RUN npm ci\b/.test(line));
