@@ -1,10 +1,11 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { compiled, projectRoot } from './paths';
 import { entities } from './entities';
 import { loadResources } from './resources';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './config';
+import { PostgreSqlReadsDriver } from './database/reads-driver';
 
 // Compiled runs read dist/migrations/*.js; TypeScript runs (tests, the CLI) read migrations/*.ts.
 const root = projectRoot;
@@ -22,7 +23,7 @@ export function ormOptions(
   statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
 ): Options {
   return {
-    driver: PostgreSqlDriver,
+    driver: PostgreSqlReadsDriver,
     clientUrl: databaseUrl,
     entities: entities(),
     discovery: { requireEntitiesArray: true },

@@ -1,6 +1,7 @@
 import type { EntitySchema, Platform } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
+import { PostgreSqlReadsDriver } from './reads-driver';
 
 /** An entity's table and the quoted column of each of its properties, for conditions and sorting. */
 export interface Shape {
@@ -30,7 +31,7 @@ const nameOf = <T>(entity: EntityClass<T>): string =>
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * Reads rows straight through one of the pool's `pg` connections and shapes them like the entity (plain objects
+ * Reads rows straight through a `pg` connection of the reads' pool (database/reads-driver.ts) and shapes them like the entity (plain objects
  * with its property names and converted values: custom types such as encrypted tokens, dates, `{ id }` for a
  * many-to-one), with none of MikroORM's query building, identity map or change tracking. Lists and reads by id
  * take this path on every page and every signed-in request; writes go through the ORM's unit of work.
@@ -43,18 +44,18 @@ export class PlainRows {
   /** The selections last used: a GraphQL read selects the fields its query names, so callers choose how many. */
   private readonly selections = new LRUCache<string, Selection>({ max: 256 });
 
-  constructor(private readonly orm: MikroORM) {}
+  private readonly driver: PostgreSqlReadsDriver;
 
-  /** Rows of one statement, on a connection of the ORM's pool (so both share its size and timeouts). */
+  constructor(private readonly orm: MikroORM) {
+    const driver = orm.em.getDriver();
+    if (!(driver instanceof PostgreSqlReadsDriver)) throw new Error('PlainRows needs the ORM opened by ormOptions');
+    this.driver = driver;
+  }
+
+  /** Rows of one statement, on a connection of the reads' pool (made as the ORM's are: same size and timeouts). */
   async query(text: string, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
-    const client = this.orm.em.getConnection().getKnex().client;
-    const connection = await client.acquireConnection();
-    try {
-      const result = await connection.query(text, values);
-      return result.rows;
-    } finally {
-      await client.releaseConnection(connection);
-    }
+    const result = await this.driver.reads().query<Record<string, unknown>>(text, values as unknown[]);
+    return result.rows;
   }
 
   /** The `props` of each row of a statement that selects `select(entity, props).columns`. */
