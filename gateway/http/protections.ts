@@ -55,7 +55,7 @@ function securityHeaders(): Map<string, string> {
 
 /** Query parameters that carry secrets (reset tokens, authorization codes) are masked in logs. */
 const SECRET_QUERY = /([?&](?:token|code|access_token)=)[^&#]*/gi;
-export const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+export const maskUrl = (url: string) => (url.includes('=') ? url.replace(SECRET_QUERY, '$1[redacted]') : url);
 
 /** The caller's X-Request-Id when it is a plain token, else a new one. */
 export function requestId(given: string | string[] | undefined): string {
@@ -100,6 +100,9 @@ export function originForm(url: string): string {
 export function protections(config: Config, log: Logger): RequestHandler[] {
   const headers = securityHeaders();
   const crossOrigin = corsOptions(config);
+  // The line of an answered request holds nothing secret (its address is masked above): it skips the logger's
+  // redaction, which would walk it for secret fields on every request. A failure's line keeps it, for its error.
+  const answered = log.child({}, { redact: [] });
   const first: RequestHandler = (req, res, next) => {
     const url = req.url;
     const id = requestId(req.headers['x-request-id']);
@@ -119,9 +122,9 @@ export function protections(config: Config, log: Logger): RequestHandler[] {
         responseTime: Math.round(performance.now() - started),
       };
       const { failure } = res as typeof res & Logged;
-      if (!res.writableFinished) log.info(line, 'request aborted');
+      if (!res.writableFinished) answered.info(line, 'request aborted');
       else if (failure || res.statusCode >= 500) log.error({ ...line, err: failure }, 'request errored');
-      else log.info(line, 'request completed');
+      else answered.info(line, 'request completed');
     });
     next();
   };

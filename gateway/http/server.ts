@@ -19,11 +19,21 @@ export function expressServer(
   options: http.ServerOptions,
   listener: http.RequestListener = app,
 ): http.Server {
-  class Request extends http.IncomingMessage {}
+  class Request extends http.IncomingMessage {
+    #ip: string | undefined;
+    /**
+     * Express's `req.ip` (TRUST_PROXY's reading of X-Forwarded-For), worked out once a request: its handler and its
+     * access log line both ask for it.
+     */
+    get ip(): string | undefined {
+      return (this.#ip ??= Reflect.get(express, 'ip', this) as string | undefined);
+    }
+  }
   class Response extends http.ServerResponse {}
-  Object.setPrototypeOf(Request.prototype, app.request);
+  const express = app.request;
+  Object.setPrototypeOf(Request.prototype, express);
   Object.setPrototypeOf(Response.prototype, app.response);
-  app.request = Request.prototype as typeof app.request;
+  app.request = Request.prototype as unknown as typeof app.request;
   app.response = Response.prototype as unknown as typeof app.response;
   return http.createServer(
     {

@@ -53,6 +53,26 @@ describe('expressServer', () => {
     expect(before).toEqual([true, true]);
   });
 
+  it('reads req.ip through the app’s trust proxy setting once a request, however often it is asked', async () => {
+    const app = express();
+    const asked: string[] = [];
+    app.set('trust proxy', (address: string, hop: number) => {
+      asked.push(`${address}@${hop}`);
+      return hop < 1;
+    });
+    app.get('/ip', (req, res) => {
+      res.json([req.ip, req.ip, req.ip]);
+    });
+    const url = await serve(app);
+    const first = await fetch(`${url}/ip`, { headers: { 'X-Forwarded-For': '203.0.113.9, 198.51.100.7' } });
+    expect(await first.json()).toEqual(['198.51.100.7', '198.51.100.7', '198.51.100.7']);
+    expect(asked).toEqual(['127.0.0.1@0', '198.51.100.7@1']);
+    const second = await fetch(`${url}/ip`, { headers: { 'X-Forwarded-For': '192.0.2.4' } });
+    expect(await second.json()).toEqual(['192.0.2.4', '192.0.2.4', '192.0.2.4']);
+    // The last address is the answer whatever the setting says of it: only the socket's peer is asked about.
+    expect(asked).toEqual(['127.0.0.1@0', '198.51.100.7@1', '127.0.0.1@0']);
+  });
+
   it('keeps Express’s own helpers and a mounted app’s, and gives the objects back their prototypes after it', async () => {
     const app = express();
     const inner = express();
