@@ -15,6 +15,11 @@ export interface Selection {
   toEntity(row: Record<string, unknown>): Record<string, unknown>;
 }
 
+/** A selection as kept: with the statement reading one row by each property it was asked by. */
+interface Made extends Selection {
+  byOne: Map<string, string>;
+}
+
 interface Field {
   prop: string;
   column: string;
@@ -77,11 +82,16 @@ export class PlainRows {
     value: unknown,
     by: keyof T & string = 'id' as keyof T & string,
   ): Promise<Pick<T, K> | undefined> {
-    const { table, column } = this.shape(entity);
-    const { columns } = this.select(entity, props);
-    const text = `select ${columns} from ${table} where ${column[by]} = $1 limit 1`;
-    const [found] = await this.find(entity, props, text, [value]);
-    return found;
+    // One selection for the statement and its row: selections are looked up by a key made of every property name.
+    const selection = this.select(entity, props) as Made;
+    let text = selection.byOne.get(by);
+    if (text === undefined) {
+      const { table, column } = this.shape(entity);
+      text = `select ${selection.columns} from ${table} where ${column[by]} = $1 limit 1`;
+      selection.byOne.set(by, text);
+    }
+    const [row] = await this.query(text, [value]);
+    return row && (selection.toEntity(row) as Pick<T, K>);
   }
 
   shape<T>(entity: EntityClass<T>): Shape {
@@ -98,7 +108,7 @@ export class PlainRows {
         if (!field) throw new Error(`${nameOf(entity)} has no column for property ${prop}`);
         return field;
       });
-      selection = {
+      const made: Made = {
         columns: fields.map((f) => quote(f.column)).join(', '),
         // Properties are always added in the same order, so every row of a selection shares one hidden class.
         toEntity: (row) => {
@@ -106,7 +116,9 @@ export class PlainRows {
           for (const f of fields) result[f.prop] = f.convert ? f.convert(row[f.column]) : row[f.column];
           return result;
         },
+        byOne: new Map(),
       };
+      selection = made;
       this.selections.set(key, selection);
     }
     return selection;
