@@ -36,10 +36,11 @@ const nameOf = <T>(entity: EntityClass<T>): string =>
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * Reads rows straight through a `pg` connection of the reads' pool (database/reads-driver.ts) and shapes them like the entity (plain objects
- * with its property names and converted values: custom types such as encrypted tokens, dates, `{ id }` for a
- * many-to-one), with none of MikroORM's query building, identity map or change tracking. Lists and reads by id
- * take this path on every page and every signed-in request; writes go through the ORM's unit of work.
+ * Reads rows straight through a `pg` connection of the reads' pool (database/reads-driver.ts) and shapes them like
+ * the entity (plain objects with its property names and converted values: custom types such as encrypted tokens,
+ * dates, `{ id }` for a many-to-one), with none of MikroORM's query building, identity map or change tracking.
+ * Lists and reads by id take this path on every page and every signed-in request; writes go through the ORM's unit
+ * of work.
  *
  * A read names the properties it needs (an answer's public fields, say) and gets only those, so no column is
  * sent, parsed or decrypted for nothing.

@@ -100,7 +100,7 @@ export function originForm(url: string): string {
 export function protections(config: Config, log: Logger): RequestHandler[] {
   const headers = securityHeaders();
   const crossOrigin = corsOptions(config);
-  // The line of an answered request holds nothing secret (its address is masked above): it skips the logger's
+  // The line of an answered request holds nothing secret (its address passes maskUrl first): it skips the logger's
   // redaction, which would walk it for secret fields on every request. A failure's line keeps it, for its error.
   const answered = log.child({}, { redact: [] });
   const first: RequestHandler = (req, res, next) => {

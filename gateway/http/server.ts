@@ -26,12 +26,12 @@ export function expressServer(
      * access log line both ask for it.
      */
     get ip(): string | undefined {
-      return (this.#ip ??= Reflect.get(express, 'ip', this) as string | undefined);
+      return (this.#ip ??= Reflect.get(expressRequest, 'ip', this) as string | undefined);
     }
   }
   class Response extends http.ServerResponse {}
-  const express = app.request;
-  Object.setPrototypeOf(Request.prototype, express);
+  const expressRequest = app.request;
+  Object.setPrototypeOf(Request.prototype, expressRequest);
   Object.setPrototypeOf(Response.prototype, app.response);
   app.request = Request.prototype as unknown as typeof app.request;
   app.response = Response.prototype as unknown as typeof app.response;
