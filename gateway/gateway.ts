@@ -59,13 +59,14 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX, config.DATABASE_STATEMENT_TIMEOUT_MS);
     const applied = await migrate(orm);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
-    jobs = new JobQueue(jobQueueOptions(config, databaseUrl), log);
+    jobs = new JobQueue(jobQueueOptions(config, databaseUrl, config.RUN_WORKERS), log);
     const services = createServices(orm, config, log, jobs);
     if (await services.users.ensureSuperuser(config.FIRST_SUPERUSER, config.FIRST_SUPERUSER_PASSWORD)) {
       log.info({ email: config.FIRST_SUPERUSER }, 'first superuser created');
     }
-    // pg-boss installs or upgrades its schema here; with RUN_WORKERS this process also sends the queued mail.
-    await jobs.start(services.queues, { work: config.RUN_WORKERS });
+    // pg-boss installs or upgrades its schema here; with RUN_WORKERS this process also keeps the schedules and works
+    // the queued jobs (mail, synchronisation, orders).
+    await jobs.start(services.queues);
     const execution = compiledExecution(graphqlSchema(resolvers()), config.GRAPHQL_COMPILED_OPERATIONS);
     const apollo = createApolloServer(config, log, execution);
     await apollo.start();

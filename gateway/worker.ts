@@ -35,9 +35,9 @@ async function main(): Promise<void> {
     orm = await openDatabase(databaseUrl, config.DATABASE_POOL_MAX, config.DATABASE_STATEMENT_TIMEOUT_MS);
     const applied = await migrate(orm);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
-    jobs = new JobQueue(jobQueueOptions(config, databaseUrl), log);
+    jobs = new JobQueue(jobQueueOptions(config, databaseUrl, true), log);
     const services = createServices(orm, config, log, jobs);
-    await jobs.start(services.queues, { work: true });
+    await jobs.start(services.queues);
     log.info({ queues: services.queues.map((q) => q.name) }, 'worker started');
   } catch (error) {
     await release();

@@ -45,6 +45,12 @@ export interface JobQueueOptions {
   maintenanceSeconds: number;
   /** Days an archived (finished or failed) job is kept. */
   retentionDays: number;
+  /**
+   * Whether this process works jobs. One that does not keeps no schedules either: the processes that work the jobs
+   * register the schedules and send their jobs, and one that only serves requests never parses a cron expression
+   * (nor loads the time zone and locale data that takes).
+   */
+  work: boolean;
 }
 
 // Finished jobs stay in the job table for half a day, failed ones a week, then move to pg-boss's archive, which
@@ -62,6 +68,7 @@ const ARCHIVE_FAILED_AFTER_SECONDS = 7 * 24 * 3600;
 export class JobQueue {
   private readonly boss: PgBoss;
   private readonly pollMs: number;
+  private readonly work: boolean;
   private readonly loops: Promise<void>[] = [];
   private readonly sleepers = new Set<() => void>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -73,6 +80,7 @@ export class JobQueue {
     private readonly log: Logger,
   ) {
     this.pollMs = options.pollingIntervalSeconds * 1000;
+    this.work = options.work;
     this.boss = new PgBoss({
       connectionString: options.databaseUrl,
       schema: JOBS_SCHEMA,
@@ -80,6 +88,7 @@ export class JobQueue {
       application_name: 'integracao-jobs',
       migrate: true,
       pollingIntervalSeconds: options.pollingIntervalSeconds,
+      schedule: options.work,
       cronMonitorIntervalSeconds: options.cronCheckSeconds,
       cronWorkerIntervalSeconds: options.cronCheckSeconds,
       archiveCompletedAfterSeconds: ARCHIVE_COMPLETED_AFTER_SECONDS,
@@ -95,10 +104,10 @@ export class JobQueue {
   }
 
   /**
-   * Installs or upgrades pg-boss's schema, creates the queues (applying settings changed since), registers their
-   * schedules and, with `work`, starts this process's workers.
+   * Installs or upgrades pg-boss's schema and creates the queues (applying settings changed since); in a process that
+   * works jobs, also registers their schedules, keeps them and starts the workers.
    */
-  async start(definitions: QueueDefinition[], { work }: { work: boolean }): Promise<void> {
+  async start(definitions: QueueDefinition[]): Promise<void> {
     await this.boss.start();
     this.started = true;
     for (const definition of definitions) {
@@ -106,6 +115,7 @@ export class JobQueue {
       await this.boss.createQueue(definition.name, options);
       // createQueue leaves an existing queue as it was; jobs copy their queue's settings when sent.
       await this.boss.updateQueue(definition.name, options);
+      if (!this.work) continue;
       if (definition.schedule) await this.boss.schedule(definition.name, definition.schedule, {}, { tz: 'UTC' });
       else await this.boss.unschedule(definition.name);
       const every = definition.everySeconds;
@@ -118,7 +128,7 @@ export class JobQueue {
         this.timers.push(setInterval(offer, Math.max(1, every / 2) * 1000));
       }
     }
-    if (work) {
+    if (this.work) {
       for (const definition of definitions) {
         this.loops.push(this.workLoop(definition));
       }
@@ -301,7 +311,7 @@ export async function installJobSchema(databaseUrl: string): Promise<void> {
 }
 
 /** The queue's settings from the configuration, on the database this process uses. */
-export function jobQueueOptions(config: Config, databaseUrl: string): JobQueueOptions {
+export function jobQueueOptions(config: Config, databaseUrl: string, work: boolean): JobQueueOptions {
   return {
     databaseUrl,
     poolMax: config.JOBS_POOL_MAX,
@@ -309,5 +319,6 @@ export function jobQueueOptions(config: Config, databaseUrl: string): JobQueueOp
     cronCheckSeconds: config.JOBS_CRON_CHECK_SECONDS,
     maintenanceSeconds: config.JOBS_MAINTENANCE_SECONDS,
     retentionDays: config.HISTORY_RETENTION_DAYS,
+    work,
   };
 }

@@ -237,11 +237,17 @@ describe('an SMTP outage', () => {
 });
 
 describe('npm run worker', () => {
-  it('sends mail a gateway without workers queued, and stops cleanly', async () => {
+  it('sends mail a gateway without workers queued, registers the schedules that gateway left to it, and stops cleanly', async () => {
     const worker = path.resolve('dist/gateway/worker.js');
     expect(existsSync(worker), 'run `npm run build:gateway` first').toBe(true);
     const quiet = await startTestGateway({ ...smtpEnv(smtp), RUN_WORKERS: 'false' });
+    const schedules = async () =>
+      (await quiet.sql('select name from pgboss.schedule order by name')).map((row: { name: string }) => row.name);
     try {
+      // A gateway that works no jobs keeps no schedule: it creates the queues and leaves the rest to the workers.
+      expect(await schedules()).toEqual([]);
+      const queues = (await quiet.sql('select name from pgboss.queue')).map((row: { name: string }) => row.name);
+      expect(queues).toEqual(expect.arrayContaining(['mail', 'prune-tables', 'sync-catalogue-schedule']));
       const user = await quiet.createUser('sent.by.the.worker@example.com');
       expect((await quiet.request('POST', `/api/v1/password-recovery/${user.email}`)).status).toBe(200);
       const arriving = smtp.next(user.email, 30_000);
@@ -270,6 +276,8 @@ describe('npm run worker', () => {
       expect(lines).toContain('worker started');
       expect(lines).toContain('email sent');
       expect(lines).toContain('worker stopped');
+      // The worker registered the cron schedules (the every-so-many-seconds ones are its own timers).
+      expect(await schedules()).toEqual(['prune-tables', 'sync-catalogue-schedule', 'sync-full-schedule']);
     } finally {
       await quiet.close();
     }
