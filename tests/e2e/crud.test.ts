@@ -303,6 +303,16 @@ describe('a signed-in start', () => {
       // The tooltips are there once the page has been drawn.
       await page.getByRole('button', { name: 'Fechar menu' }).hover();
       await expect.poll(() => page.getByRole('tooltip').textContent(), { timeout: 5000 }).toBe('Fechar menu');
+      // MUI's Tooltip (with popper.js) is no part of the first screen's code: its chunk is asked for once the rows
+      // have been drawn.
+      const tooltipCodeAsked = await page.evaluate(() => {
+        const rowsAt = (window as unknown as { __rowsAt: number }).__rowsAt;
+        return performance
+          .getEntriesByType('resource')
+          .filter((entry) => /^\/assets\/Tooltip-[\w-]+\.js$/.test(new URL(entry.name).pathname))
+          .map((entry) => entry.startTime > rowsAt);
+      });
+      expect(tooltipCodeAsked).toEqual([true]);
       // So are the controls drawn after the rows (the menu's entries, the row menus, the pagination), in places kept
       // for them: the rows have not moved.
       await page.getByRole('menuitem', { name: 'Clientes' }).waitFor();
@@ -386,6 +396,7 @@ async function watchFirstDraw(page: Page, marker: string) {
       const row = Array.from(document.querySelectorAll('tbody tr')).find((r) => r.textContent?.includes(text));
       const box = row?.getBoundingClientRect();
       (w as { __rowBox?: number[] }).__rowBox = box ? [box.x, box.y, box.width, box.height] : [];
+      (w as { __rowsAt?: number }).__rowsAt = performance.now();
       observer.disconnect();
     });
     observer.observe(document, { childList: true, subtree: true });

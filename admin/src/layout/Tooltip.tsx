@@ -1,9 +1,16 @@
-import MuiTooltip, { type TooltipProps } from '@mui/material/Tooltip';
+import type { TooltipProps } from '@mui/material/Tooltip';
 import { useForkRef } from '@mui/material/utils';
-import { cloneElement, forwardRef, type ReactElement, type Ref } from 'react';
-import { usePainted } from './firstPaint';
+import { cloneElement, forwardRef, Suspense, type ReactElement, type Ref } from 'react';
+import { afterFirstPaintModule, usePainted } from './firstPaint';
 
-export * from '@mui/material/Tooltip';
+export type * from '@mui/material/Tooltip';
+
+/**
+ * MUI's Tooltip itself (with Popper and popper.js, about 9 kB gzip), kept out of the first screen's code: fetched once
+ * the app has been painted, when the first tooltips take over from their children.
+ */
+const mui = afterFirstPaintModule(() => import('@mui/material/Tooltip'));
+const MuiTooltip = mui.component((module) => module.default);
 
 /**
  * MUI's Tooltip, mounted only once the app has been painted for the first time. The production build gives this
@@ -14,7 +21,10 @@ export * from '@mui/material/Tooltip';
  * the commit, and first runs every pending mount effect of the app, so one tooltip on the first screen (react-admin
  * has them in the app bar and on sortable headings) holds the first paint back by a second render of the whole app.
  * Until the first paint, the child is rendered as the tooltip renders it (the title as its accessible name), without
- * the tooltip itself; a moment later the tooltip takes it over.
+ * the tooltip itself; a moment later, once MUI's Tooltip has been fetched, the tooltip takes it over.
+ *
+ * Only the component is given: nothing in the app or react-admin takes `tooltipClasses` from '@mui/material', and a
+ * build that did would fail on the missing export rather than load the tooltip with the first screen.
  */
 
 /** The child as the tooltip would render it while closed: named by the title, or described by it. */
@@ -32,8 +42,13 @@ function Untooltipped({ props, forwardedRef }: { props: TooltipProps; forwardedR
 }
 
 const Tooltip = forwardRef<HTMLElement, TooltipProps>(function Tooltip(props, ref) {
-  if (usePainted()) return <MuiTooltip ref={ref} {...props} />;
-  return <Untooltipped props={props} forwardedRef={ref} />;
+  const untooltipped = <Untooltipped props={props} forwardedRef={ref} />;
+  if (!usePainted()) return untooltipped;
+  return (
+    <Suspense fallback={untooltipped}>
+      <MuiTooltip ref={ref} {...props} />
+    </Suspense>
+  );
 });
 
 export default Tooltip;
