@@ -242,11 +242,11 @@ describe('npm run worker', () => {
     expect(existsSync(worker), 'run `npm run build:gateway` first').toBe(true);
     const quiet = await startTestGateway({ ...smtpEnv(smtp), RUN_WORKERS: 'false' });
     const schedules = async () =>
-      (await quiet.sql('select name from pgboss.schedule order by name')).map((row: { name: string }) => row.name);
+      (await quiet.sql('select name from pgboss.schedule order by name')).map((row) => String(row.name));
     try {
       // A gateway that works no jobs keeps no schedule: it creates the queues and leaves the rest to the workers.
       expect(await schedules()).toEqual([]);
-      const queues = (await quiet.sql('select name from pgboss.queue')).map((row: { name: string }) => row.name);
+      const queues = (await quiet.sql('select name from pgboss.queue')).map((row) => String(row.name));
       expect(queues).toEqual(expect.arrayContaining(['mail', 'prune-tables', 'sync-catalogue-schedule']));
       const user = await quiet.createUser('sent.by.the.worker@example.com');
       expect((await quiet.request('POST', `/api/v1/password-recovery/${user.email}`)).status).toBe(200);

@@ -1,43 +1,29 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { describe, expect, it } from 'vitest';
 import { PlainRows } from '../../gateway/database/plain-rows';
-import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
-import { migrate, openDatabase } from '../../gateway/orm';
-import { createTestDatabase, sql } from '../support/database';
+import { openDatabase } from '../../gateway/orm';
+import { migratedDatabase, sql } from '../support/database';
 
 /** The reads' pool (gateway/database/reads-driver.ts): pg's own pool, made as the ORM's connections are. */
 describe("the plain reads' pool", () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let orm: MikroORM;
-  const name = () => new URL(database.url).pathname.slice(1);
+  const db = migratedDatabase(3, 4000);
+  const name = () => new URL(db.database.url).pathname.slice(1);
   /** This database's connections other than the one asking, by the statement each last ran. */
   const connections = () =>
     sql<{ query: string }>(
-      database.url,
+      db.database.url,
       'select query from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
       [name()],
     );
 
-  beforeAll(async () => {
-    setTokenEncryptionKey(Buffer.alloc(32, 1).toString('base64'));
-    database = await createTestDatabase(inject('postgresUrl'));
-    orm = await openDatabase(database.url, 3, 4000);
-    await migrate(orm);
-  });
-  afterAll(async () => {
-    await orm?.close(true);
-    await database?.drop();
-  });
-
   it("reads dates as the ORM's connections do, as text its converters turn into dates", async () => {
-    const rows = new PlainRows(orm);
+    const rows = new PlainRows(db.orm);
     const [row] = await rows.query("select timestamptz '2026-11-29 12:00:00+00' as at, date '2026-11-29' as day", []);
     expect(typeof row?.at).toBe('string');
     expect(row?.day).toBe('2026-11-29');
   });
 
   it("holds no more connections than the ORM's pool, however many reads wait", async () => {
-    const rows = new PlainRows(orm);
+    const rows = new PlainRows(db.orm);
     let most = 0;
     const reads = Promise.all(
       Array.from({ length: 8 }, (_, i) => rows.query(`select pg_sleep(0.15), ${i} as reading`, [])),
@@ -56,10 +42,10 @@ describe("the plain reads' pool", () => {
   });
 
   it('survives its idle connections being ended by the server, and the next read opens another', async () => {
-    const rows = new PlainRows(orm);
+    const rows = new PlainRows(db.orm);
     await rows.query('select 1', []);
     const ended = await sql<{ ended: boolean }>(
-      database.url,
+      db.database.url,
       'select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
       [name()],
     );
@@ -70,7 +56,7 @@ describe("the plain reads' pool", () => {
   });
 
   it('closes with the ORM, and opens again when the ORM is opened again', async () => {
-    const other = await openDatabase(database.url, 2, 4000);
+    const other = await openDatabase(db.database.url, 2, 4000);
     const rows = new PlainRows(other);
     await rows.query("select 'before closing' as marker", []);
     expect((await connections()).some((c) => c.query.includes('before closing'))).toBe(true);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Client } from 'pg';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { ResourceService } from '../../gateway/resources/service';
 import { entityFor } from '../../gateway/resources/entity';
 import { clientResource } from '../../gateway/resources/client.resource';
@@ -14,12 +13,11 @@ import { loadConfig } from '../../gateway/config';
 import { PlainRows } from '../../gateway/database/plain-rows';
 import { SearchLimits } from '../../gateway/database/search-limits';
 import { isDatabaseUnavailable } from '../../gateway/database/unavailable';
-import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { ApiError } from '../../gateway/errors';
 import { messages } from '../../gateway/messages';
-import { migrate, openDatabase } from '../../gateway/orm';
+import { openDatabase } from '../../gateway/orm';
 import type { SignedInUser } from '../../gateway/users/user.schemas';
-import { createTestDatabase } from '../support/database';
+import { migratedDatabase } from '../support/database';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 /**
@@ -42,31 +40,19 @@ async function holdingClients<T>(databaseUrl: string, during: () => Promise<T>):
 const caller = { id: '00000000-0000-4000-8000-000000000000', isSuperuser: true } as SignedInUser;
 
 describe('the statement timeout', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let orm: MikroORM;
-
-  beforeAll(async () => {
-    setTokenEncryptionKey(Buffer.alloc(32, 1).toString('base64'));
-    database = await createTestDatabase(inject('postgresUrl'));
-    orm = await openDatabase(database.url, 2, 300);
-    await migrate(orm);
-  });
-  afterAll(async () => {
-    await orm?.close(true);
-    await database?.drop();
-  });
+  const db = migratedDatabase(2, 300);
 
   it('is 5 s unless DATABASE_STATEMENT_TIMEOUT_MS says otherwise, and is set on every connection', async () => {
     expect(loadConfig({}).DATABASE_STATEMENT_TIMEOUT_MS).toBe(5000);
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '800' }).DATABASE_STATEMENT_TIMEOUT_MS).toBe(800);
     expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toThrow('DATABASE_STATEMENT_TIMEOUT_MS');
-    const rows = new PlainRows(orm);
+    const rows = new PlainRows(db.orm);
     // Both connections of the pool at once, so neither answer comes from the other.
     const shown = await Promise.all(
       [1, 2].map(() => rows.query('select current_setting($1) as value', ['statement_timeout'])),
     );
     expect(shown.map(([row]) => row?.value)).toEqual(['300ms', '300ms']);
-    const byDefault = await openDatabase(database.url);
+    const byDefault = await openDatabase(db.database.url);
     try {
       const [row] = await new PlainRows(byDefault).query('show statement_timeout', []);
       expect(row?.statement_timeout).toBe('5s');
@@ -79,12 +65,12 @@ describe('the statement timeout', () => {
     const clients = new ResourceService(
       anyResource,
       entityFor(anyResource),
-      orm,
-      new PlainRows(orm),
+      db.orm,
+      new PlainRows(db.orm),
       new SearchLimits(loadConfig({})),
     );
     const started = performance.now();
-    const searched = await holdingClients(database.url, () =>
+    const searched = await holdingClients(db.database.url, () =>
       clients.list(caller, { skip: 0, limit: 10, q: 'store' }).catch((error: unknown) => error),
     );
     expect(performance.now() - started).toBeLessThan(3000);
@@ -92,7 +78,7 @@ describe('the statement timeout', () => {
     expect(searched).toMatchObject({ status: 503, detail: messages.searchTimedOut });
 
     // Any other statement cancelled is an unavailable database (503, try again), never an unknown error.
-    const listed = await holdingClients(database.url, () =>
+    const listed = await holdingClients(db.database.url, () =>
       clients.list(caller, { skip: 0, limit: 10 }).catch((error: unknown) => error),
     );
     expect(listed).not.toBeInstanceOf(ApiError);

@@ -1,8 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
+import { migrate, openDatabase } from '../../gateway/orm';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
 
 /** Creates an empty database on the test server and returns its URL and a function that drops it. */
-export async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(serverUrl: string): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
@@ -34,4 +43,24 @@ export async function sql<T = Record<string, unknown>>(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A migrated database of its own for one file's tests, opened through the ORM as the gateway opens it (`poolMax`
+ * connections, `statementTimeoutMs`): made before the file's tests and dropped after them. Its fields are set once
+ * `beforeAll` has run.
+ */
+export function migratedDatabase(poolMax: number, statementTimeoutMs: number) {
+  const opened = {} as { database: TestDatabase; orm: MikroORM };
+  beforeAll(async () => {
+    setTokenEncryptionKey(Buffer.alloc(32, 1).toString('base64'));
+    opened.database = await createTestDatabase(inject('postgresUrl'));
+    opened.orm = await openDatabase(opened.database.url, poolMax, statementTimeoutMs);
+    await migrate(opened.orm);
+  });
+  afterAll(async () => {
+    await opened.orm?.close(true);
+    await opened.database?.drop();
+  });
+  return opened;
 }
