@@ -188,6 +188,12 @@ const schema = z.object({
   ORDERS_STATUS_INTERVAL_SECONDS: int(60, 86_400).default(600),
   /** How many orders one process sends at once. */
   ORDERS_CONCURRENCY: int(1, 200).default(10),
+  /** How many of one client's orders one process works on at once: one store never takes every slot. */
+  ORDERS_PER_CLIENT_CONCURRENCY: int(1, 200).default(3),
+  /** A store's bucket wait (ms) past which an order's job gives its slot back and comes again after the wait. */
+  ORDERS_BUCKET_WAIT_MS: int(0, 600_000).default(2_000),
+  /** Where Hiper's answers wait, on this machine, for a database that could not be reached when they came. */
+  ORDERS_ANSWERS_DIR: z.string().default('.data/hiper-answers'),
 
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),

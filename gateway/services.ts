@@ -24,6 +24,7 @@ import { OrderSweep } from './orders/order-intake';
 import { OrderSender } from './orders/order-sender';
 import { OrderService } from './orders/order.service';
 import { OrderStatus } from './orders/order-status';
+import { OrderWatch } from './orders/order-watch';
 
 /** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
 export interface Services {
@@ -59,7 +60,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   const sync = new SyncService(orm, jobs, limits);
   // One per process: a store's bucket is shared by its synchronisation and its orders.
   const nuvemshop = NuvemshopClient.fromConfig(config);
-  const orderSender = new OrderSender(orm, config, nuvemshop, log);
+  const orderSender = new OrderSender(orm, config, nuvemshop, jobs, log);
   const orderSweep = new OrderSweep(orm, jobs, nuvemshop, config, log);
   return {
     auth,
@@ -88,6 +89,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       orderSender,
       orderSweep,
       orderStatus: new OrderStatus(orm, config, nuvemshop, log),
+      orderWatch: new OrderWatch(orm, jobs, orderSender.answers, config, log),
       storeLife: new StoreLife(orm, jobs, config, log),
     }),
   };

@@ -1,15 +1,17 @@
 import type { Config } from '../config';
 import type { OrderSweep } from '../orders/order-intake';
 import type { OrderSender } from '../orders/order-sender';
+import type { OrderWatch } from '../orders/order-watch';
 import type { OrderStatus } from '../orders/order-status';
 import { PlatformError } from '../sync/platform-call';
-import type { QueueDefinition } from '../queue/queue';
+import type { Job, QueueDefinition } from '../queue/queue';
 
 export interface OrderJobDeps {
   config: Config;
   orderSender: OrderSender;
   orderSweep: OrderSweep;
   orderStatus: OrderStatus;
+  orderWatch: OrderWatch;
 }
 
 /** A failure the same call will meet again (a refusal, a dead token) ends the job; the rest are retried. */
@@ -22,21 +24,40 @@ async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: st
   }
 }
 
+/** One order's job: a final failure, or the last attempt's, holds the order for a person instead of stranding it. */
+async function orderJob(job: Job<'order'>, sender: OrderSender, watch: OrderWatch): Promise<Record<string, unknown>> {
+  const { orderId } = job.data;
+  try {
+    return await sender.process(orderId, { fair: true });
+  } catch (error) {
+    const final = error instanceof PlatformError && !error.retryable;
+    if (!final && job.retryCount < job.retryLimit) throw error;
+    // Unsaved (the database is down too), the failure stands and the watch finds the order later.
+    if (!(await watch.giveUp(orderId, error)) && !final) throw error;
+    return { held: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /**
-<<<<<<< HEAD
  * The order queues: `order` (one queued per order; the row's state, claimed in one statement, keeps a second job of
- * the same order from sending it again), the sweeps and their schedule, and the watch that settles orders a dead
- * process left `sending`.
+ * the same order from sending it again), a client's order webhooks when its orders are turned on, the sweeps and
+ * their schedule, and the watch that saves Hiper's answers kept through a database outage, settles orders a dead
+ * process left `sending` and queues again payable orders left `received` with no job.
  *
  * `order` is `short`, not `stately`: under `stately` a job queued while its order's job runs cannot be fetched, and
  * pg-boss's fetch then answers no job at all to every worker, so one order's running job (or a dead process's,
  * until it expires) held up every other order.
-=======
- * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), a client's
- * order webhooks when its orders are turned on, the sweeps and their schedule, and the watch that settles orders a dead process left `sending`.
->>>>>>> orders-screens
+ *
+ * An order's job that runs out of attempts, or meets a refusal it cannot get past, holds its order for a person with
+ * the reason, rather than leaving it `received` for good.
  */
-export function orderQueues({ config, orderSender, orderSweep, orderStatus }: OrderJobDeps): QueueDefinition[] {
+export function orderQueues({
+  config,
+  orderSender,
+  orderSweep,
+  orderStatus,
+  orderWatch,
+}: OrderJobDeps): QueueDefinition[] {
   const answerSeconds = Math.ceil(Math.max(config.HIPER_TIMEOUT_MS, config.NUVEMSHOP_TIMEOUT_MS) / 1000);
   const queues: QueueDefinition[] = [
     {
@@ -49,8 +70,7 @@ export function orderQueues({ config, orderSender, orderSweep, orderStatus }: Or
         policy: 'short',
       },
       concurrency: config.ORDERS_CONCURRENCY,
-      handle: async (job) =>
-        (await unlessFinal(() => orderSender.process(job.data.orderId))) as Record<string, unknown>,
+      handle: (job) => orderJob(job, orderSender, orderWatch),
     } satisfies QueueDefinition<'order'>,
     {
       name: 'orders-sweep',
@@ -77,7 +97,7 @@ export function orderQueues({ config, orderSender, orderSweep, orderStatus }: Or
       options: { retryLimit: 1, retryDelay: 10, retryBackoff: false, expireInSeconds: 60 },
       concurrency: 1,
       everySeconds: 30,
-      handle: () => orderSender.settleAbandoned(),
+      handle: () => orderWatch.watch(),
     } satisfies QueueDefinition<'orders-watch'>,
     {
       name: 'orders-status',

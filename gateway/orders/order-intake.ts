@@ -138,6 +138,10 @@ export class OrderSweep {
             row.state === 'received' ||
             row.state === 'held' ||
             (cancelled && (row.state === 'sent' || row.state === 'processed')) ||
+            // Paid again after a cancellation: the job shows it to staff.
+            (!cancelled &&
+              row.state === 'cancelled' &&
+              (order.payment_status === 'paid' || order.payment_status === 'authorized')) ||
             (refunded && (row.state === 'invoiced' || row.state === 'shipped'))
           ) {
             await this.jobs.send('order', { orderId: row.id }, { em: tx, singletonKey: row.id });

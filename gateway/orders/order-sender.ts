@@ -1,13 +1,21 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { clientResource, DEFAULT_PAYMENT_IDS, storeConnectionOf } from '../resources/client.resource';
+import {
+  clientResource,
+  DEFAULT_PAYMENT_IDS,
+  storeConnectionOf,
+  type ClientEntity,
+} from '../resources/client.resource';
 import { entityFor } from '../resources/entity';
 import { HiperClient, HiperKeyRefused, HiperNotReached } from '../sync/hiper.client';
 import { hiperTokenStore } from '../sync/hiper-token-store';
 import type { NuvemshopClient, NuvemshopOrder } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
+import type { JobQueue } from '../queue/queue';
+import { AnswerJournal } from './answer-journal';
+import { hiperWords, isHiperOrderId, judgeOrderAnswer } from './order-answer';
 import { mapOrder, type HiperSalesOrderBody } from './order-mapping';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
 
@@ -20,6 +28,10 @@ export class HiperBusy extends PlatformError {
 
 export const NOT_BEFORE_ORDERS_ON = 'Feito antes de os pedidos serem ligados: não enviado';
 export const REFUNDED_AFTER_NFE = 'Reembolsado na loja depois da NF-e: trate no Hiper';
+export const REOPENED_AFTER_CANCEL =
+  'Pago de novo na loja depois de cancelado: confira no Hiper e use Reenviar para criar um novo pedido de venda';
+export const REOPENED_BEFORE_SEND =
+  'Pago de novo na loja depois de cancelado antes do envio: use Reenviar para enviá-lo';
 
 const isStoreCancelled = (order: NuvemshopOrder) =>
   order.status === 'cancelled' || order.payment_status === 'voided' || order.payment_status === 'refunded';
@@ -50,13 +62,7 @@ const searchTextOf = (order: NuvemshopOrder) =>
     .join(' ');
 
 /** What Hiper said, as staff read it: its `errors`, else its `message`. */
-function hiperSaid(body: unknown, status: number): string {
-  const { errors, message } = (body && typeof body === 'object' ? body : {}) as { errors?: unknown; message?: unknown };
-  const listed = Array.isArray(errors) ? errors.map(String).filter(Boolean) : [];
-  if (listed.length > 0) return listed.join('; ');
-  if (typeof message === 'string' && message) return message;
-  return `Hiper recusou o pedido (HTTP ${status})`;
-}
+const hiperSaid = (body: unknown, status: number) => hiperWords(body) ?? `Hiper recusou o pedido (HTTP ${status})`;
 
 /**
  * One store order's way into Hiper: read from the store, mapped, and sent exactly once. `sending` is committed before
@@ -64,15 +70,30 @@ function hiperSaid(body: unknown, status: number): string {
  * nothing here ever sends an uncertain order again (staff choose).
  */
 export class OrderSender {
+  /** Hiper's ids kept until the orders' rows hold them. */
+  readonly answers: AnswerJournal;
+  /** Orders of each client this process is working on now. */
+  private readonly working = new Map<string, number>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly config: Config,
     private readonly nuvemshop: NuvemshopClient,
+    private readonly jobs: JobQueue,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.answers = new AnswerJournal(orm, config.ORDERS_ANSWERS_DIR, log);
+  }
 
-  /** The `order` job: brings the row up to date with the store, and acts on what it then says. */
-  async process(orderId: string, { send = true }: { send?: boolean } = {}): Promise<Record<string, unknown>> {
+  /**
+   * The `order` job: brings the row up to date with the store, and acts on what it then says. With `fair` (the job's
+   * way) an order whose client already has its share of this process's slots, or whose store's bucket would keep it
+   * waiting, is queued again for a moment later and frees its slot, so one store never holds up another's orders.
+   */
+  async process(
+    orderId: string,
+    { send = true, fair = false }: { send?: boolean; fair?: boolean } = {},
+  ): Promise<Record<string, unknown>> {
     const em = this.orm.em.fork();
     const row = await orderRow(em, orderId);
     if (!row) return { skipped: 'the order is gone' };
@@ -80,9 +101,40 @@ export class OrderSender {
     if (!client || !isConnected(client)) return { skipped: 'the client is not connected to both platforms' };
     if (row.state === 'sending' || row.state === 'uncertain') return { skipped: `the order is ${row.state}` };
     const connection = storeConnectionOf(client);
+    if (fair) {
+      const wait = this.nuvemshop.bucket(connection.storeId).expectedWaitMs();
+      const busy = (this.working.get(row.client_id) ?? 0) >= this.config.ORDERS_PER_CLIENT_CONCURRENCY;
+      if (busy || wait > this.config.ORDERS_BUCKET_WAIT_MS) {
+        const seconds = Math.min(300, Math.max(1, Math.ceil(wait / 1000)));
+        await this.jobs.send('order', { orderId }, { singletonKey: orderId, startAfterSeconds: seconds });
+        return { deferred: busy ? 'the client has its share of the slots' : `the store's bucket: ${seconds} s` };
+      }
+    }
+    this.working.set(row.client_id, (this.working.get(row.client_id) ?? 0) + 1);
+    try {
+      return await this.bringUpToDate(em, row, client, connection, send);
+    } finally {
+      const left = (this.working.get(row.client_id) ?? 1) - 1;
+      if (left > 0) this.working.set(row.client_id, left);
+      else this.working.delete(row.client_id);
+    }
+  }
+
+  private async bringUpToDate(
+    em: EntityManager,
+    row: OrderRow,
+    client: ClientEntity,
+    connection: ReturnType<typeof storeConnectionOf>,
+    send: boolean,
+  ): Promise<Record<string, unknown>> {
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
     const order = await store.getOrder(Number(row.nuvemshop_order_id));
     if (!order) {
+      // A signed event naming an order the store does not have: nothing of it is kept but the webhook's own row.
+      if (row.state === 'received' && !row.hiper_order_id) {
+        await em.execute(`delete from orders where id = ? and state = 'received' and hiper_order_id is null`, [row.id]);
+        return { removed: 'not in the store' };
+      }
       await moveOrder(em, row.id, { last_error: 'O pedido não existe na loja' });
       return { skipped: 'not in the store' };
     }
@@ -146,6 +198,14 @@ export class OrderSender {
           await moveOrder(em, row.id, { last_error: REFUNDED_AFTER_NFE }, REFUNDED_AFTER_NFE);
         }
         return { unchanged: row.state };
+      case 'cancelled': {
+        // Paid again in the store after a cancellation: shown to staff rather than left diverging from the store.
+        const payable = ['paid', ...(client.ordersSendOn === 'authorized' ? ['authorized'] : [])];
+        if (cancelled || !payable.includes(order.payment_status)) return { unchanged: row.state };
+        const reason = row.hiper_order_id ? REOPENED_AFTER_CANCEL : REOPENED_BEFORE_SEND;
+        await moveOrder(em, row.id, { state: 'held', hold_reason: reason }, reason, ['cancelled']);
+        return { held: reason };
+      }
       default:
         return { unchanged: row.state };
     }
@@ -213,42 +273,53 @@ export class OrderSender {
       this.log.warn({ order: row.id }, 'order send uncertain: no answer from Hiper');
       return { uncertain: reason };
     }
-    const { status, body: said } = answer;
-    const id = (said as { id?: unknown } | undefined)?.id;
-    const errors = (said as { errors?: unknown } | undefined)?.errors;
-    const hasErrors = Array.isArray(errors) && errors.length > 0;
-    if (status >= 200 && status < 300 && typeof id === 'string' && id && !hasErrors) {
-      await moveOrder(
-        em,
-        row.id,
-        { state: 'sent', hiper_order_id: id, sent_at: new Date(), sending_since: null },
-        `Recebido pelo Hiper (${id})`,
-        ['sending'],
-      );
-      return { sent: id };
+    const verdict = judgeOrderAnswer(answer.status, answer.body);
+    switch (verdict.kind) {
+      case 'sent': {
+        const note = verdict.warning
+          ? `Recebido pelo Hiper (${verdict.id}), com aviso: ${verdict.warning}`
+          : `Recebido pelo Hiper (${verdict.id})`;
+        const saved = await this.answers.keep({
+          orderId: row.id,
+          hiperOrderId: verdict.id,
+          note,
+          at: new Date().toISOString(),
+        });
+        return saved ? { sent: verdict.id } : { sent: verdict.id, saving: 'the database could not be reached yet' };
+      }
+      case 'uncertain':
+        await moveOrder(
+          em,
+          row.id,
+          { state: 'uncertain', last_error: verdict.reason, sending_since: null },
+          verdict.reason,
+          ['sending'],
+        );
+        return { uncertain: verdict.reason };
+      case 'busy':
+        await moveOrder(em, row.id, { state: 'received', sending_since: null }, 'Hiper ocupado (429): nada criado', [
+          'sending',
+        ]);
+        throw new HiperBusy();
+      case 'refused': {
+        // A refusal with its reasons: nothing was created.
+        const reason = verdict.reason.slice(0, 1000);
+        await moveOrder(em, row.id, { state: 'held', hold_reason: reason, sending_since: null }, reason, ['sending']);
+        return { held: reason };
+      }
     }
-    if ((status >= 200 && status < 300 && !hasErrors) || status >= 500 || status === 408) {
-      const reason = `Hiper respondeu HTTP ${status} sem o id do pedido: o pedido pode ter sido criado no Hiper`;
-      await moveOrder(em, row.id, { state: 'uncertain', last_error: reason, sending_since: null }, reason, ['sending']);
-      return { uncertain: reason };
-    }
-    if (status === 429) {
-      await moveOrder(em, row.id, { state: 'received', sending_since: null }, 'Hiper ocupado (429): nada criado', [
-        'sending',
-      ]);
-      throw new HiperBusy();
-    }
-    // A refusal with its reasons: nothing was created.
-    const reason = hiperSaid(said, status).slice(0, 1000);
-    await moveOrder(em, row.id, { state: 'held', hold_reason: reason, sending_since: null }, reason, ['sending']);
-    return { held: reason };
   }
 
   /** A store cancellation, refund or void after sending: Hiper is asked to cancel its sales order. */
   private async cancelInHiper(em: EntityManager, row: OrderRow, key: string): Promise<Record<string, unknown>> {
+    if (!isHiperOrderId(row.hiper_order_id)) {
+      const reason = 'Cancelado na loja, mas o pedido não tem um id do Hiper válido: cancele-o no Hiper';
+      await moveOrder(em, row.id, { last_error: reason }, reason);
+      return { failed: 'no Hiper id' };
+    }
     const { status, body } = await this.hiper(row.client_id, key).authorized(
       'PUT',
-      `/pedido-de-venda/cancelar/${encodeURIComponent(row.hiper_order_id ?? '')}`,
+      `/pedido-de-venda/cancelar/${encodeURIComponent(row.hiper_order_id)}`,
     );
     if (status >= 200 && status < 300) {
       await moveOrder(
@@ -264,19 +335,5 @@ export class OrderSender {
       throw new PlatformError(`Hiper answered HTTP ${status}`, true);
     await moveOrder(em, row.id, { last_error: hiperSaid(body, status) });
     return { failed: status };
-  }
-
-  /** Orders left `sending` past any answer's time (their process died) become `uncertain`, never sent again by themselves. */
-  async settleAbandoned(): Promise<Record<string, unknown>> {
-    const seconds = Math.ceil(this.config.HIPER_TIMEOUT_MS / 1000) * 2 + 30;
-    const rows = (await this.orm.em.fork().execute(
-      `update orders set state = 'uncertain', sending_since = null, updated_at = now(),
-          last_error = 'O envio ao Hiper foi interrompido: o pedido pode ter sido criado no Hiper',
-          history = history || jsonb_build_array(jsonb_build_object('at', now(), 'state', 'uncertain',
-            'note', 'O envio ao Hiper foi interrompido: o pedido pode ter sido criado no Hiper'))
-        where state = 'sending' and sending_since < now() - make_interval(secs => ?) returning id`,
-      [seconds],
-    )) as { id: string }[];
-    return { uncertain: rows.length };
   }
 }

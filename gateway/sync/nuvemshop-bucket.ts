@@ -30,6 +30,8 @@ export class NuvemshopBucket {
   private inFlight = 0;
   private blockedUntil = 0;
   private queue: Promise<void> = Promise.resolve();
+  /** Calls waiting their turn. */
+  private waiting = 0;
 
   constructor(private readonly now: () => number = () => performance.now()) {
     this.at = now();
@@ -48,9 +50,18 @@ export class NuvemshopBucket {
 
   /** Waits until one more request fits below the limit, then counts it. */
   take(cost = 1): Promise<void> {
-    const turn = this.queue.then(() => this.waitForRoom(cost));
+    this.waiting += cost;
+    const turn = this.queue.then(() => this.waitForRoom(cost)).finally(() => (this.waiting -= cost));
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /** How long a call taken now would wait for its turn, by our estimate (ms): after a 429, at least until it ends. */
+  expectedWaitMs(cost = 1): number {
+    const blocked = Math.max(0, this.blockedUntil - this.now());
+    this.drain();
+    const over = this.level + this.waiting + cost - (this.limit - this.margin);
+    return blocked + Math.max(0, over / this.drainPerMs);
   }
 
   /** What an answer's headers say about the bucket: its size, how full it is, and so how fast it drains. */
