@@ -188,6 +188,9 @@ const schema = z.object({
   ORDERS_STATUS_INTERVAL_SECONDS: int(60, 86_400).default(600),
   /** How many orders one process sends at once. */
   ORDERS_CONCURRENCY: int(1, 200).default(10),
+  /** An order's job is tried again this many times after its first attempt, waiting this long then doubling. */
+  ORDERS_RETRY_LIMIT: int(0, 20).default(8),
+  ORDERS_RETRY_DELAY_SECONDS: int(1, 3600).default(10),
   /** How many of one client's orders one process works on at once: one store never takes every slot. */
   ORDERS_PER_CLIENT_CONCURRENCY: int(1, 200).default(3),
   /** A store's bucket wait (ms) past which an order's job gives its slot back and comes again after the wait. */

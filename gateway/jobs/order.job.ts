@@ -63,8 +63,8 @@ export function orderQueues({
     {
       name: 'order',
       options: {
-        retryLimit: 8,
-        retryDelay: 10,
+        retryLimit: config.ORDERS_RETRY_LIMIT,
+        retryDelay: config.ORDERS_RETRY_DELAY_SECONDS,
         retryBackoff: true,
         expireInSeconds: answerSeconds * 4 + 60,
         policy: 'short',

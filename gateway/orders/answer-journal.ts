@@ -40,10 +40,7 @@ export class AnswerJournal {
     folder: string,
     private readonly log: Logger,
   ) {
-    // One folder per database, so answers kept for one database are never saved, or dropped, by another's process.
-    const database = new URL(orm.config.get('clientUrl') ?? 'postgres://localhost/');
-    const name = `${database.hostname}:${database.port || 5432}${database.pathname}`;
-    this.folder = path.join(folder, createHash('sha256').update(name).digest('hex').slice(0, 16));
+    this.folder = answerFolder(folder, orm.config.get('clientUrl') ?? 'postgres://localhost/');
   }
 
   /**
@@ -135,6 +132,13 @@ export class AnswerJournal {
     }
     return answers;
   }
+}
+
+/** The folder of one database's kept answers: answers kept for one database are never saved, or dropped, by another's. */
+export function answerFolder(base: string, databaseUrl: string): string {
+  const database = new URL(databaseUrl);
+  const name = `${database.hostname}:${database.port || 5432}${database.pathname}`;
+  return path.join(base, createHash('sha256').update(name).digest('hex').slice(0, 16));
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -85,6 +85,7 @@ export interface HiperFault {
   method?: string;
   times?: number;
   status?: number;
+  /** The body answered with `status`; a function is given the body Hiper would have answered (with `afterServing`). */
   body?: unknown;
   delayMs?: number;
   /**
@@ -637,7 +638,12 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
         }
         const [status, body] =
           fault?.status !== undefined
-            ? [fault.status, fault.body ?? { errors: ['Erro interno'], message: null }]
+            ? [
+                fault.status,
+                typeof fault.body === 'function'
+                  ? (fault.body as (served: unknown) => unknown)(served?.[1])
+                  : (fault.body ?? { errors: ['Erro interno'], message: null }),
+              ]
             : (served ?? serve());
         record.status = status;
         await interceptor?.(record, 'served');
