@@ -32,6 +32,11 @@ export interface MappingContext {
   /** `payment_details.method` → Hiper `idMeioDePagamento`. */
   paymentIds: Record<string, number>;
   marketplace?: { cnpj: string; name: string } | null;
+  /**
+   * The freight in cents when the order itself does not say it (the 2025-03 Order API keeps it on the fulfillment
+   * orders): the sum of their `shipping.consumer_cost`.
+   */
+  freightCents?: number;
 }
 
 /** The order as Hiper should receive it, or the reasons it must wait for a person (exact texts staff read). */
@@ -45,6 +50,13 @@ export const holdPayment = (method: string) => `Meio de pagamento sem código no
 /** Decimal text (`"19.90"`) → cents. */
 export const toCents = (value: unknown) => Math.round((Number(value) || 0) * 100);
 const money = (cents: number) => Math.round(cents) / 100;
+
+/** A fulfillment order's freight in cents: `{value, currency}` as the 2025-03 pages show it, or a plain amount. */
+export function consumerCostCents(shipping: { consumer_cost?: unknown } | null | undefined): number {
+  const cost = shipping?.consumer_cost;
+  const value = cost && typeof cost === 'object' ? (cost as { value?: unknown }).value : cost;
+  return toCents(value);
+}
 
 /**
  * Net unit prices in cents: whatever makes the lines' net total equal `netTotal` (the order's discount, or a
@@ -81,7 +93,8 @@ const text = (value: unknown) => (value === null || value === undefined ? '' : S
 /** A store order → Hiper's sales order, or the reasons it waits for a person. */
 export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mapping {
   const holds: string[] = [];
-  const documento = buyerDocument(order.customer?.identification);
+  // Without the `read_customers` scope there is no `customer`: the order's own contact_identification says it.
+  const documento = buyerDocument(order.customer?.identification) ?? buyerDocument(order.contact_identification);
   if (!documento) holds.push(HOLD_DOCUMENT);
 
   const shipping = order.shipping_address ?? {};
@@ -136,20 +149,25 @@ export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mappin
   if (holds.length > 0) return { lines, holds };
 
   const total = toCents(order.total);
-  const freight = toCents(order.shipping_cost_customer);
+  const freight =
+    order.shipping_cost_customer === undefined || order.shipping_cost_customer === null
+      ? (context.freightCents ?? 0)
+      : toCents(order.shipping_cost_customer);
   const units = spreadDiscount(
     lines.map((l) => ({ unitCents: toCents(l.price), quantity: l.quantity })),
     total - freight,
   );
   const name = text(order.customer?.name) || text(order.contact_name) || text(shipping.name);
+  // A company buyer is named by its legal name, with its trade name and state registration (IE) beside it.
+  const company = order.billing_customer_type === 'company' || documento!.length === 14;
   const note = text(order.note);
   const body: HiperSalesOrderBody = {
     cliente: {
       documento: documento!,
       email: text(order.customer?.email) || text(order.contact_email),
-      inscricaoEstadual: '',
-      nomeDoCliente: name,
-      nomeFantasia: '',
+      inscricaoEstadual: company ? text(order.billing_state_registration) : '',
+      nomeDoCliente: (company && text(order.billing_business_name)) || name,
+      nomeFantasia: company ? text(order.billing_trade_name) : '',
     },
     enderecoDeCobranca: cobranca,
     enderecoDeEntrega: entrega,

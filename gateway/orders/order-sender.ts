@@ -10,13 +10,13 @@ import {
 import { entityFor } from '../resources/entity';
 import { HiperClient, HiperKeyRefused, HiperNotReached } from '../sync/hiper.client';
 import { hiperTokenStore } from '../sync/hiper-token-store';
-import type { NuvemshopClient, NuvemshopOrder } from '../sync/nuvemshop.client';
+import type { NuvemshopClient, NuvemshopOrder, NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import type { JobQueue } from '../queue/queue';
 import { AnswerJournal } from './answer-journal';
 import { hiperWords, isHiperOrderId, judgeOrderAnswer } from './order-answer';
-import { mapOrder, type HiperSalesOrderBody } from './order-mapping';
+import { consumerCostCents, mapOrder, type HiperSalesOrderBody } from './order-mapping';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
 
 /** Hiper's answer said nothing was created because it was busy: the job tries again later. */
@@ -63,6 +63,16 @@ const searchTextOf = (order: NuvemshopOrder) =>
 
 /** What Hiper said, as staff read it: its `errors`, else its `message`. */
 const hiperSaid = (body: unknown, status: number) => hiperWords(body) ?? `Hiper recusou o pedido (HTTP ${status})`;
+
+/**
+ * The freight of an order the newer Order API serves without `shipping_cost_customer`: the sum of its fulfillment
+ * orders' `shipping.consumer_cost` (embedded when the order was read with them, else read).
+ */
+async function freightOnFulfillmentOrders(store: NuvemshopStoreClient, order: NuvemshopOrder) {
+  if (order.shipping_cost_customer !== undefined && order.shipping_cost_customer !== null) return undefined;
+  const fulfillmentOrders = order.fulfillment_orders ?? (await store.listFulfillmentOrders(order.id));
+  return fulfillmentOrders.reduce((sum, fo) => sum + consumerCostCents(fo.shipping), 0);
+}
 
 /**
  * One store order's way into Hiper: read from the store, mapped, and sent exactly once. `sending` is committed before
@@ -169,6 +179,7 @@ export class OrderSender {
         if (!payable.includes(order.payment_status)) return { waiting: `payment ${order.payment_status}` };
         const mapping = mapOrder(order, {
           links: await this.links(em, row.client_id, order),
+          freightCents: await freightOnFulfillmentOrders(store, order),
           paymentIds: paymentIdsOf(client.ordersPaymentIds),
           marketplace: client.hiperMarketplaceCnpj
             ? { cnpj: String(client.hiperMarketplaceCnpj), name: String(client.hiperMarketplaceName ?? '') }

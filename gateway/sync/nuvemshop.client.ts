@@ -111,7 +111,14 @@ export interface NuvemshopOrder {
   number: number;
   contact_email?: string | null;
   contact_name?: string | null;
+  /** The buyer's CPF/CNPJ on the order itself: `customer` comes only with the `read_customers` scope. */
+  contact_identification?: string | null;
   customer?: { name?: string | null; email?: string | null; identification?: string | null } | null;
+  /** The 2025-03 Order API's buyer kind (`person` or `company`), and a company's names and state registration. */
+  billing_customer_type?: string | null;
+  billing_business_name?: string | null;
+  billing_trade_name?: string | null;
+  billing_state_registration?: string | null;
   shipping_address?: {
     name?: string | null;
     address?: string | null;
@@ -133,12 +140,15 @@ export interface NuvemshopOrder {
   total: string;
   subtotal?: string;
   discount?: string;
+  /** The freight the buyer paid: absent from the 2025-03 Order API, which keeps it on the fulfillment orders. */
   shipping_cost_customer?: string | null;
   payment_details?: { method?: string | null; installments?: string | number | null } | null;
   status: string;
   payment_status: string;
   shipping_status?: string;
   products: NuvemshopOrderLine[];
+  /** The order's fulfillment orders, when read with `aggregates=fulfillment_orders`. */
+  fulfillment_orders?: NuvemshopFulfillmentOrder[];
   created_at: string;
   updated_at: string;
 }
@@ -157,6 +167,11 @@ export interface NuvemshopFulfillmentOrder {
   id: string;
   status: string;
   assigned_location?: { id: string; name?: string } | null;
+  /** Its shipping: `ship` or `pickup`, and the freight the buyer paid (`{value, currency}`, or a plain amount). */
+  shipping?: {
+    type?: string | null;
+    consumer_cost?: { value?: number | string | null } | number | string | null;
+  } | null;
 }
 
 /** A variant's fields as written. Stock is whole units; `inventory_levels` wins over `stock` when both are sent. */

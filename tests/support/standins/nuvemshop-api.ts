@@ -144,6 +144,12 @@ export interface StoreOrder {
     phone: string | null;
   };
   billing_name: string | null;
+  /** The 2025-03 Order API's buyer kind and, for a company, its names and state registration (IE). */
+  billing_customer_type?: 'person' | 'company';
+  billing_business_name?: string | null;
+  billing_trade_name?: string | null;
+  billing_state_registration?: string | null;
+  billing_document_type?: string | null;
   billing_address: string | null;
   billing_number: string | null;
   billing_floor: string | null;
@@ -186,7 +192,17 @@ export type OrderSeed = Partial<Omit<StoreOrder, 'products' | 'shipping_address'
   shipping_address?: Partial<StoreOrder['shipping_address']>;
   /** Split into one fulfillment order per location named (the store's first location unless told). */
   locations?: string[];
+  /**
+   * The Order API's shape it is served in: `2023` (default: freight in `shipping_cost_customer`) or `2025-03` (no
+   * order-level shipping fields, freight only on the fulfillment orders' `shipping.consumer_cost`).
+   */
+  shape?: '2023' | '2025-03';
+  /** The fulfillment orders' shipping type: `ship` (default), `pickup`, or `non-shippable` (a service, say). */
+  shippingType?: 'ship' | 'pickup' | 'non-shippable';
 };
+
+/** Fields the 2025-03 Order API no longer has: freight lives on the fulfillment orders. */
+const ORDER_LEVEL_SHIPPING = ['shipping_cost_customer', 'shipping_cost_owner'] as const;
 
 /** A fulfillment order (MultiCD), shaped as Tiendanube's own mocks show it. */
 export interface FulfillmentOrder {
@@ -196,6 +212,13 @@ export interface FulfillmentOrder {
   assigned_location: { id: string; name: string };
   line_items: { id: string; quantity: number; order_line_item_id: number }[];
   tracking_info: { code: string | null; url: string | null; carrier?: string | null } | null;
+  shipping: {
+    type: 'ship' | 'pickup' | 'non-shippable';
+    carrier: string | null;
+    option: string | null;
+    merchant_cost: { value: number; currency: string };
+    consumer_cost: { value: number; currency: string };
+  };
   fulfilled_at: string | null;
   /** What the last PATCH said of notifying the customer. */
   notified?: boolean;
@@ -429,6 +452,8 @@ export class StandInStore {
   locations: Location[] = [{ id: locationId(), name: 'Depósito', priority: 0 }];
   orders: StoreOrder[] = [];
   fulfillmentOrders = new Map<number, FulfillmentOrder[]>();
+  /** Orders served in the 2025-03 Order API's shape. */
+  newShape = new Set<number>();
   metafields: Metafield[] = [];
   orderActions: OrderAction[] = [];
   private nextOrderNumber = 100;
@@ -1074,7 +1099,7 @@ export class StandInStore {
    */
   seedOrder(seed: OrderSeed): StoreOrder {
     const now = timestamp();
-    const { lines, locations, shipping_address, ...fields } = seed;
+    const { lines, locations, shipping_address, shape, shippingType, ...fields } = seed;
     const products: OrderLine[] = lines.map((line) => {
       const variant = typeof line.variant === 'number' ? this.variant(line.variant) : line.variant;
       const variantId = typeof line.variant === 'number' ? line.variant : line.variant.id;
@@ -1164,6 +1189,7 @@ export class StandInStore {
       ...fields,
     };
     this.orders.push(order);
+    if (shape === '2025-03') this.newShape.add(order.id);
     const named = locations?.length ? locations : [this.locations[0].name];
     const at = named.map((name) => this.locations.find((l) => l.name === name) ?? this.addLocation(name));
     this.fulfillmentOrders.set(
@@ -1178,10 +1204,41 @@ export class StandInStore {
           .filter((_, j) => j % at.length === i)
           .map((l) => ({ id: locationId(), quantity: l.quantity, order_line_item_id: l.id })),
         tracking_info: null,
+        // The order's freight on its first fulfillment order.
+        shipping: {
+          type: shippingType ?? 'ship',
+          carrier: shippingType === 'pickup' ? null : 'Correios',
+          option: shippingType === 'pickup' ? 'Retirada na loja' : 'PAC',
+          merchant_cost: { value: 0, currency: 'BRL' },
+          consumer_cost: { value: i === 0 ? Number(order.shipping_cost_customer) : 0, currency: 'BRL' },
+        },
         fulfilled_at: null,
       })),
     );
     return order;
+  }
+
+  /** An order as the API serves it: in the 2025-03 shape for an order seeded so. */
+  served(order: StoreOrder): Record<string, unknown> {
+    const copy = structuredClone(order) as unknown as Record<string, unknown>;
+    if (this.newShape.has(order.id)) {
+      for (const field of ORDER_LEVEL_SHIPPING) delete copy[field];
+      copy.billing_customer_type ??= 'person';
+      copy.billing_business_name ??= null;
+      copy.billing_trade_name ??= null;
+      copy.billing_state_registration ??= null;
+      copy.billing_document_type ??= copy.billing_customer_type === 'company' ? 'cnpj' : 'cpf';
+    } else {
+      for (const field of [
+        'billing_customer_type',
+        'billing_business_name',
+        'billing_trade_name',
+        'billing_state_registration',
+        'billing_document_type',
+      ])
+        delete copy[field];
+    }
+    return copy;
   }
 
   /** Changes an order as the store would (paid, cancelled, a CPF fixed...): its `updated_at` moves to now. */
@@ -1263,6 +1320,18 @@ export class StandInStore {
     if (body.tracking_info !== undefined && body.tracking_info !== null && !isObject(body.tracking_info)) {
       throw unprocessable('tracking_info must be an object');
     }
+    // "READY_FOR_PICKUP applies only to the pickup Shipping Type, while non-shippable… expect only the DELIVERED
+    // status"; errors answer 400.
+    const wanted = body.status === undefined ? undefined : String(body.status);
+    if (wanted && fo.shipping.type === 'pickup' && ['DISPATCHED', 'NOT_DELIVERED'].includes(wanted)) {
+      throw badRequest(`${wanted} does not apply to the pickup Shipping Type`);
+    }
+    if (wanted && fo.shipping.type !== 'pickup' && wanted === 'READY_FOR_PICKUP') {
+      throw badRequest('READY_FOR_PICKUP applies only to the pickup Shipping Type');
+    }
+    if (wanted && fo.shipping.type === 'non-shippable' && !['DELIVERED', 'CANCELLED'].includes(wanted)) {
+      throw badRequest('A non-shippable fulfillment order expects only the DELIVERED status');
+    }
     if (body.status) fo.status = body.status as FulfillmentOrder['status'];
     if (isObject(body.tracking_info)) {
       fo.tracking_info = {
@@ -1271,7 +1340,12 @@ export class StandInStore {
         carrier: (body.tracking_info.carrier as string) ?? null,
       };
     }
-    if (typeof body.notify_customer === 'boolean') fo.notified = body.notify_customer;
+    // The notification is a field of tracking_info (default false); a top-level notify_customer is no field at all.
+    if (isObject(body.tracking_info)) {
+      const notify = body.tracking_info.notify_customer;
+      if (notify !== undefined && typeof notify !== 'boolean') throw badRequest('notify_customer must be a boolean');
+      fo.notified = notify === true;
+    }
     const now = timestamp();
     if (fo.status === 'DISPATCHED' || fo.status === 'DELIVERED') fo.fulfilled_at ??= now;
     const all = this.fulfillmentOrders.get(order.id) ?? [];
@@ -1318,6 +1392,24 @@ export class StandInStore {
       updated_at: now,
     };
     this.metafields.push(metafield);
+    return metafield;
+  }
+
+  /** `PUT /metafields/{id}`: a metafield's value (and description) replaced; its key and owner stay. */
+  updateMetafield(id: number, body: Record<string, unknown>): Metafield {
+    const metafield = this.metafields.find((m) => m.id === id);
+    if (!metafield) throw notFound('Metafield not found');
+    if (body.value !== undefined && (typeof body.value !== 'string' || !body.value)) {
+      throw fieldErrors({ value: ["can't be blank"] });
+    }
+    for (const fixed of ['namespace', 'key', 'owner_resource', 'owner_id']) {
+      if (body[fixed] !== undefined && String(body[fixed]) !== String(metafield[fixed as keyof Metafield])) {
+        throw fieldErrors({ [fixed]: ['cannot be changed'] });
+      }
+    }
+    if (typeof body.value === 'string') metafield.value = body.value;
+    if (typeof body.description === 'string') metafield.description = body.description;
+    metafield.updated_at = timestamp();
     return metafield;
   }
 
@@ -1599,14 +1691,14 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           const sign = options.ordersOrder === 'created-asc' ? 1 : -1;
           orders = [...orders].sort((a, b) => sign * (when(a.created_at) - when(b.created_at)) || sign * (a.id - b.id));
         }
-        return page(orders, q, `/${s.id}/orders`, (o) => structuredClone(o));
+        return page(orders, q, `/${s.id}/orders`, (o) => s.served(o));
       },
     },
     {
       method: 'GET',
       pattern: /^\/orders\/(\d+)$/,
       name: 'GET /orders/{id}',
-      handler: (s, [id]) => structuredClone(orderOf(s, id)),
+      handler: (s, [id]) => s.served(orderOf(s, id)),
     },
     {
       method: 'POST',
@@ -1664,6 +1756,12 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
             fields ? Object.fromEntries(fields.filter((f) => f in m).map((f) => [f, m[f as keyof Metafield]])) : m,
         );
       },
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/metafields\/(\d+)$/,
+      name: 'PUT /metafields/{id}',
+      handler: (s, [id], b) => structuredClone(s.updateMetafield(Number(id), object(b))),
     },
     {
       method: 'POST',
