@@ -11,6 +11,7 @@ export interface OrderRow {
   hiper_order_id: string | null;
   hiper_events_seen: number;
   placed_at: Date | null;
+  refused_digest: string | null;
 }
 
 /** One step of history, as the jsonb array it is appended to. */
@@ -20,7 +21,7 @@ export const historyOf = (state: OrderState, note: string) =>
 /** An order's row, locked for the transaction `em` is in when `lock`. */
 export async function orderRow(em: EntityManager, id: string, lock = false): Promise<OrderRow | undefined> {
   const [row] = (await em.execute(
-    `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_events_seen, placed_at
+    `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_events_seen, placed_at, refused_digest
        from orders where id = ?${lock ? ' for update' : ''}`,
     [id],
   )) as OrderRow[];
@@ -46,7 +47,8 @@ type Settable =
   | 'customer_name'
   | 'store_status'
   | 'placed_at'
-  | 'search_text';
+  | 'search_text'
+  | 'refused_digest';
 
 /**
  * Changes an order's row, only while it is in one of `from` (when given), appending `note` to its history under the

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -63,6 +64,9 @@ const searchTextOf = (order: NuvemshopOrder) =>
 
 /** What Hiper said, as staff read it: its `errors`, else its `message`. */
 const hiperSaid = (body: unknown, status: number) => hiperWords(body) ?? `Hiper recusou o pedido (HTTP ${status})`;
+
+/** A sales order's digest: the same data mapped again gives the same body, so the same digest. */
+const digestOf = (body: HiperSalesOrderBody) => createHash('sha256').update(JSON.stringify(body)).digest('hex');
 
 /**
  * The freight of an order the newer Order API serves without `shipping_cost_customer`: the sum of its fulfillment
@@ -197,6 +201,10 @@ export class OrderSender {
           await moveOrder(em, row.id, { lines: mapping.lines });
           return { ready: true };
         }
+        // Refused by Hiper and mapped from the same data since: only staff's "Reenviar" posts it again.
+        if (row.state === 'held' && row.refused_digest === digestOf(mapping.body)) {
+          return { held: 'unchanged since Hiper refused it' };
+        }
         return this.send(em, row, connection.hiperKey!, mapping.body, mapping.lines);
       }
       case 'sent':
@@ -315,7 +323,13 @@ export class OrderSender {
       case 'refused': {
         // A refusal with its reasons: nothing was created.
         const reason = verdict.reason.slice(0, 1000);
-        await moveOrder(em, row.id, { state: 'held', hold_reason: reason, sending_since: null }, reason, ['sending']);
+        await moveOrder(
+          em,
+          row.id,
+          { state: 'held', hold_reason: reason, sending_since: null, refused_digest: digestOf(body) },
+          reason,
+          ['sending'],
+        );
         return { held: reason };
       }
     }

@@ -120,6 +120,13 @@ export const orderResource = new Resource(
       description: 'When its send to Hiper began',
     }),
     hiper_events_seen: int({ min: 0, max: 2 ** 31 - 1, default: 0, readOnly: true, hidden: true }),
+    refused_digest: text({
+      nullable: true,
+      max: 64,
+      readOnly: true,
+      hidden: true,
+      description: 'The digest of the sales order Hiper last refused: the same body is never posted again by itself',
+    }),
   },
   {
     operations: ['list', 'get'],

@@ -294,3 +294,40 @@ describe('one store waiting on its bucket', () => {
     for (const o of aOrders) expect(a.account.ordersNumbered(o.number)).toHaveLength(1);
   }, 150_000);
 });
+
+describe('an order Hiper refused', () => {
+  const posts = (number: number) =>
+    suite.hiper.requests.filter(
+      (r) => r.method === 'POST' && SALES_ORDER.test(r.path) && r.body?.includes(`"numeroPedidoDeVenda":"${number}"`),
+    ).length;
+
+  it('is posted again only when staff resend it or what it is mapped from changed, never by a sweep alone', async () => {
+    const c = await suite.tools.clientWithCatalogue();
+    c.account.refuseOrders = ['Produto inativo no Hiper'];
+    const order = c.store.seedOrder({ lines: [{ variant: c.shirt.variant }] });
+    await suite.tools.webhook(c.storeId, 'order/paid', order.id);
+    const held = await suite.tools.waitForOrder(c.id, order.id, ['held']);
+    expect(held.hold_reason).toBe('Produto inativo no Hiper');
+    expect(posts(order.number)).toBe(1);
+
+    // A sweep and a webhook re-read it; the same body is not posted again.
+    await suite.tools.webhook(c.storeId, 'order/updated', order.id);
+    await suite.tools.sweepNow(c.id);
+    await suite.tools.sweepNow(c.id);
+    expect(posts(order.number)).toBe(1);
+
+    // The store's order changed (the buyer's note): mapped to another body, it is tried again.
+    c.store.changeOrder(order.id, { note: 'Entregar à tarde' });
+    await suite.tools.sweepNow(c.id);
+    expect(posts(order.number)).toBe(2);
+    await suite.tools.sweepNow(c.id);
+    expect(posts(order.number)).toBe(2);
+
+    // Staff's Reenviar posts it whatever changed.
+    c.account.refuseOrders = null;
+    expect((await resend(held.id)).status).toBe(202);
+    await suite.tools.waitForOrder(c.id, order.id, ['sent']);
+    expect(posts(order.number)).toBe(3);
+    expect(c.account.ordersNumbered(order.number)).toHaveLength(1);
+  });
+});
