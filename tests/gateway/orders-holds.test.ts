@@ -15,6 +15,7 @@ describe('each hold reason, then fixed and resent', () => {
     const order = c.store.seedOrder({ lines: [{ variant: c.shirt.variant }] });
     c.store.changeOrder(order.id, {
       customer: { ...order.customer!, identification: '529.982.247-24' },
+      contact_identification: '529.982.247-24',
     });
     await suite.tools.webhook(c.storeId, 'order/paid', order.id);
     const held = await suite.tools.waitForOrder(c.id, order.id, ['held']);
@@ -37,7 +38,11 @@ describe('each hold reason, then fixed and resent', () => {
 
   it('a missing CPF is held the same way', async () => {
     const c = await suite.tools.clientWithCatalogue();
-    const order = c.store.seedOrder({ lines: [{ variant: c.shirt.variant }], customer: null });
+    const order = c.store.seedOrder({
+      lines: [{ variant: c.shirt.variant }],
+      customer: null,
+      contact_identification: null,
+    });
     await suite.tools.webhook(c.storeId, 'order/paid', order.id);
     expect((await suite.tools.waitForOrder(c.id, order.id, ['held'])).hold_reason).toBe('CPF/CNPJ ausente ou inválido');
   });
