@@ -37,6 +37,9 @@ const hasErrors = (body: unknown) => {
   return Array.isArray(errors) ? errors.length > 0 : Boolean(errors);
 };
 
+/** What `last_error` starts with when Hiper refused a cancellation: such an order waits for a person. */
+export const CANCEL_REFUSED = 'Hiper recusou o cancelamento';
+
 const MAY_HOLD = 'o pedido pode ter sido criado no Hiper';
 
 /**

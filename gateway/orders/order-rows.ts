@@ -48,7 +48,10 @@ type Settable =
   | 'store_status'
   | 'placed_at'
   | 'search_text'
-  | 'refused_digest';
+  | 'refused_digest'
+  | 'status_read_at'
+  | 'fulfil_refused_at'
+  | 'cancel_requested_at';
 
 /**
  * Changes an order's row, only while it is in one of `from` (when given), appending `note` to its history under the

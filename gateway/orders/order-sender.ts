@@ -16,7 +16,7 @@ import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import type { JobQueue } from '../queue/queue';
 import { AnswerJournal } from './answer-journal';
-import { hiperWords, isHiperOrderId, judgeOrderAnswer } from './order-answer';
+import { CANCEL_REFUSED, hiperWords, isHiperOrderId, judgeOrderAnswer } from './order-answer';
 import { consumerCostCents, mapOrder, type HiperSalesOrderBody } from './order-mapping';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
 
@@ -61,9 +61,6 @@ const searchTextOf = (order: NuvemshopOrder) =>
   [order.number, order.customer?.name ?? order.contact_name, ...(order.products ?? []).map((p) => p.sku)]
     .filter((v) => v !== null && v !== undefined && v !== '')
     .join(' ');
-
-/** What Hiper said, as staff read it: its `errors`, else its `message`. */
-const hiperSaid = (body: unknown, status: number) => hiperWords(body) ?? `Hiper recusou o pedido (HTTP ${status})`;
 
 /** A sales order's digest: the same data mapped again gives the same body, so the same digest. */
 const digestOf = (body: HiperSalesOrderBody) => createHash('sha256').update(JSON.stringify(body)).digest('hex');
@@ -346,11 +343,16 @@ export class OrderSender {
       'PUT',
       `/pedido-de-venda/cancelar/${encodeURIComponent(row.hiper_order_id)}`,
     );
-    if (status >= 200 && status < 300) {
+    // A cancellation is a request: accepted with an empty `errors`, and confirmed later by Hiper's events.
+    const refusedWith = hiperWords(body);
+    const hasErrors = Array.isArray((body as { errors?: unknown } | undefined)?.errors)
+      ? ((body as { errors: unknown[] }).errors.length ?? 0) > 0
+      : false;
+    if (status >= 200 && status < 300 && !hasErrors) {
       await moveOrder(
         em,
         row.id,
-        { state: 'cancelled' },
+        { state: 'cancelled', cancel_requested_at: new Date(), last_error: null },
         'Cancelado na loja depois do envio: cancelamento pedido ao Hiper',
         ['sent', 'processed'],
       );
@@ -358,7 +360,8 @@ export class OrderSender {
     }
     if (status >= 500 || status === 429 || status === 408)
       throw new PlatformError(`Hiper answered HTTP ${status}`, true);
-    await moveOrder(em, row.id, { last_error: hiperSaid(body, status) });
+    const reason = `${CANCEL_REFUSED}: ${refusedWith ?? `HTTP ${status}`}`.slice(0, 2000);
+    await moveOrder(em, row.id, { last_error: reason }, reason);
     return { failed: status };
   }
 }

@@ -19,6 +19,16 @@ interface HiperEvent {
   urlArquivoXml?: string | null;
 }
 
+/** The invoices of an NF-e `list` metafield's value (a JSON array), whoever wrote it; nothing readable: none. */
+function invoicesOf(value: unknown): { key?: unknown; link?: unknown; fulfillment_order_id?: unknown }[] {
+  try {
+    const parsed: unknown = JSON.parse(String(value));
+    return Array.isArray(parsed) ? parsed.filter((entry) => entry && typeof entry === 'object') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** `pedido-de-venda/eventos/{id}`: where a sales order stands in Hiper. */
 interface HiperOrderStatus {
   cancelado?: boolean;
@@ -36,15 +46,21 @@ const PROCESSED_WITH_ERROR = 3;
 
 /** Orders read at once by one process. */
 const AT_ONCE = 4;
+/** Orders of one client read by one poll, those read longest ago first: one client's thousands delay no other. */
+const PER_CLIENT = 50;
+/** How long after it was sent an order's events are read. */
+const WATCHED_DAYS = 30;
+export const NO_LONGER_WATCHED = `Acompanhado por ${WATCHED_DAYS} dias depois do envio: os eventos do Hiper não são mais lidos`;
 
 interface Watched {
   id: string;
   client_id: string;
   nuvemshop_order_id: string;
-  state: 'sent' | 'processed' | 'invoiced';
+  state: 'sent' | 'processed' | 'invoiced' | 'cancelled';
   hiper_order_id: string;
   hiper_code: string | null;
   nfe_key: string | null;
+  fulfil_refused_at: Date | null;
 }
 
 /**
@@ -63,9 +79,24 @@ export class OrderStatus {
 
   async poll(): Promise<Record<string, unknown>> {
     const em = this.orm.em.fork();
+    // Past WATCHED_DAYS an order is left, and says so.
+    await em.execute(
+      `update orders set last_error = ?, updated_at = now(),
+          history = history || jsonb_build_array(jsonb_build_object('at', now(), 'state', state::text, 'note', ?::text))
+        where (state in ('sent', 'processed', 'invoiced') or cancel_requested_at is not null)
+          and sent_at < now() - make_interval(days => ?) and last_error is distinct from ?`,
+      [NO_LONGER_WATCHED, NO_LONGER_WATCHED, WATCHED_DAYS, NO_LONGER_WATCHED],
+    );
+    // Sent and not finished (or cancelled at our request, until Hiper confirms it), read at most WATCHED_DAYS after
+    // the send, PER_CLIENT of each client a poll, those read longest ago first.
     const watched = (await em.execute(
-      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key from orders
-        where state in ('sent', 'processed', 'invoiced') and hiper_order_id is not null order by sent_at`,
+      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key, fulfil_refused_at
+         from (select o.*, row_number() over (partition by client_id order by status_read_at nulls first, sent_at) as turn
+                 from orders o
+                where (state in ('sent', 'processed', 'invoiced') or (state = 'cancelled' and cancel_requested_at is not null))
+                  and hiper_order_id is not null and sent_at >= now() - make_interval(days => ?)) as w
+        where turn <= ? order by status_read_at nulls first, sent_at`,
+      [WATCHED_DAYS, PER_CLIENT],
     )) as Watched[];
     const clients = new Map<string, ClientEntity | null>();
     const limit = pLimit(AT_ONCE);
@@ -79,6 +110,7 @@ export class OrderStatus {
           const client = clients.get(order.client_id);
           if (!client || !isConnected(client)) return;
           try {
+            await moveOrder(em.fork(), order.id, { status_read_at: new Date() });
             await this.follow(em.fork(), order, client);
             outcome.read++;
           } catch (error) {
@@ -112,6 +144,7 @@ export class OrderStatus {
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
     const orderId = Number(order.nuvemshop_order_id);
 
+    if (order.state === 'cancelled') return this.confirmCancel(em, order, said, events);
     if (said.cancelado || events.some((e) => e.codigoDoTipoDeEvento === CANCELLED)) {
       if (client.ordersCancelInStore) {
         try {
@@ -157,14 +190,37 @@ export class OrderStatus {
         ['sent', 'processed'],
       );
     }
-    if (events.some((e) => e.codigoDoTipoDeEvento === HANDED_TO_CARRIER)) {
-      await this.fulfil(store, orderId);
+    if (events.some((e) => e.codigoDoTipoDeEvento === HANDED_TO_CARRIER) && !order.fulfil_refused_at) {
+      const refusal = await this.fulfil(store, orderId);
+      if (refusal) {
+        // The store will say the same next time: left as it is for a person, and not asked again.
+        await moveOrder(em, order.id, { last_error: refusal, fulfil_refused_at: new Date() }, refusal);
+        return;
+      }
       await moveOrder(em, order.id, { state: 'shipped' }, 'Entregue à transportadora: enviado na loja', [
         'sent',
         'processed',
         'invoiced',
       ]);
     }
+  }
+
+  /**
+   * An order cancelled at our request: Hiper's event 99 (or `cancelado`) confirms it and ends the watch; an NF-e or a
+   * hand-over Hiper reports instead is put before staff, since the goods may be on their way.
+   */
+  private async confirmCancel(em: EntityManager, order: Watched, said: HiperOrderStatus, events: HiperEvent[]) {
+    if (said.cancelado || events.some((e) => e.codigoDoTipoDeEvento === CANCELLED)) {
+      await moveOrder(em, order.id, { cancel_requested_at: null }, 'Cancelamento confirmado pelo Hiper');
+      return;
+    }
+    const invoice = events.find((e) => e.codigoDoTipoDeEvento === NFE_ISSUED && e.chaveDocumentoFiscal);
+    const handed = events.some((e) => e.codigoDoTipoDeEvento === HANDED_TO_CARRIER);
+    if (!invoice && !handed) return;
+    const why = handed
+      ? 'Cancelado na loja, mas o Hiper diz que o pedido foi entregue à transportadora: trate no Hiper'
+      : `Cancelado na loja, mas o Hiper emitiu a NF-e ${invoice!.chaveDocumentoFiscal}: trate no Hiper`;
+    await moveOrder(em, order.id, { last_error: why, cancel_requested_at: null }, why);
   }
 
   /**
@@ -183,30 +239,56 @@ export class OrderStatus {
     if (link && !has('link', (value) => value === link)) {
       await store.createMetafield({ ...owner, key: 'link', value: link, description: 'Link da NFe' });
     }
-    if (has('list', (value) => value.includes(key))) return;
+    const lists = present.filter((m) => m.key === 'list');
+    if (lists.some((m) => invoicesOf(m.value).some((entry) => entry.key === key))) return;
     const fulfillments = await store.listFulfillmentOrders(orderId).catch(() => []);
-    const list = (fulfillments.length ? fulfillments : [null]).map((fo) => ({
+    const ours = (fulfillments.length ? fulfillments : [null]).map((fo) => ({
       key,
       link,
       ...(fo ? { fulfillment_order_id: fo.id } : {}),
     }));
-    await store.createMetafield({ ...owner, key: 'list', value: JSON.stringify(list) });
+    // One list per order, whoever wrote it first: ours is appended to it ("responsibility of invoice producers to
+    // make sure this format is maintained").
+    const [list] = lists;
+    if (list) {
+      await store.updateMetafield(list.id, { value: JSON.stringify([...invoicesOf(list.value), ...ours]) });
+      return;
+    }
+    await store.createMetafield({ ...owner, key: 'list', value: JSON.stringify(ours) });
   }
 
-  /** Fulfilled in the store: per fulfillment order where it has several locations, else the order itself. */
-  private async fulfil(store: NuvemshopStoreClient, orderId: number) {
+  /**
+   * Fulfilled in the store, the buyer notified: per fulfillment order where it has several locations (the notification
+   * a field of `tracking_info`), else the order itself. Answers the store's refusal, as staff read it, when a
+   * fulfillment order cannot be dispatched (a pickup or non-shippable one: 400; a scope missing: 403).
+   */
+  private async fulfil(store: NuvemshopStoreClient, orderId: number): Promise<string | undefined> {
     const locations = await store.listLocations();
     if (Array.isArray(locations) && locations.length > 1) {
+      const refused: string[] = [];
       for (const fo of await store.listFulfillmentOrders(orderId)) {
         if (['DISPATCHED', 'DELIVERED', 'CANCELLED'].includes(fo.status)) continue;
-        await store.updateFulfillmentOrder(orderId, fo.id, { status: 'DISPATCHED', notify_customer: true });
+        try {
+          await store.updateFulfillmentOrder(orderId, fo.id, {
+            status: 'DISPATCHED',
+            tracking_info: { code: null, url: null, notify_customer: true },
+          });
+        } catch (error) {
+          if (!(error instanceof PlatformError) || ![400, 403, 422].includes(error.status ?? 0)) throw error;
+          const said = error instanceof NuvemshopRefused ? error.detail : undefined;
+          const place = fo.assigned_location?.name ? ` (${fo.assigned_location.name})` : '';
+          refused.push(`${fo.id}${place}: HTTP ${error.status}${said ? ` ${said}` : ''}`);
+        }
       }
-      return;
+      return refused.length
+        ? `A Nuvemshop recusou marcar como enviado: ${refused.join('; ')}`.slice(0, 2000)
+        : undefined;
     }
     try {
       await store.fulfilOrder(orderId, { notify_customer: true });
     } catch (error) {
       if (!(error instanceof NuvemshopRefused && error.status === 422)) throw error;
     }
+    return undefined;
   }
 }

@@ -127,6 +127,24 @@ export const orderResource = new Resource(
       hidden: true,
       description: 'The digest of the sales order Hiper last refused: the same body is never posted again by itself',
     }),
+    status_read_at: datetime({
+      nullable: true,
+      readOnly: true,
+      hidden: true,
+      description: 'When Hiper’s events of the order were last read',
+    }),
+    fulfil_refused_at: datetime({
+      nullable: true,
+      readOnly: true,
+      hidden: true,
+      description: 'When the store refused to fulfil the order (never asked again by itself)',
+    }),
+    cancel_requested_at: datetime({
+      nullable: true,
+      readOnly: true,
+      hidden: true,
+      description: 'When Hiper accepted to cancel the order, until its events confirm it',
+    }),
   },
   {
     operations: ['list', 'get'],

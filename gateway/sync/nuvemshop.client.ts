@@ -573,7 +573,7 @@ export class NuvemshopStoreClient {
   updateFulfillmentOrder(
     orderId: number,
     fulfillmentOrderId: string,
-    body: { status: string; tracking_info?: { code: string | null; url: string | null }; notify_customer: boolean },
+    body: { status: string; tracking_info: { code: string | null; url: string | null; notify_customer: boolean } },
   ): Promise<NuvemshopFulfillmentOrder> {
     return this.send('PATCH', `/orders/${orderId}/fulfillment-orders/${encodeURIComponent(fulfillmentOrderId)}`, {
       body,
@@ -593,6 +593,11 @@ export class NuvemshopStoreClient {
     owner_id: number;
   }): Promise<{ id: number }> {
     return this.send('POST', '/metafields', { body });
+  }
+
+  /** A metafield's value replaced (`PUT /metafields/{id}`): an invoice appended to an order's NF-e list. */
+  updateMetafield(metafieldId: number, body: { value: string }): Promise<{ id: number }> {
+    return this.send('PUT', `/metafields/${metafieldId}`, { body });
   }
 
   /** An order's metafields in `namespace` (`GET /metafields/orders?owner_id&namespace`). */

@@ -112,13 +112,16 @@ describe('Nuvemshop’s orders', () => {
     for (const fo of fos) {
       await api.updateFulfillmentOrder(order.id, fo.id, {
         status: 'DISPATCHED',
-        tracking_info: { code: 'BR123', url: null },
-        notify_customer: true,
+        tracking_info: { code: 'BR123', url: null, notify_customer: true },
       });
+      expect(store.fulfillmentOrders.get(order.id)!.find((f) => f.id === fo.id)!.notified).toBe(true);
     }
     expect(store.order(order.id)!.shipping_status).toBe('fulfilled');
     await expect(
-      api.updateFulfillmentOrder(order.id, fos[0].id, { status: 'SENT', notify_customer: true }),
+      api.updateFulfillmentOrder(order.id, fos[0].id, {
+        status: 'SENT',
+        tracking_info: { code: null, url: null, notify_customer: true },
+      }),
     ).rejects.toThrow(/HTTP 422/);
   });
 });

@@ -167,6 +167,8 @@ export class HiperAccount {
   readonly orders: HiperSalesOrder[] = [];
   /** Refuses the next sales orders with these errors (a 4xx as `refusedOrderStatus`), nothing created. */
   refuseOrders: string[] | null = null;
+  /** Answers cancellations 200 with these errors, nothing cancelled (a request refused, as integrators read it). */
+  refuseCancels: string[] | null = null;
 
   constructor(
     readonly key: string,
@@ -584,6 +586,8 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
       if (!key) return unauthorized;
       const order = accounts.get(key)!.orders.find((o) => o.id === decodeURIComponent(cancel[1]));
       if (!order) return [404, { errors: ['Pedido de venda não encontrado'], message: null }];
+      const refusals = accounts.get(key)!.refuseCancels;
+      if (refusals?.length) return [200, { errors: refusals, message: 'O cancelamento não foi aceito.' }];
       order.cancelRequests++;
       if (!order.cancelado) accounts.get(key)!.addOrderEvent(order.id, 99);
       return [200, { errors: [], message: 'Cancelamento recebido e em processamento.' }];
