@@ -23,18 +23,14 @@ async function unlessFinal<T>(work: () => Promise<T>): Promise<T | { stopped: st
 }
 
 /**
-<<<<<<< HEAD
- * The order queues: `order` (one queued per order; the row's state, claimed in one statement, keeps a second job of
- * the same order from sending it again), the sweeps and their schedule, and the watch that settles orders a dead
- * process left `sending`.
+ * The order queues: `order` (at most one job queued per order, its policy being `short`; the order's row, claimed in
+ * one statement, keeps a second job of the same order from sending it again), a client's order webhooks when its
+ * orders are turned on, the sweeps and their schedule, the watch that settles orders a dead process left `sending`,
+ * and the poll that brings Hiper's events on sent orders back to the store.
  *
  * `order` is `short`, not `stately`: under `stately` a job queued while its order's job runs cannot be fetched, and
  * pg-boss's fetch then answers no job at all to every worker, so one order's running job (or a dead process's,
  * until it expires) held up every other order.
-=======
- * The order queues: `order` (one per order at a time: pg-boss keeps one queued and one running per order), a client's
- * order webhooks when its orders are turned on, the sweeps and their schedule, and the watch that settles orders a dead process left `sending`.
->>>>>>> orders-screens
  */
 export function orderQueues({ config, orderSender, orderSweep, orderStatus }: OrderJobDeps): QueueDefinition[] {
   const answerSeconds = Math.ceil(Math.max(config.HIPER_TIMEOUT_MS, config.NUVEMSHOP_TIMEOUT_MS) / 1000);
