@@ -8,7 +8,8 @@ import { syncSuite } from '../support/sync';
  * their descriptions hold, they are adopted in that first run; and a step that fails the same way again ends its run
  * `failed`, saying why in Portuguese, instead of leaving it "Sincronizando".
  */
-const suite = syncSuite();
+// The larger plan's bucket (400, draining 20 a second): a big store's catalogue is read without waiting long.
+const suite = syncSuite({ nuvemshop: { bucket: { size: 400, drainPerSecond: 20 } } });
 
 /** What the admin's Sincronizações screen says of a run's error. */
 const shown = (error: { code?: string; message: string; detail?: string }) =>
@@ -77,6 +78,39 @@ describe('a first sync of a store that already sells the products', () => {
     const again = await tools.syncNow(c.id, 'full', 30_000);
     expect(again).toMatchObject({ state: 'succeeded', created: 0, updated: 0, unchanged: cases.length });
     expect(tools.writes(c.storeId, mark)).toEqual([]);
+  }, 90_000);
+});
+
+describe('a first sync of a store that already holds 10,300 products', () => {
+  it('adopts those Hiper has, each with its own description, in one run', async () => {
+    const { tools } = suite;
+    const c = await tools.connectedClient();
+    for (let i = 0; i < 10_300; i++) {
+      c.store.seedProduct({
+        name: `Na loja ${i}`,
+        description: `<p>Descrição da loja para o item ${i}</p>`,
+        variants: [{ sku: String(700_000 + i), price: '10.00', stock: 1 }],
+      });
+    }
+    // Spread over the whole catalogue, the last ones past the 10,000 a query may reach.
+    const adopted = Array.from({ length: 20 }, (_, k) =>
+      c.account.add({ codigo: 700_000 + k * 541, nome: `Produto ${k}`, descricao: `Descrição do Hiper ${k}` }),
+    );
+    const run = await tools.syncNow(c.id, 'catalogue', 60_000);
+    expect(run).toMatchObject({ state: 'succeeded', created: 0, updated: adopted.length, failed: 0, errors: [] });
+    expect(c.store.products).toHaveLength(10_300);
+    adopted.forEach((p, k) => {
+      const found = c.store.products.filter((x) => x.variants.some((v) => v.sku === String(p.codigo)));
+      expect(found.map((x) => x.description.pt)).toEqual([`Descrição do Hiper ${k}`]);
+    });
+    // The catalogue read once (50 pages of 200, then the rest after the last id read), one update per adopted
+    // product, and their stock (0 in Hiper, 1 in the store) in one batch.
+    const routes = suite.nuvemshop.requestsOf(c.storeId).map((r) => r.route);
+    expect(routes.filter((r) => r === 'GET /products')).toHaveLength(52);
+    expect(routes.filter((r) => r !== 'GET /products').sort()).toEqual(
+      ['PATCH /products/stock-price', ...adopted.map(() => 'PUT /products/{id}')].sort(),
+    );
+    expect(run.requests).toBe(routes.length);
   }, 90_000);
 });
 
