@@ -54,6 +54,7 @@ export const messages = {
   storeTokenRevoked: 'Nuvemshop refused the store token',
   storeSuspended: 'Nuvemshop suspended the store (payment required)',
   hiperCursorStuck: "Hiper's cursor did not advance",
+  syncStepFailedRepeatedly: 'A step of the run failed the same way on two attempts in a row',
   storePermissionMissing: 'Nuvemshop refused the call: the app lacks a permission',
 
   // Requests

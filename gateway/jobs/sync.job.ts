@@ -6,6 +6,7 @@ import type { SyncKind } from '../resources/sync-run.resource';
 import type { NuvemshopClient } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { SyncRunner } from '../sync/sync-runner';
+import { repeatedFailure, stepFailureOf } from '../sync/step-failure';
 import type { SyncService } from '../sync/sync.service';
 import type { JobQueue, QueueDefinition } from '../queue/queue';
 import { errorMessage } from '../queue/queue';
@@ -21,11 +22,12 @@ export interface SyncJobDeps {
 }
 
 /**
- * What pg-boss retries itself: a step whose process died (its job expired) or that failed for a reason of its own (the
- * database). A platform that cannot be reached is retried by the handler, which says so on the run.
+ * What pg-boss retries itself: a step whose process died (its job expired) or whose handler could not say what
+ * happened (the database gone). A step's failure, a platform's or its own, is retried by the handler, which says so
+ * on the run.
  */
 const RETRIES = 5;
-/** A run never tries a platform again past this long after the first failure of its step. */
+/** A run never tries a step again past this long after the first failure of its step. */
 export const GIVE_UP_AFTER_MS = 15 * 60_000;
 
 /** The wait before attempt `attempt` (2 onwards): SYNC_RETRY_DELAY_SECONDS, doubling up to twelve times it. */
@@ -72,15 +74,19 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
         return 'next' in outcome ? { next: outcome.next } : { done: true };
       } catch (error) {
         log.warn({ run: runId, err: { message: errorMessage(error) } }, 'sync step failed');
-        if (!(error instanceof PlatformError)) {
-          if (job.retryCount >= job.retryLimit) await runner.abandon(runId, error);
-          throw error;
-        }
         // A refusal will not change on a retry: the run ends now, saying why.
-        if (!error.retryable) {
+        if (error instanceof PlatformError && !error.retryable) {
           await runner.abandon(runId, error);
           return { failed: error.code };
         }
+        // A failure of the step's own: the same one twice in a row will not pass by waiting.
+        const own = error instanceof PlatformError ? null : stepFailureOf(error);
+        if (own?.sameness && own.sameness === job.data.failure) {
+          log.warn({ run: runId, attempts: job.data.attempt ?? 1 }, 'sync run ended: the same failure again');
+          await runner.abandon(runId, error, repeatedFailure(own.said));
+          return { failed: 'internal_repeated' };
+        }
+        const code = error instanceof PlatformError ? error.code : 'internal';
         const attempt = (job.data.attempt ?? 1) + 1;
         const failingSince = job.data.failingSince ?? new Date().toISOString();
         const delay = retryDelaySeconds(config, attempt);
@@ -89,18 +95,19 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
           attempt > config.SYNC_RETRY_ATTEMPTS ||
           retryAt.getTime() - Date.parse(failingSince) > GIVE_UP_AFTER_MS - config.HIPER_TIMEOUT_MS
         ) {
-          log.warn({ run: runId, attempts: attempt - 1, code: error.code }, 'sync run given up');
+          log.warn({ run: runId, attempts: attempt - 1, code }, 'sync run given up');
           await runner.abandon(runId, error);
-          return { failed: error.code, attempts: attempt - 1 };
+          return { failed: code, attempts: attempt - 1 };
         }
         await runner.waitToRetry(runId, {
-          code: error.code,
-          message: error.message,
+          code,
+          message: own ? own.said : errorMessage(error),
           attempt,
           attempts: config.SYNC_RETRY_ATTEMPTS,
           retry_at: retryAt.toISOString(),
         });
-        await jobs.send('sync', { runId, from, skip, attempt, failingSince }, { startAfterSeconds: delay });
+        const failure = own?.sameness ?? undefined;
+        await jobs.send('sync', { runId, from, skip, attempt, failingSince, failure }, { startAfterSeconds: delay });
         return { retry: attempt, at: retryAt.toISOString() };
       } finally {
         clearInterval(renew);

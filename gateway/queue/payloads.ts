@@ -10,9 +10,10 @@ export interface JobPayloads {
   'prune-tables': Record<string, never>;
   /**
    * One step of a store synchronisation run: from Hiper's position `from` (the stored cursor unless given). A step
-   * tried again because a platform could not be reached carries its `attempt` (2 onwards) and when the first failed.
+   * tried again because a platform could not be reached carries its `attempt` (2 onwards) and when the first failed;
+   * one tried again after a failure of its own, what makes that failure the same (`failure`).
    */
-  sync: { runId: string; from?: number; skip?: number; attempt?: number; failingSince?: string };
+  sync: { runId: string; from?: number; skip?: number; attempt?: number; failingSince?: string; failure?: string };
   /** Queue a run of their kind for every connected client. */
   'sync-catalogue-schedule': Record<string, never>;
   'sync-stock-schedule': Record<string, never>;

@@ -53,6 +53,8 @@ export const SYNC_ERROR_CODES = [
   'sku_ambiguous',
   /** Anything else (the database, a fault of the product's own): the server log has the rest. */
   'internal',
+  /** The same failure of the product's own on two attempts in a row: the run ends rather than waiting for nothing. */
+  'internal_repeated',
 ] as const;
 
 export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];

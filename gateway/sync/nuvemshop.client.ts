@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import { messages } from '../messages';
 import { NuvemshopBucket } from './nuvemshop-bucket';
-import { PlatformError, readBody, timedOut } from './platform-call';
+import { PlatformError, readBody, sleep, timedOut } from './platform-call';
 
 /** A text per language (`{pt: "..."}`) as Nuvemshop reads it back; a plain string writes every language. */
 export type Languages = Record<string, string>;
@@ -341,6 +341,9 @@ export interface NuvemshopClientOptions {
   maxQueryResults?: number;
   /** 429s answered to one call before it gives up as unavailable (8 unless told). */
   rateLimitRetries?: number;
+  /** 409s answered to one call before it gives up as busy (3 unless told), and the pause before each retry (1 s). */
+  conflictRetries?: number;
+  conflictPauseMs?: number;
 }
 
 /**
@@ -629,8 +632,8 @@ export class NuvemshopStoreClient {
   }
 
   /**
-   * One call: waits for room in the bucket, sends, and on 429 waits `x-rate-limit-reset` and sends it again. With
-   * `missing`, a 404 answers undefined instead of failing.
+   * One call: waits for room in the bucket, sends, on 429 waits `x-rate-limit-reset` and sends it again, and on 409
+   * sends it again after a short pause. With `missing`, a 404 answers undefined instead of failing.
    */
   private async send<T>(
     method: string,
@@ -646,6 +649,7 @@ export class NuvemshopStoreClient {
     };
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const retries = this.options.rateLimitRetries ?? 8;
+    let conflicts = 0;
     for (let attempt = 0; ; attempt++) {
       await this.bucket.take();
       this.requests++;
@@ -671,7 +675,7 @@ export class NuvemshopStoreClient {
       if (response.status === 429) {
         // The bucket holds back this call's next attempt, and every other call to the store, for x-rate-limit-reset.
         this.bucket.full(response.headers);
-        if (attempt >= retries) {
+        if (attempt - conflicts >= retries) {
           throw new NuvemshopUnavailable(
             'nuvemshop_rate_limited',
             `Nuvemshop kept answering 429 to ${method} ${path}`,
@@ -682,12 +686,19 @@ export class NuvemshopStoreClient {
         continue;
       }
       this.bucket.learn(response.headers);
+      // 409 "can occur with too many PUT requests": a moment's conflict with another write, gone a second later. Only
+      // this call waits for it; the step's backoff is for a platform that cannot be reached.
+      if (response.status === 409 && conflicts < (this.options.conflictRetries ?? 3)) {
+        conflicts++;
+        await sleep(this.options.conflictPauseMs ?? 1000);
+        continue;
+      }
       if (response.ok) return answer as T;
       if (response.status === 401) throw new TokenRevoked(answer);
       if (response.status === 402) throw new StoreSuspended(answer);
       if (response.status === 404 && missing) return undefined as T;
       if (response.status === 403) throw new PermissionMissing(answer);
-      // 409 "can occur with too many PUT requests": transient, retried with backoff like a 5xx.
+      // A 409 past its retries is retried with the step's backoff, like a 5xx.
       if (response.status >= 500 || response.status === 408 || response.status === 409) {
         throw new NuvemshopUnavailable(
           response.status === 409 ? 'nuvemshop_busy' : 'nuvemshop_unavailable',

@@ -29,12 +29,25 @@ export class PlatformError extends Error {
 /** Waits `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The answer's body: parsed JSON, the text when it is not JSON, or undefined when there is none. */
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A platform's text as PostgreSQL can keep it: text and jsonb refuse the NUL character (dropped here) and jsonb a
+ * surrogate without its pair (made U+FFFD, as UTF-8 would). Whatever the platforms send passes here on its way in.
+ */
+const storable = (text: string) => text.replaceAll('\u0000', '').replace(LONE_SURROGATES, '\uFFFD');
+
+/** JSON escapes that spell a NUL or a surrogate: only an answer holding one needs its texts looked at. */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
+
+/** The answer's body: parsed JSON, the text when it is not JSON, or undefined when there is none; texts storable. */
 export async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+  const text = storable(await response.text());
   if (!text) return undefined;
   try {
-    return JSON.parse(text);
+    return UNSTORABLE_ESCAPE.test(text)
+      ? JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' ? storable(value) : value))
+      : JSON.parse(text);
   } catch {
     return text;
   }

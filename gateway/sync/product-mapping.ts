@@ -131,8 +131,11 @@ export const heldStock = (variant: NuvemshopProduct['variants'][number], locatio
 const mainText = (text: Record<string, string> | string | null | undefined) =>
   typeof text === 'string' ? text : (text?.pt ?? Object.values(text ?? {})[0] ?? '');
 
-/** A description's fingerprint: a store's catalogue is held by its fingerprints, not its texts, while a run lasts. */
-const fingerprint = (text: string) => `\u0000sha1:${createHash('sha1').update(text).digest('base64')}`;
+/**
+ * A description's fingerprint: a store's catalogue is held by its fingerprints, not its texts, while a run lasts. It
+ * is kept as what was written when it differs, so it is plain text PostgreSQL's jsonb takes (hex, no NUL).
+ */
+const fingerprint = (text: string) => `sha1:${createHash('sha1').update(text).digest('hex')}`;
 
 /**
  * What adopting a product the store already sells needs of it, read once with the store's whole catalogue and kept

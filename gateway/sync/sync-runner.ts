@@ -305,9 +305,12 @@ export class SyncRunner {
     resetTally(tally);
   }
 
-  /** Ends a run that the job gave up on (Hiper or Nuvemshop still unreachable after its last attempt), saying why. */
-  async abandon(runId: string, error: unknown): Promise<void> {
-    await this.finish(runId, emptyTally(), 0, 'failed', [runErrorOf(error)]);
+  /**
+   * Ends a run that the job gave up on (a platform still unreachable after its last attempt, a step failing the same
+   * way again), saying why: the error's own words, or the run's error given.
+   */
+  async abandon(runId: string, error: unknown, why: SyncRunError = runErrorOf(error)): Promise<void> {
+    await this.finish(runId, emptyTally(), 0, 'failed', [why]);
     this.caches.delete(runId);
   }
 

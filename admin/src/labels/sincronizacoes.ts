@@ -42,6 +42,7 @@ export default {
     nuvemshop_variant_refused: 'A Nuvemshop não gravou o preço e o estoque da variante',
     sku_ambiguous: 'O SKU corresponde a mais de um produto na loja',
     internal: 'Erro interno da integração',
+    internal_repeated: 'A mesma falha interna da integração se repetiu em duas tentativas seguidas',
   },
   error_of_sku: 'SKU %{sku}: %{reason}',
   more_errors: '(e mais %{count})',

@@ -1453,6 +1453,12 @@ export interface NuvemshopApiStandIn {
   /** Answers the next matching requests with a failure, a delay or a dropped connection. */
   inject(fault: Fault): void;
   /**
+   * The next write to `product` (the product, its variants or its images), or with `stockPrice` the next
+   * `PATCH /products/stock-price` (one naming `product` when given), answers 409 once and changes nothing: a write
+   * that conflicted with another ("can occur with too many PUT requests"; the body is unverified).
+   */
+  conflictOnce(storeId: number, target: { product: number; stockPrice?: boolean } | { stockPrice: true }): void;
+  /**
    * Calls `hook` with every request as it arrives (`received`, nothing done yet) and once the store has applied it
    * (`served`, its answer not yet sent); the request waits for a hook's promise. Null removes it.
    */
@@ -1494,6 +1500,25 @@ interface Route {
 const isJson = (headers: IncomingHttpHeaders) =>
   /^application\/json\s*(;|$)/i.test(String(headers['content-type'] ?? '').trim());
 
+/** Whether a write is the one a `conflictOnce` waits for: a write to its product, or its stock-price batch. */
+function conflictsWith(
+  conflict: { product?: number; stockPrice: boolean },
+  route: string,
+  path: string,
+  body: unknown,
+): boolean {
+  if (route.startsWith('GET ')) return false;
+  if (route === 'PATCH /products/stock-price') {
+    return (
+      conflict.stockPrice &&
+      (conflict.product === undefined ||
+        (Array.isArray(body) && body.some((p) => isObject(p) && Number(p.id) === conflict.product)))
+    );
+  }
+  const product = /^\/products\/(\d+)(?:\/|$)/.exec(path)?.[1];
+  return !conflict.stockPrice && product !== undefined && Number(product) === conflict.product;
+}
+
 /** Starts the stand-in on 127.0.0.1 at a random port. */
 export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Promise<NuvemshopApiStandIn> {
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '');
@@ -1501,6 +1526,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
   const stores = new Map<number, StandInStore>();
   const requests: ReceivedRequest[] = [];
   let faults: (Fault & { left: number })[] = [];
+  let conflicts: { store: number; product?: number; stockPrice: boolean }[] = [];
   let interceptor: Interceptor | null = null;
 
   const productOf = (store: StandInStore, id: string) => {
@@ -1900,6 +1926,17 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
     }
     if (raw && body === undefined) return answer(400, { error: 'Problems parsing JSON' });
     if (!route) return answer(404, { code: 404, message: 'Not Found', description: 'Not Found' });
+    const conflict = conflicts.findIndex(
+      (c) => c.store === store.id && conflictsWith(c, route.name, record.path, body),
+    );
+    if (conflict >= 0) {
+      conflicts.splice(conflict, 1);
+      return answer(409, {
+        code: 409,
+        message: 'Conflict',
+        description: 'Another change to this resource is underway',
+      });
+    }
     try {
       const params = route.pattern.exec(record.path)!.slice(1);
       const result = route.handler(store, params, body, record.query);
@@ -2013,8 +2050,14 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       return store.token;
     },
     inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    conflictOnce: (storeId, target) =>
+      void conflicts.push({
+        store: storeOf(storeId).id,
+        product: 'product' in target ? target.product : undefined,
+        stockPrice: !!target.stockPrice,
+      }),
     intercept: (hook) => void (interceptor = hook),
-    clearFaults: () => void (faults = []),
+    clearFaults: () => void ((faults = []), (conflicts = [])),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
