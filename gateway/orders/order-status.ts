@@ -9,6 +9,7 @@ import { hiperTokenStore } from '../sync/hiper-token-store';
 import { NuvemshopRefused, type NuvemshopClient, type NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
+import { hiperOrderPath, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
 import { moveOrder } from './order-rows';
 
 /** One event of a Hiper sales order. */
@@ -45,6 +46,7 @@ interface Watched {
   hiper_order_id: string;
   hiper_code: string | null;
   nfe_key: string | null;
+  last_error: string | null;
 }
 
 /**
@@ -64,7 +66,7 @@ export class OrderStatus {
   async poll(): Promise<Record<string, unknown>> {
     const em = this.orm.em.fork();
     const watched = (await em.execute(
-      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key from orders
+      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key, last_error from orders
         where state in ('sent', 'processed', 'invoiced') and hiper_order_id is not null order by sent_at`,
     )) as Watched[];
     const clients = new Map<string, ClientEntity | null>();
@@ -93,6 +95,12 @@ export class OrderStatus {
   }
 
   private async follow(em: EntityManager, order: Watched, client: ClientEntity): Promise<void> {
+    if (!isHiperOrderId(order.hiper_order_id)) {
+      // Kept from before ids were checked: never put in a path (`..` would read another of Hiper's addresses).
+      const why = notAHiperOrderId(order.hiper_order_id);
+      if (order.last_error !== why) await moveOrder(em, order.id, { last_error: why }, why);
+      return;
+    }
     const connection = storeConnectionOf(client);
     const hiper = HiperClient.fromConfig(
       this.config,
@@ -101,7 +109,7 @@ export class OrderStatus {
     );
     const { status, body } = await hiper.authorized(
       'GET',
-      `/pedido-de-venda/eventos/${encodeURIComponent(order.hiper_order_id)}`,
+      hiperOrderPath('/pedido-de-venda/eventos/', order.hiper_order_id),
     );
     if (status < 200 || status >= 300) throw new PlatformError(`Hiper answered HTTP ${status}`, status >= 500);
     const said = (body ?? {}) as HiperOrderStatus;
