@@ -1,4 +1,13 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  TextField,
+} from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { ActionPrompt, PromptedRun } from './actionPrompts';
@@ -6,7 +15,8 @@ import { useScreenLang } from './ScreenLanguage';
 
 /**
  * A record action's prompt: what to know before it runs, the value it takes when it takes one, Cancel and the
- * action's own button. It closes once the action was done; a refusal (told in a toast) leaves it open to correct.
+ * action's own button. It closes once the action was done; a refusal leaves it open to correct, saying why in it (the
+ * modal hides the toast from screen readers).
  */
 export default function ActionPromptDialog({
   prompt,
@@ -21,12 +31,14 @@ export default function ActionPromptDialog({
   const titleId = useId();
   const [value, setValue] = useState('');
   const [running, setRunning] = useState(false);
+  const [why, setWhy] = useState<string>();
   const missing = !!prompt.input && value.trim() === '';
   const confirm = async () => {
     setRunning(true);
-    const done = await run(prompt.input ? { [prompt.input.name]: value.trim() } : {}, true);
+    const outcome = await run(prompt.input ? { [prompt.input.name]: value.trim() } : {}, true);
     setRunning(false);
-    if (done) onClose();
+    if (outcome.done) onClose();
+    else setWhy(outcome.why);
   };
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs" lang={useScreenLang()}>
@@ -50,6 +62,11 @@ export default function ActionPromptDialog({
               if (event.key === 'Enter' && !missing && !running) void confirm();
             }}
           />
+        )}
+        {why && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {why}
+          </Alert>
         )}
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -113,7 +113,7 @@ function RecordActionButtons({
         onClick={() =>
           start(action.name, record, async (variables, prompted) => {
             setRunning(true);
-            const done = await runRecordAction({
+            const outcome = await runRecordAction({
               resource,
               action,
               record,
@@ -125,8 +125,8 @@ function RecordActionButtons({
             // The list's rows (a client's sync state), not the form's record: what is being typed stays.
             void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
             // A prompt refused (a mistyped id) stays open over the dialog, to be corrected.
-            if (done || !prompted) onDone?.();
-            return done;
+            if (outcome.done || !prompted) onDone?.();
+            return outcome;
           })
         }
       >

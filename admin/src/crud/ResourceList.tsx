@@ -415,13 +415,13 @@ function RecordActions({
                 }),
               )
               .then(
-                (done) => {
+                (outcome) => {
                   refresh();
-                  return done;
+                  return outcome;
                 },
                 (error: unknown) => {
                   failed(error);
-                  return false;
+                  return { done: false };
                 },
               ),
           ),

@@ -1,5 +1,6 @@
 import { createContext, lazy, Suspense, useContext, useState, type ReactNode } from 'react';
 import { useTranslate, type RaRecord } from 'react-admin';
+import type { ActionOutcome } from './recordAction';
 
 type Translate = ReturnType<typeof useTranslate>;
 
@@ -20,8 +21,8 @@ export type ActionPrompts = Record<string, (record: RaRecord, translate: Transla
 /** The prompts of the screen around a list (an order's "Já está no Hiper" asks for Hiper's id); none by default. */
 export const ActionPromptsContext = createContext<ActionPrompts>({});
 
-/** Runs the action with what the prompt asked for; answers whether it was done. */
-export type PromptedRun = (variables: Record<string, unknown>, prompted: boolean) => Promise<boolean>;
+/** Runs the action with what the prompt asked for; answers whether it was done, and why not. */
+export type PromptedRun = (variables: Record<string, unknown>, prompted: boolean) => Promise<ActionOutcome>;
 
 // The dialog's code comes when a prompt first opens: a list's first screen needs none of it.
 const ActionPromptDialog = lazy(() => import('./ActionPromptDialog'));

@@ -7,6 +7,12 @@ import { types } from '../../../schema/generated/description';
 import type { Severity } from '../layout/useToast';
 
 type Translate = ReturnType<typeof useTranslate>;
+
+/** How a record action went: done, or not and why. */
+export interface ActionOutcome {
+  done: boolean;
+  why?: string;
+}
 type Toast = (title: string, description?: string, severity?: Severity) => void;
 
 const SCALARS = new Set(['ID', 'String', 'Int', 'Float', 'Boolean', 'JSON', 'DateTime', 'SafeInt']);
@@ -66,7 +72,8 @@ const has = (translate: Translate, key: string) => translate(key, { _: '\u0000' 
  * - `failed`: the title of a failure; `errors.<detail>`: the server's detail in the screen's words (an unknown one
  *   is shown as the server gave it; no answer at all, as the app says it).
  *
- * `%{name}` in a description is the record as its screen names it. Answers whether the action was done.
+ * `%{name}` in a description is the record as its screen names it. Answers whether the action was done, and why not
+ * in the screen's words (for a prompt, whose modal keeps the toast from screen readers, to say too).
  */
 export async function runRecordAction({
   resource,
@@ -85,7 +92,7 @@ export async function runRecordAction({
   toast: Toast;
   /** What a prompt asked for (crud/actionPrompts.ts), by argument name. */
   variables?: Record<string, unknown>;
-}): Promise<boolean> {
+}): Promise<ActionOutcome> {
   const key = `resources.${resource}.actions.${action.name}`;
   let answer: unknown;
   try {
@@ -99,7 +106,7 @@ export async function runRecordAction({
       ? translate('app.notification.network')
       : translate(`${key}.errors.${detail}`, { _: detail });
     toast(translate(`${key}.failed`), description, 'error');
-    return false;
+    return { done: false, why: description };
   }
   const state = stateOf(action.mutation, answer);
   const fields = fieldsOf(typeOfResource(resource));
@@ -118,5 +125,5 @@ export async function runRecordAction({
   const message = candidates.find((candidate) => has(translate, `${candidate}.title`)) ?? `${key}.done`;
   const description = translate(`${message}.description`, { name, _: '' });
   toast(translate(`${message}.title`), description || undefined, message.includes('.already.') ? 'info' : 'success');
-  return true;
+  return { done: true };
 }
