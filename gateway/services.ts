@@ -73,7 +73,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     ),
     callback: new CallbackService(orm, rows, config, limits, jobs),
     sync,
-    orders: new OrderService(orm, jobs, orderSender, orderSweep),
+    orders: new OrderService(orm, jobs, orderSender, orderSweep, config),
     webhooks: new WebhookService(orm, rows, jobs, limits, config),
     mailer,
     jobs,

@@ -11,4 +11,5 @@ export type ScreenModule = { default: ComponentType<{ resource: ResourceName }> 
 export const customScreens: Partial<Record<ResourceName, () => Promise<ScreenModule>>> = {
   admin: () => import('./users/UserList'),
   sincronizacoes: () => import('./syncRuns/SyncRunList'),
+  pedidos: () => import('./orders/OrderList'),
 };

@@ -1,3 +1,5 @@
+import { isHiperOrderId } from './hiper-order-id';
+
 /** What Hiper's answer to a sales order's POST proves, whatever its shape. */
 export type OrderAnswerVerdict =
   /** Hiper gave the order an id: it holds the order, even when `errors` carried a warning or the status was odd. */
@@ -8,10 +10,6 @@ export type OrderAnswerVerdict =
   | { kind: 'busy' }
   /** A refusal: nothing was created; staff fix the data and resend. */
   | { kind: 'refused'; reason: string };
-
-/** An id as Hiper gives them (a GUID) and as a Hiper path may carry one: letters, digits, `-` and `_`. */
-const HIPER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-export const isHiperOrderId = (value: unknown): value is string => typeof value === 'string' && HIPER_ID.test(value);
 
 /** The id an answer carries, as text, when it carries one at all (`undefined`: none). */
 function idOf(body: unknown): string | undefined {
@@ -50,7 +48,7 @@ const MAY_HOLD = 'o pedido pode ter sido criado no Hiper';
 export function judgeOrderAnswer(status: number, body: unknown): OrderAnswerVerdict {
   const id = idOf(body);
   if (id !== undefined) {
-    if (!HIPER_ID.test(id)) {
+    if (!isHiperOrderId(id)) {
       return { kind: 'uncertain', reason: `Hiper respondeu HTTP ${status} com um id que não se entende: ${MAY_HOLD}` };
     }
     const words = hasErrors(body) ? hiperWords(body) : undefined;

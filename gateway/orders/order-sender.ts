@@ -16,7 +16,9 @@ import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import type { JobQueue } from '../queue/queue';
 import { AnswerJournal } from './answer-journal';
-import { CANCEL_REFUSED, hiperWords, isHiperOrderId, judgeOrderAnswer } from './order-answer';
+import { cancelSalesOrder } from './hiper-cancel';
+import { isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
+import { CANCEL_REFUSED, judgeOrderAnswer } from './order-answer';
 import { consumerCostCents, mapOrder, type HiperSalesOrderBody } from './order-mapping';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
 
@@ -335,20 +337,13 @@ export class OrderSender {
   /** A store cancellation, refund or void after sending: Hiper is asked to cancel its sales order. */
   private async cancelInHiper(em: EntityManager, row: OrderRow, key: string): Promise<Record<string, unknown>> {
     if (!isHiperOrderId(row.hiper_order_id)) {
-      const reason = 'Cancelado na loja, mas o pedido não tem um id do Hiper válido: cancele-o no Hiper';
+      const reason = `Cancelado na loja: ${notAHiperOrderId(row.hiper_order_id)}; cancele-o no Hiper`;
       await moveOrder(em, row.id, { last_error: reason }, reason);
       return { failed: 'no Hiper id' };
     }
-    const { status, body } = await this.hiper(row.client_id, key).authorized(
-      'PUT',
-      `/pedido-de-venda/cancelar/${encodeURIComponent(row.hiper_order_id)}`,
-    );
     // A cancellation is a request: accepted with an empty `errors`, and confirmed later by Hiper's events.
-    const refusedWith = hiperWords(body);
-    const hasErrors = Array.isArray((body as { errors?: unknown } | undefined)?.errors)
-      ? ((body as { errors: unknown[] }).errors.length ?? 0) > 0
-      : false;
-    if (status >= 200 && status < 300 && !hasErrors) {
+    const answer = await cancelSalesOrder(this.hiper(row.client_id, key), row.hiper_order_id);
+    if (answer.asked) {
       await moveOrder(
         em,
         row.id,
@@ -358,10 +353,8 @@ export class OrderSender {
       );
       return { cancelled: true };
     }
-    if (status >= 500 || status === 429 || status === 408)
-      throw new PlatformError(`Hiper answered HTTP ${status}`, true);
-    const reason = `${CANCEL_REFUSED}: ${refusedWith ?? `HTTP ${status}`}`.slice(0, 2000);
+    const reason = `${CANCEL_REFUSED}: ${answer.refused}`;
     await moveOrder(em, row.id, { last_error: reason }, reason);
-    return { failed: status };
+    return { failed: answer.refused };
   }
 }

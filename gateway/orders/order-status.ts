@@ -9,6 +9,7 @@ import { hiperTokenStore } from '../sync/hiper-token-store';
 import { NuvemshopRefused, type NuvemshopClient, type NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
+import { hiperOrderPath, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
 import { moveOrder } from './order-rows';
 
 /** One event of a Hiper sales order. */
@@ -61,6 +62,7 @@ interface Watched {
   hiper_code: string | null;
   nfe_key: string | null;
   fulfil_refused_at: Date | null;
+  last_error: string | null;
 }
 
 /**
@@ -90,7 +92,7 @@ export class OrderStatus {
     // Sent and not finished (or cancelled at our request, until Hiper confirms it), read at most WATCHED_DAYS after
     // the send, PER_CLIENT of each client a poll, those read longest ago first.
     const watched = (await em.execute(
-      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key, fulfil_refused_at
+      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key, fulfil_refused_at, last_error
          from (select o.*, row_number() over (partition by client_id order by status_read_at nulls first, sent_at) as turn
                  from orders o
                 where (state in ('sent', 'processed', 'invoiced') or (state = 'cancelled' and cancel_requested_at is not null))
@@ -125,6 +127,12 @@ export class OrderStatus {
   }
 
   private async follow(em: EntityManager, order: Watched, client: ClientEntity): Promise<void> {
+    if (!isHiperOrderId(order.hiper_order_id)) {
+      // Kept from before ids were checked: never put in a path (`..` would read another of Hiper's addresses).
+      const why = notAHiperOrderId(order.hiper_order_id);
+      if (order.last_error !== why) await moveOrder(em, order.id, { last_error: why }, why);
+      return;
+    }
     const connection = storeConnectionOf(client);
     const hiper = HiperClient.fromConfig(
       this.config,
@@ -133,7 +141,7 @@ export class OrderStatus {
     );
     const { status, body } = await hiper.authorized(
       'GET',
-      `/pedido-de-venda/eventos/${encodeURIComponent(order.hiper_order_id)}`,
+      hiperOrderPath('/pedido-de-venda/eventos/', order.hiper_order_id),
     );
     if (status < 200 || status >= 300) throw new PlatformError(`Hiper answered HTTP ${status}`, status >= 500);
     const said = (body ?? {}) as HiperOrderStatus;

@@ -151,6 +151,11 @@ describe('an uncertain order', () => {
     const dialog = page.getByRole('dialog', { name: 'Ver pedido' });
     await dialog.getByRole('button', { name: 'Reenviar' }).waitFor();
     await dialog.getByRole('button', { name: 'Já está no Hiper' }).click();
+    const ask = page.getByRole('dialog', { name: 'O pedido 301 já está no Hiper' });
+    await ask
+      .getByRole('textbox', { name: 'ID do pedido de venda no Hiper' })
+      .fill('793bd707-505f-44bb-b02b-56972bf365d5');
+    await ask.getByRole('button', { name: 'Marcar como enviado' }).click();
     await expectToast(page, 'Pedido marcado como enviado', 'O pedido 301 não será enviado de novo.');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Enviado', exact: true }).waitFor();

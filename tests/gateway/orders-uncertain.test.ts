@@ -54,7 +54,10 @@ describe('a send whose outcome is unknown', () => {
     });
     expect(read.body).toMatchObject({ state: 'sent', hiper_order_id: hiperId });
     expect(read.body.sent_at).not.toBeNull();
-    const again = await suite.t.request('POST', `/api/v1/orders/${uncertain.id}/mark-sent`, { token: suite.su });
+    const again = await suite.t.request('POST', `/api/v1/orders/${uncertain.id}/mark-sent`, {
+      token: suite.su,
+      json: { hiper_order_id: hiperId },
+    });
     expect(again.status).toBe(409);
     expect(c.account.orders).toHaveLength(1);
   });

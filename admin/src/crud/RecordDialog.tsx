@@ -22,6 +22,7 @@ import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
 import { useScreenLang } from './ScreenLanguage';
 import { runRecordAction } from './recordAction';
+import { usePromptedAction } from './actionPrompts';
 import { EntriesTable, Timeline } from './FieldDisplay';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
@@ -101,28 +102,43 @@ function RecordActionButtons({
   const queryClient = useQueryClient();
   const record = useRecordContext();
   const [running, setRunning] = useState(false);
+  const { start, dialog } = usePromptedAction();
   if (!record) return null;
-  return (declarationOf(resource).actions ?? [])
+  const buttons = (declarationOf(resource).actions ?? [])
     .filter((action) => isOffered(action, record))
     .map((action) => (
       <Button
         key={action.name}
         disabled={running}
-        onClick={() => {
-          setRunning(true);
-          void runRecordAction({ resource, action, record, name: representation(record), translate, toast }).finally(
-            () => {
-              setRunning(false);
-              // The list's rows (a client's sync state), not the form's record: what is being typed stays.
-              void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
-              onDone?.();
-            },
-          );
-        }}
+        onClick={() =>
+          start(action.name, record, async (variables, prompted) => {
+            setRunning(true);
+            const outcome = await runRecordAction({
+              resource,
+              action,
+              record,
+              name: representation(record),
+              translate,
+              toast,
+              variables,
+            }).finally(() => setRunning(false));
+            // The list's rows (a client's sync state), not the form's record: what is being typed stays.
+            void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
+            // A prompt refused (a mistyped id) stays open over the dialog, to be corrected.
+            if (outcome.done || !prompted) onDone?.();
+            return outcome;
+          })
+        }
       >
         {translate(`resources.${resource}.actions.${action.name}.label`)}
       </Button>
     ));
+  return (
+    <>
+      {buttons}
+      {dialog}
+    </>
+  );
 }
 
 function DialogToolbar({ onCancel, start }: { onCancel: () => void; start?: ReactNode }) {

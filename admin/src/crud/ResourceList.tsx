@@ -51,6 +51,7 @@ import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
 import { useFailureToast, useToast } from '../layout/useToast';
 import type { FormCustomization } from './RecordDialog';
+import { usePromptedAction } from './actionPrompts';
 import { RowActions } from './RowActions';
 import { SearchBox } from './SearchBox';
 import { ScreenLangProvider } from './ScreenLanguage';
@@ -389,6 +390,7 @@ function RecordActions({
   const toast = useToast();
   const failed = useFailureToast();
   const refresh = useRefresh();
+  const { start, dialog } = usePromptedAction();
   const actions = [
     ...(offers(resource, 'update')
       ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
@@ -399,11 +401,30 @@ function RecordActions({
       .map((action) => ({
         label: translate(`resources.${resource}.actions.${action.name}.label`),
         onClick: () =>
-          void import('./recordAction')
-            .then(({ runRecordAction }) =>
-              runRecordAction({ resource, action, record, name: representation(record), translate, toast }),
-            )
-            .then(refresh, failed),
+          start(action.name, record, (variables) =>
+            import('./recordAction')
+              .then(({ runRecordAction }) =>
+                runRecordAction({
+                  resource,
+                  action,
+                  record,
+                  name: representation(record),
+                  translate,
+                  toast,
+                  variables,
+                }),
+              )
+              .then(
+                (outcome) => {
+                  refresh();
+                  return outcome;
+                },
+                (error: unknown) => {
+                  failed(error);
+                  return { done: false };
+                },
+              ),
+          ),
       })),
     ...(offers(resource, 'delete')
       ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
@@ -415,11 +436,14 @@ function RecordActions({
     })),
   ];
   return (
-    <RowActions
-      label={translate('app.list.actions_for', { name: representation(record) })}
-      disabled={isLocked(record)}
-      actions={actions}
-    />
+    <>
+      <RowActions
+        label={translate('app.list.actions_for', { name: representation(record) })}
+        disabled={isLocked(record)}
+        actions={actions}
+      />
+      {dialog}
+    </>
   );
 }
 

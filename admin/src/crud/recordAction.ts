@@ -7,6 +7,12 @@ import { types } from '../../../schema/generated/description';
 import type { Severity } from '../layout/useToast';
 
 type Translate = ReturnType<typeof useTranslate>;
+
+/** How a record action went: done, or not and why. */
+export interface ActionOutcome {
+  done: boolean;
+  why?: string;
+}
 type Toast = (title: string, description?: string, severity?: Severity) => void;
 
 const SCALARS = new Set(['ID', 'String', 'Int', 'Float', 'Boolean', 'JSON', 'DateTime', 'SafeInt']);
@@ -28,15 +34,19 @@ function stateField(type: TypeName): string | undefined {
 }
 
 /**
- * The action's mutation as text: called with the record's id, asking for what the answer is told by. An answer that
- * is a record the admin knows gives its id and its state; another object, its type name.
+ * The action's mutation as text: called with the record's id (and the arguments a prompt asked for, typed as the
+ * schema types them), asking for what the answer is told by. An answer that is a record the admin knows gives its id
+ * and its state; another object, its type name.
  */
-function documentOf(mutation: string): string {
+function documentOf(mutation: string, names: string[] = []): string {
   const type = answerType(mutation);
-  const returns = (mutationOf(mutation) as { returns?: string } | undefined)?.returns ?? '';
+  const described = mutationOf(mutation) as { returns?: string; args?: Record<string, { sdl: string }> } | undefined;
+  const returns = described?.returns ?? '';
   const state = type && stateField(type);
   const selection = type ? ` { id${state ? ` ${state}` : ''} }` : SCALARS.has(returns) ? '' : ' { __typename }';
-  return `mutation RecordAction($id: ID!) { answer: ${mutation}(id: $id)${selection} }`;
+  const declared = names.map((name) => `, $${name}: ${described?.args?.[name]?.sdl ?? 'String'}`).join('');
+  const passed = names.map((name) => `, ${name}: $${name}`).join('');
+  return `mutation RecordAction($id: ID!${declared}) { answer: ${mutation}(id: $id${passed})${selection} }`;
 }
 
 /** The answer's state (a run's `state`). */
@@ -62,7 +72,8 @@ const has = (translate: Translate, key: string) => translate(key, { _: '\u0000' 
  * - `failed`: the title of a failure; `errors.<detail>`: the server's detail in the screen's words (an unknown one
  *   is shown as the server gave it; no answer at all, as the app says it).
  *
- * `%{name}` in a description is the record as its screen names it.
+ * `%{name}` in a description is the record as its screen names it. Answers whether the action was done, and why not
+ * in the screen's words (for a prompt, whose modal keeps the toast from screen readers, to say too).
  */
 export async function runRecordAction({
   resource,
@@ -71,6 +82,7 @@ export async function runRecordAction({
   name,
   translate,
   toast,
+  variables = {},
 }: {
   resource: string;
   action: RecordActionDeclaration;
@@ -78,20 +90,23 @@ export async function runRecordAction({
   name: string;
   translate: Translate;
   toast: Toast;
-}): Promise<void> {
+  /** What a prompt asked for (crud/actionPrompts.ts), by argument name. */
+  variables?: Record<string, unknown>;
+}): Promise<ActionOutcome> {
   const key = `resources.${resource}.actions.${action.name}`;
   let answer: unknown;
   try {
-    ({ answer } = await graphql<{ answer: unknown }, { id: string }>(documentOf(action.mutation), {
-      id: String(record.id),
-    }));
+    ({ answer } = await graphql<{ answer: unknown }, Record<string, unknown>>(
+      documentOf(action.mutation, Object.keys(variables)),
+      { ...variables, id: String(record.id) },
+    ));
   } catch (error) {
     const detail = error instanceof ApiError && typeof error.detail === 'string' ? error.detail : errorText(error);
     const description = isNetworkFailure(error)
       ? translate('app.notification.network')
       : translate(`${key}.errors.${detail}`, { _: detail });
     toast(translate(`${key}.failed`), description, 'error');
-    return;
+    return { done: false, why: description };
   }
   const state = stateOf(action.mutation, answer);
   const fields = fieldsOf(typeOfResource(resource));
@@ -110,4 +125,5 @@ export async function runRecordAction({
   const message = candidates.find((candidate) => has(translate, `${candidate}.title`)) ?? `${key}.done`;
   const description = translate(`${message}.description`, { name, _: '' });
   toast(translate(`${message}.title`), description || undefined, message.includes('.already.') ? 'info' : 'success');
+  return { done: true };
 }

@@ -73,6 +73,42 @@ export default {
   empty: 'Nenhum pedido ainda.',
   type: 'pedido |||| pedidos',
   action: { show: 'Ver pedido' },
+  // What an uncertain or rejected order's dialog says to look for in Hiper's own screens before acting.
+  check: {
+    title: 'Antes de agir, confira no Hiper',
+    uncertain:
+      'O envio pode ter chegado ao Hiper. Procure-o em Pedidos de venda do Hiper: o número %{number} ou a observação “%{note}”.',
+    rejected:
+      'O Hiper processou o pedido de venda %{hiper_order_id} com erro (veja o último erro). “Reenviar” primeiro o cancela no Hiper e só envia de novo se o Hiper aceitar o cancelamento. No Hiper ele tem o número %{number} e a observação “%{note}”.',
+    found:
+      'Se ele estiver lá, use “Já está no Hiper” e informe o ID do pedido de venda; se não estiver, use “Reenviar”.',
+    note: 'Nuvemshop #%{number} (id %{id})',
+    attempts: 'Envios ao Hiper',
+    attempt: 'Envio %{n}: %{at}',
+    none: 'Nenhum envio registrado.',
+    outcome: {
+      sent: 'Aceito pelo Hiper',
+      refused: 'Não aceito, nada foi criado',
+      unknown: 'Sem resposta que prove o resultado',
+      waiting: 'Aguardando a resposta do Hiper',
+      unrecorded: 'Nenhuma resposta registrada',
+    },
+  },
+  // What the actions ask first: Reenviar on an uncertain order names the risk, Já está no Hiper asks for the id.
+  prompts: {
+    resend: {
+      title: 'Reenviar o pedido %{number}?',
+      risk: 'Este envio pode ter chegado ao Hiper. Se o pedido de venda %{number} já estiver lá, reenviar cria um pedido de venda duplicado no Hiper.',
+      check: 'Procure-o no Hiper antes; se o encontrar, use “Já está no Hiper”.',
+      confirm: 'Reenviar mesmo assim',
+    },
+    markSent: {
+      title: 'O pedido %{number} já está no Hiper',
+      text: 'Informe o ID do pedido de venda no Hiper: com ele a NF-e e o envio voltam para a loja como nos outros pedidos.',
+      input: 'ID do pedido de venda no Hiper',
+      confirm: 'Marcar como enviado',
+    },
+  },
   actions: {
     resend: {
       label: 'Reenviar',
@@ -84,6 +120,13 @@ export default {
       errors: {
         'Order cannot be sent in its state': notSendable,
         'Order not found': 'Este pedido não existe mais.',
+        'Hiper refused to cancel the rejected sales order; nothing was resent':
+          'O Hiper recusou o cancelamento do pedido de venda rejeitado: nada foi reenviado. O motivo está no último erro do pedido.',
+        'Could not reach Hiper to cancel the rejected sales order; nothing was resent':
+          'Não foi possível falar com o Hiper para cancelar o pedido de venda rejeitado: nada foi reenviado. Tente de novo mais tarde.',
+        'The rejected order has no valid Hiper id to cancel; nothing was resent':
+          'O pedido rejeitado não tem um ID válido no Hiper para cancelar: nada foi reenviado. Cancele-o no próprio Hiper.',
+        'Client is not connected to both platforms': 'O cliente não está conectado ao Hiper e à Nuvemshop.',
       },
     },
     markSent: {
@@ -95,6 +138,10 @@ export default {
       errors: {
         'Order cannot be marked sent in its state': 'Só um pedido incerto pode ser marcado como já estando no Hiper.',
         'Order not found': 'Este pedido não existe mais.',
+        "Hiper's id of the sales order is required: find the order in Hiper's sales orders by its number":
+          'Informe o ID do pedido de venda no Hiper.',
+        "Hiper's id of a sales order is 1 to 64 letters, digits, '-' or '_'":
+          'O ID no Hiper tem de 1 a 64 letras, números, “-” ou “_”.',
       },
     },
   },

@@ -11,6 +11,7 @@ class OrderIdArgs {
 @ArgsType()
 class MarkOrderSentArgs {
   @Field(() => ID) id!: string;
+  // Nullable here so that its absence is answered as the REST route answers it: a 422 saying what to give.
   @Field(() => String, { nullable: true }) hiper_order_id?: string | null;
 }
 
@@ -23,7 +24,7 @@ class SweepOrdersArgs {
 export class OrderResolver {
   @Authorized()
   @Mutation(() => objectTypeOf(orderResource), {
-    description: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read again from the store, mapped again, queued to send (409 in any other state)`,
+    description: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read again from the store, mapped again, queued to send (409 in any other state); a rejected order's sales order is cancelled in Hiper first, and nothing is resent if Hiper refuses (409) or cannot be reached (502)`,
   })
   async resendOrder(@Args() { id }: OrderIdArgs, @Ctx() ctx: Context) {
     await ctx.user();
@@ -32,7 +33,7 @@ export class OrderResolver {
 
   @Authorized()
   @Mutation(() => objectTypeOf(orderResource), {
-    description: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent, with Hiper’s id when known (409 in any other state)`,
+    description: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent with Hiper’s id of its sales order, required (422 without it, 409 in any other state)`,
   })
   async markOrderSent(@Args() { id, hiper_order_id }: MarkOrderSentArgs, @Ctx() ctx: Context) {
     await ctx.user();

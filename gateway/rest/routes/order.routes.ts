@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { clientResource } from '../../resources/client.resource';
 import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
-import { MarkSent, ORDER_NOT_SENDABLE, ORDER_NOT_UNCERTAIN, type OrderService } from '../../orders/order.service';
+import {
+  MarkSent,
+  ORDER_NOT_SENDABLE,
+  ORDER_NOT_UNCERTAIN,
+  REJECTED_CANCEL_REFUSED,
+  REJECTED_CANCEL_UNREACHABLE,
+  type OrderService,
+} from '../../orders/order.service';
 import { NOT_CONNECTED } from '../../resources/client.resource';
 import { IdParams, Message } from '../../validation';
 import { route } from '../route';
@@ -13,19 +20,23 @@ export function orderRoutes(orders: OrderService) {
       method: 'post',
       path: '/orders/:id/resend',
       tag: 'orders',
-      summary: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read the order again from the store, map it again and queue it to send`,
+      summary: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read the order again from the store, map it again and queue it to send; a rejected order's sales order is cancelled in Hiper first`,
       auth: true,
       params: IdParams,
       response: orderResource.public,
       status: 202,
-      errors: { 404: orderResource.messages.notFound, 409: ORDER_NOT_SENDABLE },
+      errors: {
+        404: orderResource.messages.notFound,
+        409: `${ORDER_NOT_SENDABLE}, or ${REJECTED_CANCEL_REFUSED}`,
+        502: REJECTED_CANCEL_UNREACHABLE,
+      },
       handler: ({ params }) => orders.resend(params.id),
     }),
     route({
       method: 'post',
       path: '/orders/:id/mark-sent',
       tag: 'orders',
-      summary: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent`,
+      summary: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent with Hiper's id of its sales order (required)`,
       auth: true,
       params: IdParams,
       body: z.preprocess((body) => body ?? {}, MarkSent),
