@@ -13,7 +13,14 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { isNetworkFailure } from '../api';
-import { declarationOf, isOffered, screenOfType, typeOfResource } from '../dataProvider/resourceTypes';
+import {
+  declarationOf,
+  isOffered,
+  screenOfType,
+  typeOfResource,
+  type RecordActionDeclaration,
+} from '../dataProvider/resourceTypes';
+import { ActionConfirm } from './DeleteConfirm';
 import { ReferenceLink } from './ListExtras';
 import { fieldsOf } from './description';
 import { defaultText } from './ResourceList';
@@ -101,14 +108,17 @@ function RecordActionButtons({
   const queryClient = useQueryClient();
   const record = useRecordContext();
   const [running, setRunning] = useState(false);
+  const [confirming, setConfirming] = useState<RecordActionDeclaration | null>(null);
   if (!record) return null;
-  return (declarationOf(resource).actions ?? [])
+  const buttons = (declarationOf(resource).actions ?? [])
     .filter((action) => isOffered(action, record))
     .map((action) => (
       <Button
         key={action.name}
         disabled={running}
+        color={action.confirm ? 'error' : undefined}
         onClick={() => {
+          if (action.confirm) return setConfirming(action);
           setRunning(true);
           void runRecordAction({ resource, action, record, name: representation(record), translate, toast }).finally(
             () => {
@@ -123,6 +133,19 @@ function RecordActionButtons({
         {translate(`resources.${resource}.actions.${action.name}.label`)}
       </Button>
     ));
+  return (
+    <>
+      {buttons}
+      <ActionConfirm
+        resource={resource}
+        action={confirming}
+        record={record}
+        name={representation(record)}
+        onClose={() => setConfirming(null)}
+        onDone={onDone}
+      />
+    </>
+  );
 }
 
 function DialogToolbar({ onCancel, start }: { onCancel: () => void; start?: ReactNode }) {

@@ -42,6 +42,7 @@ import {
   offers,
   screenOfType,
   typeOfResource,
+  type RecordActionDeclaration,
   type ResourceName,
 } from '../dataProvider/resourceTypes';
 import { toCsv } from './csv';
@@ -71,6 +72,7 @@ const FilterChips = extras.component((module) => module.FilterChips);
 const confirms = afterFirstPaintModule(() => import('./DeleteConfirm'));
 const DeleteRecordConfirm = confirms.component((module) => module.DeleteRecordConfirm);
 const SpecBulkDeleteButton = confirms.component((module) => module.SpecBulkDeleteButton);
+const ActionConfirm = confirms.component((module) => module.ActionConfirm);
 export const PLACEHOLDER_ROWS = 4;
 
 type Translate = ReturnType<typeof useTranslate>;
@@ -389,6 +391,7 @@ function RecordActions({
   const toast = useToast();
   const failed = useFailureToast();
   const refresh = useRefresh();
+  const [confirming, setConfirming] = useState<RecordActionDeclaration | null>(null);
   const actions = [
     ...(offers(resource, 'update')
       ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
@@ -398,12 +401,15 @@ function RecordActions({
       .filter((action) => isOffered(action, record))
       .map((action) => ({
         label: translate(`resources.${resource}.actions.${action.name}.label`),
+        danger: action.confirm,
         onClick: () =>
-          void import('./recordAction')
-            .then(({ runRecordAction }) =>
-              runRecordAction({ resource, action, record, name: representation(record), translate, toast }),
-            )
-            .then(refresh, failed),
+          action.confirm
+            ? setConfirming(action)
+            : void import('./recordAction')
+                .then(({ runRecordAction }) =>
+                  runRecordAction({ resource, action, record, name: representation(record), translate, toast }),
+                )
+                .then(refresh, failed),
       })),
     ...(offers(resource, 'delete')
       ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
@@ -415,11 +421,24 @@ function RecordActions({
     })),
   ];
   return (
-    <RowActions
-      label={translate('app.list.actions_for', { name: representation(record) })}
-      disabled={isLocked(record)}
-      actions={actions}
-    />
+    <>
+      <RowActions
+        label={translate('app.list.actions_for', { name: representation(record) })}
+        disabled={isLocked(record)}
+        actions={actions}
+      />
+      {confirming && (
+        <Suspense fallback={null}>
+          <ActionConfirm
+            resource={resource}
+            action={confirming}
+            record={record}
+            name={representation(record)}
+            onClose={() => setConfirming(null)}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }
 
