@@ -15,6 +15,7 @@ import type { QueueDefinition } from './queue/queue';
 import { UserService } from './users/user.service';
 import { SyncService } from './sync/sync.service';
 import { StoreLife } from './webhooks/store-life';
+import { StoreUnhook } from './webhooks/store-unhook';
 import { WebhookService } from './webhooks/webhook.service';
 import { genericResources } from './resources';
 import { entityFor } from './resources/entity';
@@ -91,6 +92,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       orderStatus: new OrderStatus(orm, config, nuvemshop, log),
       orderWatch: new OrderWatch(orm, jobs, orderSender.answers, config, log),
       storeLife: new StoreLife(orm, jobs, config, log),
+      storeUnhook: new StoreUnhook(orm, nuvemshop, config),
     }),
   };
 }

@@ -77,6 +77,8 @@ export interface ListScope {
   search: string[];
   /** API field name → property, for the filters `options.filter` may give. */
   filters?: Record<string, string>;
+  /** Properties that must be null (an archive's: archived records are left out; the kept total counts the rest). */
+  absent?: string[];
 }
 
 /**
@@ -111,6 +113,7 @@ export async function findPage<T, K extends keyof T & string>(
   const bind = (value: unknown) => `$${values.push(value)}`;
   for (const [prop, value] of Object.entries(scope.equal ?? {}))
     conditions.push(`${shape.column[prop]} = ${bind(value)}`);
+  for (const prop of scope.absent ?? []) conditions.push(`${shape.column[prop]} is null`);
   if (options.q !== undefined) {
     const pattern = bind(`%${escapeLike(options.q)}%`);
     conditions.push(`(${scope.search.map((prop) => `${shape.column[prop]} ilike ${pattern}`).join(' or ')})`);

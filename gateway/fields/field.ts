@@ -66,6 +66,11 @@ export interface Field {
   readOnly?: boolean;
   /** A reference: the GraphQL type name of the resource it names. */
   to?: string;
+  /**
+   * A reference: what deleting the record it names does to this one (default `cascade`, `set null` when nullable).
+   * `restrict` keeps history: the named record cannot be deleted while this one names it.
+   */
+  onDelete?: 'cascade' | 'set null' | 'restrict';
   /** A state: its values, in the order they are shown. */
   values?: readonly string[];
   /**

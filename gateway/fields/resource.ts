@@ -240,6 +240,8 @@ export interface RecordAction {
    * uncertain): the service refuses it in any other with a 409, and the admin does not offer it there.
    */
   only?: { field: string; values: readonly string[] };
+  /** The admin asks first, naming what the action does (`actions.<name>.confirm`): an action that cannot be undone. */
+  confirm?: boolean;
 }
 
 /** A job a write queues: its queue's name (gateway/queue/payloads.ts), its data, and one queued at a time per key. */
@@ -295,6 +297,14 @@ export interface ResourceOptions {
   queues?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => readonly QueuedWork[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
+  /**
+   * Deleting archives the record instead of removing it (a client: its orders and runs are the retailer's history).
+   * `field` is a nullable, read-only `datetime` a delete sets. An archived record is left out of lists and pickers
+   * (a lookup by `ids` still finds it, so the history naming it shows its name), answered by id, refused a change, and
+   * shares its unique values with no live record (their indexes leave it out). A superuser restores it, or purges it:
+   * the rows of `history` (each table and its column naming the record) are deleted with it, in one transaction.
+   */
+  archive?: { field: string; history: readonly { table: string; column: string }[] };
   /** Sets of fields no two records share together (`[['client_id', 'nuvemshop_order_id']]`): a unique index each. */
   unique?: readonly (readonly string[])[];
   description?: string;
@@ -333,7 +343,15 @@ export class Resource<F extends Fields = Fields> {
   readonly read: Audience;
   readonly write: Audience;
   /** The messages its answers use, letter for letter (`Item not found`, `Client deleted successfully`). */
-  readonly messages: { notFound: string; deleted: string; taken: string };
+  readonly messages: {
+    notFound: string;
+    deleted: string;
+    taken: string;
+    archived: string;
+    notArchived: string;
+    restored: string;
+    purged: string;
+  };
 
   constructor(
     /** The GraphQL type name, and the OpenAPI components' prefix. */
@@ -370,7 +388,14 @@ export class Resource<F extends Fields = Fields> {
       notFound: `${Noun} not found`,
       deleted: `${Noun} deleted successfully`,
       taken: `A ${this.noun} with this ${this.unique.join(' and ')} already exists`,
+      archived: `${Noun} is archived: a superuser restores it first`,
+      notArchived: `${Noun} is not archived`,
+      restored: `${Noun} restored successfully`,
+      purged: `${Noun} and its history purged successfully`,
     };
+    const archive = options.archive && fields[options.archive.field];
+    if (options.archive && (archive?.kind !== 'datetime' || !archive.nullable || !archive.readOnly))
+      throw new Error(`${name}: its archive field (${options.archive.field}) must be a nullable, readOnly datetime`);
     // The owner is whoever created the record: taken from a body, anyone could give their records away or take others'.
     if (options.owner && !fields[options.owner]?.readOnly)
       throw new Error(`${name}: its owner (${options.owner}) must be a readOnly reference`);

@@ -48,6 +48,7 @@ const RecordActionInput = new GraphQLInputObjectType({
     needs: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
     unavailable: { type: RecordActionUnavailable },
     only: { type: RecordActionOnly },
+    confirm: { type: GraphQLBoolean, description: 'Asked for a confirmation first: it cannot be undone' },
   },
 });
 
@@ -256,6 +257,7 @@ function actionLiteral(action: RecordAction): string {
     );
   if (action.only)
     parts.push(`only: {field: ${quoted(action.only.field)}, values: [${action.only.values.map(quoted).join(', ')}]}`);
+  if (action.confirm) parts.push('confirm: true');
   return `{${parts.join(', ')}}`;
 }
 

@@ -185,6 +185,33 @@ export function resolverOf(resource: Resource): new () => object {
       ],
       [Args(() => IdArgs), Ctx()],
     );
+  if (resource.options.archive) {
+    const archived = `an archived ${resource.noun}`;
+    method(
+      proto,
+      `restore${name}`,
+      async function ({ id }: IdArgs, ctx: Context) {
+        return service(ctx).restore!(await ctx.user(), id);
+      } as Method,
+      [signedIn, Mutation(() => Type, { name: `restore${name}`, description: `Restores ${archived} (superuser)` })],
+      [Args(() => IdArgs), Ctx()],
+    );
+    method(
+      proto,
+      `purge${name}`,
+      async function ({ id }: IdArgs, ctx: Context) {
+        return service(ctx).purge!(await ctx.user(), id);
+      } as Method,
+      [
+        signedIn,
+        Mutation(() => Type, {
+          name: `purge${name}`,
+          description: `Deletes ${archived} and its history for good (superuser); answers the purged record`,
+        }),
+      ],
+      [Args(() => IdArgs), Ctx()],
+    );
+  }
   Resolver(() => Type)(GenericResolver);
   return GenericResolver;
 }

@@ -5,13 +5,16 @@ import type { QueueDefinition } from '../queue/queue';
 import { syncQueue, syncScheduleQueues, type SyncJobDeps } from './sync.job';
 import { storeInstallQueue, suspendedCheckQueue, webhookQueue, type StoreLifeDeps } from './webhook.job';
 import { orderQueues, type OrderJobDeps } from './order.job';
+import { clientArchivedQueue, type ClientJobDeps } from './client.job';
 
 /**
  * Every queue of the product, each with its retries, concurrency, schedule and handler: the gateway (unless
  * RUN_WORKERS=false) and `npm run worker` start workers for all of them. A new kind of background work (store
  * synchronisation, say) adds its payload to gateway/queue/payloads.ts and its definition here.
  */
-export function queueDefinitions(deps: MailJobDeps & SyncJobDeps & StoreLifeDeps & OrderJobDeps): QueueDefinition[] {
+export function queueDefinitions(
+  deps: MailJobDeps & SyncJobDeps & StoreLifeDeps & OrderJobDeps & ClientJobDeps,
+): QueueDefinition[] {
   return [
     mailQueue(deps),
     pruneQueue(deps),
@@ -21,5 +24,6 @@ export function queueDefinitions(deps: MailJobDeps & SyncJobDeps & StoreLifeDeps
     storeInstallQueue(deps),
     suspendedCheckQueue(deps),
     ...orderQueues(deps),
+    clientArchivedQueue(deps),
   ] as QueueDefinition[];
 }

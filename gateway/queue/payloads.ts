@@ -22,6 +22,8 @@ export interface JobPayloads {
   'sync-suspended-check': Record<string, never>;
   /** A webhook Nuvemshop delivered, recorded in `webhook_events`, to act on. */
   webhook: { id: string };
+  /** A client was archived: the app's webhooks for its store are deleted at Nuvemshop (one job per client at a time). */
+  'client-archived': { clientId: string };
   /** After an app install: the store's record read, the app's webhooks registered. */
   'store-install': { storeId: number };
   /** One store order: read from the store, mapped, and sent to Hiper once (one job queued per order at a time). */

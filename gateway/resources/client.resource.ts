@@ -132,6 +132,13 @@ export const clientResource = new Resource(
       readOnly: true,
       description: 'When the store’s data was erased at its request (store/redact); the record stays for staff',
     }),
+    archived_at: datetime({
+      nullable: true,
+      readOnly: true,
+      description:
+        'When the client was deleted: left out of lists, its synchronisation and orders stopped, its history kept; ' +
+        'a superuser restores or purges it',
+    }),
   },
   {
     screen: 'clientes',
@@ -148,13 +155,33 @@ export const clientResource = new Resource(
         unavailable: { field: 'sync_state', values: ['not_connected', ...STOPPED_STATES] },
       },
     ],
-    // Orders turned on (a new client with them on, or off → on): the store's order webhooks are registered at once,
-    // not at the first sweep.
+    // Deleting a client archives it: its orders, runs, product links and webhook events are the retailer's history.
+    // Purged by a superuser with them (children first; what only the synchronisation keeps goes by its cascade).
+    archive: {
+      field: 'archived_at',
+      history: [
+        { table: 'webhook_events', column: 'client_id' },
+        { table: 'orders', column: 'client_id' },
+        { table: 'sync_runs', column: 'client_id' },
+        { table: 'product_links', column: 'client_id' },
+      ],
+    },
     queues: (row, before): QueuedWork[] => {
       const client = row as unknown as ClientEntity;
       const was = before as unknown as ClientEntity | null;
+      const id = String(client.id);
+      // Archived: the app's webhooks for its store are deleted at Nuvemshop by a job, retried when Nuvemshop fails.
+      if (client.archivedAt && !was?.archivedAt)
+        return [{ queue: 'client-archived', data: { clientId: id }, singletonKey: id }];
+      // Restored: its store's webhooks registered again, as after an install.
+      if (!client.archivedAt && was?.archivedAt) {
+        const { storeId, storeToken } = storeConnectionOf(client);
+        return storeId > 0 && storeToken ? [{ queue: 'store-install', data: { storeId } }] : [];
+      }
+      // Orders turned on (a new client with them on, or off → on): the store's order webhooks are registered at
+      // once, not at the first sweep.
       return client.ordersEnabled && !was?.ordersEnabled
-        ? [{ queue: 'orders-webhooks', data: { clientId: String(client.id) }, singletonKey: String(client.id) }]
+        ? [{ queue: 'orders-webhooks', data: { clientId: id }, singletonKey: id }]
         : [];
     },
     // A client's state follows what it holds: a credential removed makes it `not_connected`, the last one given back
@@ -227,6 +254,7 @@ export const STORE_CONNECTION_PROPS = [
   'hiperSyncUpdateDimensions',
   'nuvemshopLocationId',
   'syncState',
+  'archivedAt',
 ] as const satisfies readonly (keyof ClientEntity)[];
 
 /** The fields of a client the store synchronisation reads. */
@@ -242,5 +270,7 @@ export function storeConnectionOf(row: StoreConnectionFields) {
     updateDimensions: !!row.hiperSyncUpdateDimensions,
     locationId: row.nuvemshopLocationId || null,
     state: row.syncState,
+    /** Deleted by staff: nothing acts for it until a superuser restores it. */
+    archived: !!row.archivedAt,
   };
 }

@@ -68,7 +68,7 @@ function property(field: Field): EntitySchemaProperty<unknown, EntityRow> {
       return {
         kind: 'm:1',
         entity: () => field.to!,
-        deleteRule: field.nullable ? 'set null' : 'cascade',
+        deleteRule: field.onDelete ?? (field.nullable ? 'set null' : 'cascade'),
         updateRule: 'cascade',
         // The list's own index (below) starts with it.
         index: false,
@@ -110,7 +110,7 @@ const timestamps = {
  * The ORM's entity for a resource, from its declaration alone: a property per field (its type, length, null-ness and
  * default), `createdAt` and `updatedAt`, and the indexes every list needs: its order (newest first), its owner's
  * order, a trigram index per searchable field (`q` is `ilike '%text%'`), a unique index per unique field (0 left out
- * for numbers, which means "none"), and one per filter. A resource over a query (`source`) is a virtual entity:
+ * for numbers, which means "none", and archived records), and one per filter. A resource over a query (`source`) is a virtual entity:
  * read-only, with no table.
  */
 export function entityOf(resource: Resource, extra: ExtraProperties = {}): EntitySchema<EntityRow> {
@@ -153,10 +153,15 @@ export function entityOf(resource: Resource, extra: ExtraProperties = {}): Entit
     }
     if (field.unique) {
       const index = `${table}_${column(name)}_unique`;
-      if (field.kind === 'int')
+      // An archived record keeps its value without holding it: a new record may take it.
+      const live = [
+        ...(field.kind === 'int' ? [`"${column(name)}" <> 0`] : []),
+        ...(options.archive ? [`"${column(options.archive.field)}" is null`] : []),
+      ];
+      if (live.length)
         indexes.push({
           name: index,
-          expression: `create unique index "${index}" on "${table}" ("${column(name)}") where "${column(name)}" <> 0`,
+          expression: `create unique index "${index}" on "${table}" ("${column(name)}") where ${live.join(' and ')}`,
         });
       else uniques.push({ name: index, properties: [prop] });
     }

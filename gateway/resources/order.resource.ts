@@ -54,7 +54,7 @@ export const orderResource = new Resource(
   'Order',
   {
     id: id(),
-    client_id: reference('client', 'Client', { readOnly: true, listed: true, filterable: true }),
+    client_id: reference('client', 'Client', { readOnly: true, listed: true, filterable: true, onDelete: 'restrict' }),
     nuvemshop_order_id: int({ min: 0, max: Number.MAX_SAFE_INTEGER, readOnly: true, description: 'Nuvemshop’s id' }),
     number: int({
       min: 0,

@@ -11,7 +11,7 @@ export const productLinkResource = new Resource(
   'ProductLink',
   {
     id: id(),
-    client_id: reference('client', 'Client', { readOnly: true, filterable: true, listed: true }),
+    client_id: reference('client', 'Client', { readOnly: true, filterable: true, listed: true, onDelete: 'restrict' }),
     hiper_id: text({ max: 64, readOnly: true, description: 'The Hiper product’s (or variation’s) id' }),
     sku: text({ nullable: true, max: 64, readOnly: true, listed: true, searchable: true }),
     name: text({ nullable: true, max: 255, readOnly: true, listed: true, searchable: true }),

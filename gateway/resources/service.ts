@@ -31,6 +31,10 @@ export interface ResourceOperations {
   create(caller: SignedInUser, input: object): Promise<Row>;
   update(caller: SignedInUser, id: string, input: object): Promise<Row>;
   delete(caller: SignedInUser, id: string): Promise<Row>;
+  /** An archived record back in lists (superusers; a resource that archives). */
+  restore?(caller: SignedInUser, id: string): Promise<Row>;
+  /** An archived record and its history deleted for good (superusers; a resource that archives). */
+  purge?(caller: SignedInUser, id: string): Promise<Row>;
 }
 
 /**
@@ -43,6 +47,8 @@ export interface ResourceOperations {
 export class ResourceService implements ResourceOperations {
   private readonly owner?: string;
   private readonly scope: ListScope;
+  /** The entity property a delete sets instead of removing the row, for a resource that archives. */
+  private readonly archived?: string;
 
   constructor(
     private readonly resource: Resource,
@@ -56,6 +62,8 @@ export class ResourceService implements ResourceOperations {
     const owner = resource.options.owner;
     this.owner = owner ? propertyOf(owner, resource.fields[owner]) : undefined;
     this.scope = { search: resource.searched, filters: resource.filters };
+    const archive = resource.options.archive?.field;
+    this.archived = archive ? propertyOf(archive, resource.fields[archive]) : undefined;
     this.references = Object.entries(resource.fields).flatMap(([name, field]) =>
       field.kind === 'reference' && isWritable(field)
         ? [{ name, to: field.to!, missing: `${nounOf(field.to!)} not found` }]
@@ -101,7 +109,9 @@ export class ResourceService implements ResourceOperations {
   ): Promise<{ data: Row[]; count: number }> {
     this.allow(caller, 'list');
     const own = this.ownScope(caller);
-    const scope: ListScope = { ...this.scope, equal: own ? { [this.owner!]: caller.id } : {} };
+    // Archived records are left out, except from a lookup by ids: the history naming one shows its name.
+    const absent = this.archived && options.ids === undefined ? [this.archived] : [];
+    const scope: ListScope = { ...this.scope, equal: own ? { [this.owner!]: caller.id } : {}, absent };
     const { source, ownerTotals } = this.resource.options;
     const total: Total = source
       ? { count: true }
@@ -139,6 +149,7 @@ export class ResourceService implements ResourceOperations {
     this.allow(caller, 'update');
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
+    if (this.archived && found[this.archived]) throw new ApiError(409, this.resource.messages.archived);
     await this.checkReferences(em, input);
     const before: Row = { ...found };
     em.assign(found, this.resource.toEntity(input, 'update'));
@@ -147,13 +158,53 @@ export class ResourceService implements ResourceOperations {
     return this.answer(found, caller);
   }
 
+  /** Removes the record, or archives it when its resource archives (one already archived is gone: 404). */
   async delete(caller: SignedInUser, id: string): Promise<Row> {
     this.allow(caller, 'delete');
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
+    if (this.archived) {
+      if (found[this.archived]) throw new ApiError(404, this.resource.messages.notFound);
+      const before: Row = { ...found };
+      found[this.archived] = new Date();
+      await this.write(em, found, before);
+      return this.answer(found, caller);
+    }
     const deleted = this.answer(found, caller);
     await em.remove(found).flush();
     return deleted;
+  }
+
+  async restore(caller: SignedInUser, id: string): Promise<Row> {
+    const em = this.orm.em.fork();
+    const found = await this.findArchived(em, caller, id);
+    const before: Row = { ...found };
+    found[this.archived!] = null;
+    // A live record took its unique values meanwhile (a new client of the same store): a 409 naming them.
+    await this.write(em, found, before);
+    return this.answer(found, caller);
+  }
+
+  /** Deletes the archived record and every row of its history, in one transaction. */
+  async purge(caller: SignedInUser, id: string): Promise<Row> {
+    const em = this.orm.em.fork();
+    const found = await this.findArchived(em, caller, id);
+    const purged = this.answer(found, caller);
+    await em.transactional(async (tx) => {
+      for (const { table, column } of this.resource.options.archive!.history)
+        await tx.execute(`delete from "${table}" where "${column}" = ?`, [found.id]);
+      await tx.execute(`delete from "${this.resource.table}" where id = ?`, [found.id]);
+    });
+    return purged;
+  }
+
+  /** An archived record, for a superuser: 404 when there is none, 409 when it is not archived. */
+  private async findArchived(em: Em, caller: SignedInUser, id: string): Promise<EntityRow> {
+    if (!this.archived) throw new ApiError(405, messages.methodNotAllowed);
+    requireSuperuser(caller);
+    const found = await this.find(em, caller, id);
+    if (!found[this.archived]) throw new ApiError(409, this.resource.messages.notArchived);
+    return found;
   }
 
   private async find(em: Em, caller: SignedInUser, id: string): Promise<EntityRow> {

@@ -11,19 +11,28 @@ type Em = ReturnType<MikroORM['em']['fork']>;
 const ENDED_BY_INSTALL = ['token_revoked', 'suspended', 'disconnected'];
 
 /**
- * The client an app install lands on: the one of that store, reconnected, or a new one whose URL and name the
- * `store-install` job reads from the store (a placeholder URL until then, or for staff to fill in if it cannot).
+ * The client an app install lands on: the one of that store, reconnected; else the one of that store staff deleted
+ * last, restored (its Hiper key, settings, product links and orders are the store's: a new client would create its
+ * products in the store again); else a new one whose URL and name the `store-install` job reads from the store (a
+ * placeholder URL until then, or for staff to fill in if it cannot).
  */
 export async function saveStoreToken(em: Em, storeId: number, token: string): Promise<void> {
-  const existing = await em.findOne(entityFor(clientResource), { nuvemshopStoreId: storeId });
+  const existing =
+    (await storeClient(em, storeId)) ??
+    (await em.findOne(
+      entityFor(clientResource),
+      { nuvemshopStoreId: storeId, archivedAt: { $ne: null } },
+      { orderBy: { archivedAt: 'desc', id: 'desc' } },
+    ));
   const installedAt = new Date();
   if (existing) {
+    existing.archivedAt = null;
     existing.nuvemshopToken = token;
     existing.installedAt = installedAt;
     existing.redactedAt = null;
     if (ENDED_BY_INSTALL.includes(existing.syncState)) existing.syncState = 'idle';
     existing.syncState = settledSyncState(existing);
-    await em.flush();
+    await flushClient(em);
     return;
   }
   const created = em.create(entityFor(clientResource), {
@@ -33,6 +42,11 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
     installedAt,
   });
   created.syncState = settledSyncState(created);
+  await flushClient(em);
+}
+
+/** A clash on the store id (two installs at once, or a live client taking it meanwhile) is a 409. */
+async function flushClient(em: Em): Promise<void> {
   try {
     await em.flush();
   } catch (error) {
@@ -41,11 +55,14 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
   }
 }
 
-/** The client of a Nuvemshop store, if any; with `lock`, its row locked for the transaction `em` is in. */
+/**
+ * The client of a Nuvemshop store, if any (archived clients are no store's: nothing acts for them); with `lock`, its
+ * row locked for the transaction `em` is in.
+ */
 export function storeClient(em: Em, storeId: number, lock = false): Promise<ClientEntity | null> {
   return em.findOne(
     entityFor(clientResource),
-    { nuvemshopStoreId: storeId },
+    { nuvemshopStoreId: storeId, archivedAt: null },
     lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
   );
 }

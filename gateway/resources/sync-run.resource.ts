@@ -90,7 +90,7 @@ export const syncRunResource = new Resource(
   'SyncRun',
   {
     id: id(),
-    client_id: reference('client', 'Client', { readOnly: true, filterable: true, listed: true }),
+    client_id: reference('client', 'Client', { readOnly: true, filterable: true, listed: true, onDelete: 'restrict' }),
     kind: state(SYNC_KINDS, { readOnly: true, listed: true, description: 'catalogue, stock or full (from cursor 0)' }),
     trigger: state(SYNC_TRIGGERS, { readOnly: true, description: 'What queued it' }),
     state: state(SYNC_RUN_STATES, { default: 'queued', readOnly: true, listed: true, filterable: true }),

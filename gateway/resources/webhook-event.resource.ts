@@ -36,7 +36,13 @@ export const webhookEventResource = new Resource(
     // Text, not a state: Nuvemshop's names (`app/uninstalled`) are not GraphQL enum values.
     event: text({ max: 32, listed: true, description: WEBHOOK_EVENTS.join(', ') }),
     store_id: int({ min: 0, max: Number.MAX_SAFE_INTEGER, listed: true, description: 'Nuvemshop store id' }),
-    client_id: reference('client', 'Client', { nullable: true, readOnly: true, listed: true, filterable: true }),
+    client_id: reference('client', 'Client', {
+      nullable: true,
+      readOnly: true,
+      listed: true,
+      filterable: true,
+      onDelete: 'restrict',
+    }),
     received_at: datetime({ listed: true, sortable: true }),
     outcome: state(WEBHOOK_OUTCOMES, {
       default: 'recorded',

@@ -143,5 +143,36 @@ export function resourceRoutes(resource: Resource, service: ResourceOperations):
         },
       }),
     );
+  const { restore, purge } = service;
+  if (resource.options.archive && restore && purge) {
+    const refusals = { ...errors, 403: messages.notEnoughPrivileges, 409: said.notArchived };
+    routes.push(
+      route({
+        method: 'post',
+        path: `/${path}/:id/restore`,
+        tag,
+        summary: `Restore an archived ${noun} (superuser)`,
+        auth: true,
+        params: IdParams,
+        response: one,
+        errors: refusals,
+        handler: ({ user, params }) => restore.call(service, user, params.id),
+      }),
+      route({
+        method: 'post',
+        path: `/${path}/:id/purge`,
+        tag,
+        summary: `Delete an archived ${noun} and its history for good (superuser)`,
+        auth: true,
+        params: IdParams,
+        response: Message,
+        errors: refusals,
+        handler: async ({ user, params }) => {
+          await purge.call(service, user, params.id);
+          return { message: said.purged };
+        },
+      }),
+    );
+  }
   return routes;
 }

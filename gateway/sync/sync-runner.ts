@@ -20,10 +20,10 @@ import { emptyTally, type Tally } from './run-tally';
 /** The client states that stop every call to its store until staff or the store act. */
 export const STOPPED_STATES = ['token_revoked', 'suspended', 'disconnected'];
 
-/** A client is synced when it has both credentials and a store, and no state stops it. */
+/** A client is synced when it has both credentials and a store, no state stops it, and it is not archived. */
 export const isConnected = (client: StoreConnectionFields) => {
   const c = storeConnectionOf(client);
-  return !!c.hiperKey && !!c.storeToken && c.storeId > 0 && !STOPPED_STATES.includes(c.state);
+  return !!c.hiperKey && !!c.storeToken && c.storeId > 0 && !STOPPED_STATES.includes(c.state) && !c.archived;
 };
 
 /** What one job of a run does next: nothing (the run is over), or the continuation to queue. */

@@ -169,7 +169,9 @@ export class StoreLife {
    * Nuvemshop sends no webhook when an app's free days lapse or are paid, so a 402 may end with no `app/resumed`.
    */
   async checkSuspended(): Promise<Record<string, unknown>> {
-    const suspended = await this.orm.em.fork().find(entityFor(clientResource), { syncState: 'suspended' });
+    const suspended = await this.orm.em
+      .fork()
+      .find(entityFor(clientResource), { syncState: 'suspended', archivedAt: null });
     const outcome: Record<string, number> = { working: 0, suspended: 0, revoked: 0, unknown: 0 };
     for (const found of suspended) {
       const { storeId } = storeConnectionOf(found);

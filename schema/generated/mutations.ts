@@ -298,6 +298,17 @@ export const mutations = {
     },
     "returns": "Order"
   },
+  "purgeClient": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": "Client"
+  },
   "recoverPassword": {
     "args": {
       "email": {
@@ -345,6 +356,17 @@ export const mutations = {
       }
     },
     "returns": "Message"
+  },
+  "restoreClient": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": "Client"
   },
   "signup": {
     "args": {

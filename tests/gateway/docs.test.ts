@@ -30,6 +30,8 @@ const CONTRACT_ROUTES = [
   'put /api/v1/items/{id}',
   'delete /api/v1/items/{id}',
   'get /api/v1/clients/',
+  'get /api/v1/archived-clients/',
+  'get /api/v1/archived-clients/{id}',
   'post /api/v1/clients/',
   'get /api/v1/clients/{id}',
   'put /api/v1/clients/{id}',
@@ -43,6 +45,8 @@ const CONTRACT_ROUTES = [
   'get /api/v1/mail-jobs/',
   'get /api/v1/mail-jobs/{id}',
   'post /api/v1/clients/{id}/sync',
+  'post /api/v1/clients/{id}/restore',
+  'post /api/v1/clients/{id}/purge',
   // Store orders: read-only, with staff's actions.
   'get /api/v1/orders/',
   'get /api/v1/orders/{id}',

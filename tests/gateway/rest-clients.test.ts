@@ -381,12 +381,15 @@ describe('PUT /clients/{id}', () => {
 });
 
 describe('DELETE /clients/{id}', () => {
-  it('deletes the client', async () => {
+  it('deletes the client: archived, its history kept (tests/gateway/client-archive.test.ts)', async () => {
     const client = await createClient({ url: 'https://delete.example' });
     const answer = await t.request('DELETE', `/api/v1/clients/${client.id}`, { token: user.token });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ message: 'Client deleted successfully' });
-    expect(await t.sql('select id from clients where id = $1', [client.id])).toEqual([]);
+    const [row] = await t.sql<{ archived_at: Date | null }>('select archived_at from clients where id = $1', [
+      client.id,
+    ]);
+    expect(row.archived_at).toBeInstanceOf(Date);
     const again = await t.request('DELETE', `/api/v1/clients/${client.id}`, { token: user.token });
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ detail: 'Client not found' });

@@ -12,7 +12,9 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
+import type { RecordActionDeclaration } from '../dataProvider/resourceTypes';
 import { useToast } from '../layout/useToast';
+import { runRecordAction } from './recordAction';
 import { useScreenLang } from './ScreenLanguage';
 
 /** The toasts of a delete, in the specification's words ('O item foi apagado com sucesso.'). */
@@ -151,5 +153,55 @@ export function SpecBulkDeleteButton({
         }
       />
     </>
+  );
+}
+
+interface ActionConfirmProps {
+  resource: string;
+  /** The declared action to confirm (`confirm: true`), or none: closed. */
+  action: RecordActionDeclaration | null;
+  record: RaRecord;
+  name: string;
+  onClose: () => void;
+  /** After the action has run. */
+  onDone?: () => void;
+}
+
+/**
+ * Asks before a record action that cannot be undone (an archived client's purge), in the screen's words:
+ * `actions.<name>.confirm.title` and `.description` (`%{name}`, the record as its screen names it), confirmed by the
+ * action's own label. The action then runs and tells how it went as any other (crud/recordAction.ts).
+ */
+export function ActionConfirm({ resource, action, record, name, onClose, onDone }: ActionConfirmProps) {
+  const translate = useTranslate();
+  const toast = useToast();
+  const refresh = useRefresh();
+  const lang = useScreenLang();
+  const [running, setRunning] = useState(false);
+  const key = action ? `resources.${resource}.actions.${action.name}` : '';
+  return (
+    <Confirm
+      lang={lang}
+      isOpen={!!action}
+      loading={running}
+      title={action ? translate(`${key}.confirm.title`, { name }) : ''}
+      content={
+        action ? <DialogContentText>{translate(`${key}.confirm.description`, { name })}</DialogContentText> : null
+      }
+      confirm={action ? translate(`${key}.label`) : ''}
+      confirmColor="warning"
+      {...icons}
+      onClose={onClose}
+      onConfirm={() => {
+        if (!action) return;
+        setRunning(true);
+        void runRecordAction({ resource, action, record, name, translate, toast }).finally(() => {
+          setRunning(false);
+          onClose();
+          refresh();
+          onDone?.();
+        });
+      }}
+    />
   );
 }

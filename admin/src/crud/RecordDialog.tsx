@@ -13,7 +13,14 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { isNetworkFailure } from '../api';
-import { declarationOf, isOffered, screenOfType, typeOfResource } from '../dataProvider/resourceTypes';
+import {
+  declarationOf,
+  isOffered,
+  screenOfType,
+  typeOfResource,
+  type RecordActionDeclaration,
+} from '../dataProvider/resourceTypes';
+import { ActionConfirm } from './DeleteConfirm';
 import { ReferenceLink } from './ListExtras';
 import { fieldsOf } from './description';
 import { defaultText } from './ResourceList';
@@ -103,6 +110,7 @@ function RecordActionButtons({
   const record = useRecordContext();
   const [running, setRunning] = useState(false);
   const { start, dialog } = usePromptedAction();
+  const [confirming, setConfirming] = useState<RecordActionDeclaration | null>(null);
   if (!record) return null;
   const buttons = (declarationOf(resource).actions ?? [])
     .filter((action) => isOffered(action, record))
@@ -110,7 +118,9 @@ function RecordActionButtons({
       <Button
         key={action.name}
         disabled={running}
-        onClick={() =>
+        color={action.confirm ? 'error' : undefined}
+        onClick={() => {
+          if (action.confirm) return setConfirming(action);
           start(action.name, record, async (variables, prompted) => {
             setRunning(true);
             const outcome = await runRecordAction({
@@ -127,8 +137,8 @@ function RecordActionButtons({
             // A prompt refused (a mistyped id) stays open over the dialog, to be corrected.
             if (outcome.done || !prompted) onDone?.();
             return outcome;
-          })
-        }
+          });
+        }}
       >
         {translate(`resources.${resource}.actions.${action.name}.label`)}
       </Button>
@@ -137,6 +147,14 @@ function RecordActionButtons({
     <>
       {buttons}
       {dialog}
+      <ActionConfirm
+        resource={resource}
+        action={confirming}
+        record={record}
+        name={representation(record)}
+        onClose={() => setConfirming(null)}
+        onDone={onDone}
+      />
     </>
   );
 }

@@ -42,6 +42,7 @@ import {
   offers,
   screenOfType,
   typeOfResource,
+  type RecordActionDeclaration,
   type ResourceName,
 } from '../dataProvider/resourceTypes';
 import { toCsv } from './csv';
@@ -72,6 +73,7 @@ const FilterChips = extras.component((module) => module.FilterChips);
 const confirms = afterFirstPaintModule(() => import('./DeleteConfirm'));
 const DeleteRecordConfirm = confirms.component((module) => module.DeleteRecordConfirm);
 const SpecBulkDeleteButton = confirms.component((module) => module.SpecBulkDeleteButton);
+const ActionConfirm = confirms.component((module) => module.ActionConfirm);
 export const PLACEHOLDER_ROWS = 4;
 
 type Translate = ReturnType<typeof useTranslate>;
@@ -391,6 +393,7 @@ function RecordActions({
   const failed = useFailureToast();
   const refresh = useRefresh();
   const { start, dialog } = usePromptedAction();
+  const [confirming, setConfirming] = useState<RecordActionDeclaration | null>(null);
   const actions = [
     ...(offers(resource, 'update')
       ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
@@ -400,31 +403,34 @@ function RecordActions({
       .filter((action) => isOffered(action, record))
       .map((action) => ({
         label: translate(`resources.${resource}.actions.${action.name}.label`),
+        danger: action.confirm,
         onClick: () =>
-          start(action.name, record, (variables) =>
-            import('./recordAction')
-              .then(({ runRecordAction }) =>
-                runRecordAction({
-                  resource,
-                  action,
-                  record,
-                  name: representation(record),
-                  translate,
-                  toast,
-                  variables,
-                }),
-              )
-              .then(
-                (outcome) => {
-                  refresh();
-                  return outcome;
-                },
-                (error: unknown) => {
-                  failed(error);
-                  return { done: false };
-                },
+          action.confirm
+            ? setConfirming(action)
+            : start(action.name, record, (variables) =>
+                import('./recordAction')
+                  .then(({ runRecordAction }) =>
+                    runRecordAction({
+                      resource,
+                      action,
+                      record,
+                      name: representation(record),
+                      translate,
+                      toast,
+                      variables,
+                    }),
+                  )
+                  .then(
+                    (outcome) => {
+                      refresh();
+                      return outcome;
+                    },
+                    (error: unknown) => {
+                      failed(error);
+                      return { done: false };
+                    },
+                  ),
               ),
-          ),
       })),
     ...(offers(resource, 'delete')
       ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
@@ -443,6 +449,17 @@ function RecordActions({
         actions={actions}
       />
       {dialog}
+      {confirming && (
+        <Suspense fallback={null}>
+          <ActionConfirm
+            resource={resource}
+            action={confirming}
+            record={record}
+            name={representation(record)}
+            onClose={() => setConfirming(null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -18,6 +18,8 @@ export interface RecordActionDeclaration {
   unavailable?: { field: string; values: readonly string[] };
   /** A state field and the only values in which it is offered (an order's "Reenviar": held, rejected, uncertain). */
   only?: { field: string; values: readonly string[] };
+  /** Asked for a confirmation first, in `actions.<name>.confirm` (an archived client's purge: it cannot be undone). */
+  confirm?: boolean;
 }
 
 /** Whether a record's field holds nothing: unset, empty, or a store id of 0. */

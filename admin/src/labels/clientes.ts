@@ -59,6 +59,7 @@ export default {
     hiper_marketplace_cnpj: 'CNPJ do marketplace (Hiper)',
     hiper_marketplace_name: 'Nome do marketplace (Hiper)',
     orders_enabled_at: 'Pedidos ligados em',
+    archived_at: 'Apagado em',
   },
   values: {
     orders_send_on: { paid: 'Pago', authorized: 'Pago ou autorizado' },

@@ -1,4 +1,5 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import ArchiveIcon from '@mui/icons-material/Archive';
 import BusinessIcon from '@mui/icons-material/Business';
 import InventoryIcon from '@mui/icons-material/Inventory2';
 import ListIcon from '@mui/icons-material/List';
@@ -12,6 +13,7 @@ const icons: Record<string, SvgIconComponent> = {
   People: AdminPanelSettingsIcon,
   Mail: MailIcon,
   List: ListIcon,
+  Archive: ArchiveIcon,
 };
 
 export const iconNamed = (name: string | undefined): SvgIconComponent =>
