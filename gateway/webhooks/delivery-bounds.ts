@@ -13,6 +13,12 @@ export const DELIVERY_WINDOW_SECONDS = 300;
 /** Whether a signed body is new: not seen within the window (and marks it seen, in the transaction `em` is in). */
 export async function firstInWindow(em: EntityManager, event: string, body: Buffer): Promise<boolean> {
   const hash = createHash('sha256').update(`${event}\n`).update(body).digest('hex');
+  // Read first: a repeat then writes and locks nothing, so a flood of one body is not served one at a time.
+  const [recent] = await em.execute(
+    `select 1 from webhook_deliveries where body_hash = ? and seen_at >= now() - make_interval(secs => ?)`,
+    [hash, DELIVERY_WINDOW_SECONDS],
+  );
+  if (recent) return false;
   const fresh = (await em.execute(
     `insert into webhook_deliveries (body_hash, seen_at) values (?, now())
      on conflict (body_hash) do update set seen_at = now()
