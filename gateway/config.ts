@@ -217,6 +217,13 @@ const schema = z.object({
   RATE_LIMIT_WEBHOOK_UNSIGNED: int(1).default(30),
   /** Unsigned privacy requests recorded per store and day; more are answered but not recorded. */
   WEBHOOK_UNSIGNED_PER_STORE_DAY: int(1, 10_000).default(20),
+  /**
+   * Signed webhooks recorded per store and day (UTC); past it they are answered and counted, not recorded. About a
+   * thousand orders' events a day; an order's row and job are made all the same.
+   */
+  WEBHOOK_SIGNED_PER_STORE_DAY: int(1, 1_000_000).default(5000),
+  /** The same for a store no client has: its events change nothing, so a few show that it sends them. */
+  WEBHOOK_SIGNED_UNKNOWN_STORE_PER_DAY: int(1, 10_000).default(20),
 
   /** Synchronisations one user may start per window: each run calls both platforms for a whole catalogue. */
   RATE_LIMIT_SYNC: int(1).default(10),

@@ -6,6 +6,7 @@ import { entityFor } from './resources/entity';
 import { SyncClient, SyncImage, SyncProduct } from './sync/sync.entities';
 import { declaredResources } from './resources';
 import { OrderClient } from './orders/order.entities';
+import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
 
 /** The ORM's entities: those written as classes, and one per declared resource (gateway/resources). */
 export const entities = () => [
@@ -19,5 +20,6 @@ export const entities = () => [
   SyncProduct,
   SyncImage,
   OrderClient,
+  WebhookDelivery,
   ...declaredResources().map(entityFor),
 ];

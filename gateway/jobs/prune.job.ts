@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { QueueDefinition } from '../queue/queue';
+import { DELIVERY_WINDOW_SECONDS } from '../webhooks/delivery-bounds';
 
 // Rows are deleted a batch at a time, so a table grown large (an attack's worth of rate-limit keys) is pruned
 // without one long statement holding locks or running into the statement timeout.
@@ -11,8 +12,9 @@ const BATCH = 5_000;
  * The `prune-tables` queue, sent on MAINTENANCE_CRON: deletes rate-limit counters whose window is over (they would
  * be reset on their next use anyway), exchanged authorization codes older than AUTHORIZATION_CODE_RETENTION_DAYS
  * (a code is spent within minutes; its stored answer only serves a browser posting it twice), and history older than
- * HISTORY_RETENTION_DAYS: webhooks received (not one still waiting for its job) and finished sync runs. Finished
- * jobs are pg-boss's own to delete, after the same number of days (gateway/queue/queue.ts).
+ * HISTORY_RETENTION_DAYS: webhooks received (not one still waiting for its job), the stores' days of them and finished
+ * sync runs. Signed bodies seen go once their delivery window is over. Finished jobs are pg-boss's own to delete,
+ * after the same number of days (gateway/queue/queue.ts).
  */
 export function pruneQueue({
   orm,
@@ -62,13 +64,25 @@ export function pruneQueue({
         `received_at < now() - make_interval(days => ?) and outcome <> 'recorded'`,
         [config.HISTORY_RETENTION_DAYS],
       );
+      const webhookDays = await deleteInBatches(
+        'webhook_days',
+        'id',
+        `day < (now() at time zone 'UTC')::date - ?::int`,
+        [config.HISTORY_RETENTION_DAYS],
+      );
+      const webhookDeliveries = await deleteInBatches(
+        'webhook_deliveries',
+        'body_hash',
+        `seen_at < now() - make_interval(secs => ?)`,
+        [DELIVERY_WINDOW_SECONDS],
+      );
       const syncRuns = await deleteInBatches(
         'sync_runs',
         'id',
         `finished_at < now() - make_interval(days => ?) and state not in ('queued', 'running')`,
         [config.HISTORY_RETENTION_DAYS],
       );
-      const pruned = { rateLimits, authorizationCodes, webhookEvents, syncRuns };
+      const pruned = { rateLimits, authorizationCodes, webhookEvents, webhookDays, webhookDeliveries, syncRuns };
       log.info(pruned, 'old rows pruned');
       return pruned;
     },

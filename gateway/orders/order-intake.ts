@@ -28,12 +28,20 @@ const SWEEP_OVERLAP_MS = 5 * 60 * 1000;
 /**
  * An order webhook, recorded with its order's row in the transaction `em` is in, and the order's job queued in it:
  * nothing is lost between the answer and the work, and a repeated or late delivery meets the same row. The client is
- * read, never locked, so the answer does not wait on a synchronisation.
+ * read, never locked, so the answer does not wait on a synchronisation. `record` (told the store's client) answers
+ * whether the delivery gets a row of its own: a repeat or one past the day's cap does not, and still queues the job.
  */
 export async function recordOrderWebhook(
   em: EntityManager,
   jobs: JobQueue,
-  delivery: { event: OrderEventName; storeId: number; orderId: number; webhookId: string; key: string },
+  delivery: {
+    event: OrderEventName;
+    storeId: number;
+    orderId: number;
+    webhookId: string;
+    key: string;
+    record: (clientId: string | null) => Promise<boolean>;
+  },
 ): Promise<void> {
   const client = await storeClient(em, delivery.storeId);
   const verdict = !client
@@ -41,23 +49,25 @@ export async function recordOrderWebhook(
     : !client.ordersEnabled
       ? { outcome: 'ignored', note: 'Orders are off for this client' }
       : { outcome: 'handled', note: `Order ${delivery.orderId} recorded and queued` };
-  const inserted = (await em.execute(
-    `insert into webhook_events
-       (id, event, store_id, client_id, received_at, outcome, note, signed, webhook_id, delivery_key, created_at, updated_at)
-     values (?, ?, ?, ?, now(), ?, ?, true, ?, ?, now(), now())
-     on conflict (delivery_key) do nothing returning id`,
-    [
-      randomUUID(),
-      delivery.event,
-      delivery.storeId,
-      client?.id ?? null,
-      verdict.outcome,
-      verdict.note,
-      delivery.webhookId,
-      delivery.key,
-    ],
-  )) as unknown[];
-  if (inserted.length === 0 || verdict.outcome !== 'handled') return;
+  if (await delivery.record(client?.id ?? null)) {
+    await em.execute(
+      `insert into webhook_events
+         (id, event, store_id, client_id, received_at, outcome, note, signed, webhook_id, delivery_key, created_at, updated_at)
+       values (?, ?, ?, ?, now(), ?, ?, true, ?, ?, now(), now())
+       on conflict (delivery_key) do nothing`,
+      [
+        randomUUID(),
+        delivery.event,
+        delivery.storeId,
+        client?.id ?? null,
+        verdict.outcome,
+        verdict.note,
+        delivery.webhookId,
+        delivery.key,
+      ],
+    );
+  }
+  if (verdict.outcome !== 'handled') return;
   const order = await upsertOrder(em, client!.id, delivery.orderId, `Recebido por webhook (${delivery.event})`);
   await jobs.send('order', { orderId: order.id }, { em, singletonKey: order.id });
 }

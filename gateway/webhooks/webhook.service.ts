@@ -14,6 +14,7 @@ import type { WebhookEventName } from '../resources/webhook-event.resource';
 import type { Admission } from '../http/admission';
 import { validate } from '../validation';
 import { isOrderEvent, ORDER_EVENTS, recordOrderWebhook } from '../orders/order-intake';
+import { firstInWindow, StoreDayBudget } from './delivery-bounds';
 
 /** The URLs Nuvemshop posts to: one for the events the app registers, one per privacy request (set in its portal). */
 export type WebhookRoute = 'app' | 'store-redact' | 'customers-redact' | 'customers-data-request';
@@ -76,17 +77,25 @@ export class WebhookService {
   private readonly secret: Buffer | undefined;
   private readonly unsignedTurns = pLimit(UNSIGNED_AT_ONCE);
   private readonly unsignedPerStoreDay: number;
+  private readonly days: StoreDayBudget;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly rows: PlainRows,
     private readonly jobs: JobQueue,
     private readonly limits: RateLimits,
-    config: Pick<Config, 'NUVEMSHOP_CLIENT_SECRET' | 'WEBHOOK_UNSIGNED_PER_STORE_DAY'>,
+    config: Pick<
+      Config,
+      | 'NUVEMSHOP_CLIENT_SECRET'
+      | 'WEBHOOK_UNSIGNED_PER_STORE_DAY'
+      | 'WEBHOOK_SIGNED_PER_STORE_DAY'
+      | 'WEBHOOK_SIGNED_UNKNOWN_STORE_PER_DAY'
+    >,
   ) {
     // Without the app's secret no signature can be checked, so none is valid.
     this.secret = config.NUVEMSHOP_CLIENT_SECRET ? Buffer.from(config.NUVEMSHOP_CLIENT_SECRET) : undefined;
     this.unsignedPerStoreDay = config.WEBHOOK_UNSIGNED_PER_STORE_DAY;
+    this.days = new StoreDayBudget(config);
   }
 
   /**
@@ -123,7 +132,7 @@ export class WebhookService {
     let key: string;
     if (route === 'app') {
       const payload = validate(AppWebhook, data, 'body');
-      if (isOrderEvent(payload.event)) return this.recordOrder(payload.event, payload.store_id, payload.id);
+      if (isOrderEvent(payload.event)) return this.recordOrder(payload.event, payload.store_id, payload.id, body);
       event = payload.event;
       storeId = payload.store_id;
       webhookId = payload.id === undefined ? null : String(payload.id);
@@ -138,7 +147,14 @@ export class WebhookService {
       key = `${event} ${storeId} signed ${sha256(body)}`;
     }
     await this.orm.em.fork().transactional(async (em) => {
+      const day = await this.days.open(em, storeId, !!(await storeClient(em, storeId)));
       if (REPEATING_EVENTS.includes(event)) key = await repeatableKey(em, storeId, key);
+      if (!day.room) {
+        // Past the day's cap: counted as dropped unless it is a delivery already recorded.
+        const [seen] = await em.execute(`select 1 from webhook_events where delivery_key = ?`, [key]);
+        if (!seen) await day.dropped();
+        return;
+      }
       const inserted = (await em.execute(
         `insert into webhook_events
            (id, event, store_id, client_id, received_at, outcome, signed, webhook_id, delivery_key, created_at, updated_at)
@@ -147,16 +163,24 @@ export class WebhookService {
         [randomUUID(), event, storeId, signed, webhookId, key],
       )) as { id: string }[];
       // A repeated delivery was recorded, and its job queued, the first time.
-      if (inserted.length > 0) await this.jobs.send('webhook', { id: inserted[0].id }, { em });
+      if (inserted.length === 0) return;
+      await day.recorded();
+      await this.jobs.send('webhook', { id: inserted[0].id }, { em });
     });
   }
 
   /**
    * An order event: recorded with its order's row and the order's job in one transaction. Nuvemshop may send the same
-   * body again for a later change (`order/updated` twice), so each delivery is recorded; the order's row and its one
-   * queued job absorb the repeats.
+   * body again for a later change (`order/updated` twice), so every delivery, a repeat within the window or one past
+   * the day's cap included, queues the order's job (one queued per order absorbs the repeats); only a new body within
+   * the day's cap is recorded.
    */
-  private async recordOrder(event: (typeof ORDER_EVENTS)[number], storeId: number, id: unknown): Promise<void> {
+  private async recordOrder(
+    event: (typeof ORDER_EVENTS)[number],
+    storeId: number,
+    id: unknown,
+    body: Buffer,
+  ): Promise<void> {
     const orderId = Number(id);
     if (!Number.isSafeInteger(orderId) || orderId <= 0) {
       throw new ValidationFailed([
@@ -164,12 +188,19 @@ export class WebhookService {
       ]);
     }
     await this.orm.em.fork().transactional(async (em) => {
+      const fresh = await firstInWindow(em, event, body);
       await recordOrderWebhook(em, this.jobs, {
         event,
         storeId,
         orderId,
         webhookId: String(orderId),
         key: `${event} ${storeId} ${orderId} #${randomUUID()}`,
+        record: async (clientId) => {
+          if (!fresh) return false;
+          const day = await this.days.open(em, storeId, clientId !== null);
+          await (day.room ? day.recorded() : day.dropped());
+          return day.room;
+        },
       });
     });
   }

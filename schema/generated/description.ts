@@ -574,6 +574,30 @@ export const types = {
       }
     }
   },
+  "WebhookDay": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "store_id": {
+        "type": "SafeInt",
+        "listed": true
+      },
+      "day": {
+        "type": "Date",
+        "listed": true,
+        "sortable": true
+      },
+      "recorded": {
+        "type": "Int",
+        "listed": true
+      },
+      "dropped": {
+        "type": "Int",
+        "listed": true
+      }
+    }
+  },
   "WebhookEvent": {
     "fields": {
       "id": {
@@ -785,6 +809,17 @@ export const resources = {
     "menu": 40,
     "icon": "List"
   },
+  "WebhookDay": {
+    "screen": "webhooks-por-dia",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "title": "day",
+    "menu": 41,
+    "icon": "List"
+  },
   "MailJob": {
     "screen": "emails",
     "operations": [
@@ -870,6 +905,16 @@ export const queries = {
     }
   },
   "User": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
+  "WebhookDay": {
     "args": {
       "id": {
         "type": "ID",
@@ -1157,6 +1202,40 @@ export const queries = {
         "type": "ListFilter",
         "list": false,
         "sdl": "ListFilter",
+        "required": false
+      }
+    }
+  },
+  "_allWebhookDaysMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "WebhookDayFilter",
+        "list": false,
+        "sdl": "WebhookDayFilter",
         "required": false
       }
     }
@@ -1463,6 +1542,40 @@ export const queries = {
         "type": "ListFilter",
         "list": false,
         "sdl": "ListFilter",
+        "required": false
+      }
+    }
+  },
+  "allWebhookDays": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "WebhookDayFilter",
+        "list": false,
+        "sdl": "WebhookDayFilter",
         "required": false
       }
     }

@@ -56,6 +56,8 @@ const CONTRACT_ROUTES = [
   // The webhooks received, a read-only history.
   'get /api/v1/webhook-events/',
   'get /api/v1/webhook-events/{id}',
+  'get /api/v1/webhook-days/',
+  'get /api/v1/webhook-days/{id}',
   'post /api/v1/callback/authorize',
   // Nuvemshop's webhooks: public, each signed.
   'post /api/v1/webhooks/nuvemshop',

@@ -201,6 +201,14 @@ function webhook(path: string, payload: Record<string, unknown>, wrong = false):
 const storeEvent = () => ({ store_id: 700_000 + ++sequence, event: 'app/resumed', id: sequence });
 const privacyRequest = () => ({ store_id: 700_000 + ++sequence, customer: { id: sequence } });
 
+/** A store's day of signed webhooks, for the cells that read one. */
+async function webhookDayId(): Promise<string> {
+  const [row] = await t.sql<{ id: string }>(
+    `insert into webhook_days (id, store_id, day) values (gen_random_uuid(), 1, current_date) returning id`,
+  );
+  return row.id;
+}
+
 /** A received webhook's id, for the cells that read one. */
 async function webhookEventId(): Promise<string> {
   const [row] = await t.sql<{ id: string }>(
@@ -324,6 +332,8 @@ const REST: Record<string, Build<RestCall>> = {
   'POST /callback/authorize': () => ({ method: 'POST', path: '/callback/authorize', json: { code: unique('code') } }),
   'GET /webhook-events/': () => ({ method: 'GET', path: '/webhook-events/' }),
   'GET /webhook-events/{id}': async () => ({ method: 'GET', path: `/webhook-events/${await webhookEventId()}` }),
+  'GET /webhook-days/': () => ({ method: 'GET', path: '/webhook-days/' }),
+  'GET /webhook-days/{id}': async () => ({ method: 'GET', path: `/webhook-days/${await webhookDayId()}` }),
   'POST /webhooks/nuvemshop (signed)': () => webhook('/webhooks/nuvemshop', storeEvent()),
   'POST /webhooks/nuvemshop (wrong signature)': () => webhook('/webhooks/nuvemshop', storeEvent(), true),
   ...Object.fromEntries(
@@ -426,6 +436,12 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query WebhookEvent': async () => ({
     query: 'query ($id: ID!) { WebhookEvent(id: $id) { id event outcome } }',
     variables: { id: await webhookEventId() },
+  }),
+  'query allWebhookDays': () => ({ query: '{ allWebhookDays { id store_id day recorded dropped } }' }),
+  'query _allWebhookDaysMeta': () => ({ query: '{ _allWebhookDaysMeta { count } }' }),
+  'query WebhookDay': async () => ({
+    query: 'query ($id: ID!) { WebhookDay(id: $id) { id day dropped } }',
+    variables: { id: await webhookDayId() },
   }),
   'mutation login': (f) => ({
     query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { access_token token_type } }',

@@ -78,6 +78,25 @@ beforeAll(async () => {
       [ageDays, outcome, key],
     );
   }
+  // A store's days of signed webhooks, old and young; signed bodies seen, past their 5-minute window and within it.
+  for (const ageDays of [100, 5]) {
+    await sql(
+      database.url,
+      `insert into webhook_days (id, store_id, day, recorded, dropped)
+       values (gen_random_uuid(), 77, current_date - $1::int, 3, $1)`,
+      [ageDays],
+    );
+  }
+  for (const [hash, ageSeconds] of [
+    ['e'.repeat(64), 600],
+    ['f'.repeat(64), 60],
+  ] as const) {
+    await sql(
+      database.url,
+      `insert into webhook_deliveries (body_hash, seen_at) values ($1, now() - make_interval(secs => $2))`,
+      [hash, ageSeconds],
+    );
+  }
   t = await startTestGateway({
     HISTORY_RETENTION_DAYS: '90',
     DATABASE_URL: database.url,
@@ -104,7 +123,14 @@ describe('the prune-tables schedule', () => {
       );
     await expect.poll(async () => (await runs()).length, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
     const [first] = await runs();
-    expect(first.output).toEqual({ rateLimits: 2, authorizationCodes: 2, webhookEvents: 2, syncRuns: 2 });
+    expect(first.output).toEqual({
+      rateLimits: 2,
+      authorizationCodes: 2,
+      webhookEvents: 2,
+      webhookDays: 1,
+      webhookDeliveries: 1,
+      syncRuns: 2,
+    });
 
     const keys = await t.sql<{ key: string }>('select key from rate_limits order by key');
     expect(keys.map((r) => r.key)).toEqual(['login:never-expires', 'login:still-counting']);
@@ -114,6 +140,10 @@ describe('the prune-tables schedule', () => {
     expect(runsLeft.map((r) => r.name)).toEqual(['old-but-running', 'young']);
     const eventsLeft = await t.sql<{ delivery_key: string }>(`select delivery_key from webhook_events order by 1`);
     expect(eventsLeft.map((r) => r.delivery_key)).toEqual(['old-waiting', 'young']);
+    const daysLeft = await t.sql<{ dropped: number }>(`select dropped from webhook_days`);
+    expect(daysLeft).toEqual([{ dropped: 5 }]);
+    const bodiesLeft = await t.sql<{ body_hash: string }>(`select body_hash from webhook_deliveries`);
+    expect(bodiesLeft).toEqual([{ body_hash: 'f'.repeat(64) }]);
     recordFigures('prune-tables', {
       securityPruned: `first scheduled run removed ${first.output.rateLimits} of 2 expired rate-limit rows and ${first.output.authorizationCodes} of 2 codes past a 10-day retention, and ${first.output.webhookEvents} webhooks and ${first.output.syncRuns} sync runs past 90 days; fresh rows, running runs and waiting webhooks kept`,
     });
