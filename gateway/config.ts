@@ -191,6 +191,11 @@ const schema = z.object({
 
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),
+  /** Open connections the server keeps at once; past it, a new one is closed as soon as it is accepted. */
+  MAX_CONNECTIONS: int(1, 1_000_000).default(2048),
+  /** Requests answered at once, in all and from one address; past either, 503 with Retry-After, unread. */
+  REQUESTS_IN_FLIGHT: int(1, 100_000).default(256),
+  REQUESTS_IN_FLIGHT_PER_ADDRESS: int(1, 100_000).default(64),
   CORS_ORIGINS: list,
 
   RATE_LIMIT_WINDOW_SECONDS: int(1).default(60),

@@ -21,6 +21,9 @@ import { resolvers } from './resolvers';
 import { restRoutes } from './routes';
 import { createServices, type Services } from './services';
 
+/** How long a client may take to send a request's headers (ms). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
 export interface Gateway {
   url: string;
   orm: MikroORM;
@@ -77,7 +80,13 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
       app,
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.
-      { requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+      {
+        requestTimeout: config.REQUEST_TIMEOUT_MS,
+        // A client has this long to send its headers (Node's default is a minute): a connection sending them a
+        // byte at a time holds one of MAX_CONNECTIONS meanwhile.
+        headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS),
+        connectionsCheckingInterval: 1000,
+      },
       (req, res) => {
         // Routed, logged and rate-limited by its path alone, whichever form the target came in.
         req.url = originForm(req.url ?? '/');
@@ -85,6 +94,7 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
       },
     );
     server.keepAliveTimeout = 5000;
+    server.maxConnections = config.MAX_CONNECTIONS;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, resolve);
