@@ -70,7 +70,13 @@ const SHOTS: Shot[] = [
     body: () => appEvent,
     headers: signedWrong,
   },
-  { name: 'webhook unsigned', method: 'POST', path: () => '/api/v1/webhooks/nuvemshop', body: () => appEvent, headers: json },
+  {
+    name: 'webhook unsigned',
+    method: 'POST',
+    path: () => '/api/v1/webhooks/nuvemshop',
+    body: () => appEvent,
+    headers: json,
+  },
   {
     name: 'privacy signed wrong',
     method: 'POST',
@@ -166,9 +172,7 @@ async function probing(during: Promise<unknown>): Promise<{ status: number; ms: 
 /** WAVE requests at once, spread over every shot, each from `addressOf(i)`. */
 async function wave(addressOf: (i: number) => string) {
   const started = performance.now();
-  const sent = Promise.all(
-    Array.from({ length: WAVE }, (_, i) => send(SHOTS[i % SHOTS.length], i, addressOf(i))),
-  );
+  const sent = Promise.all(Array.from({ length: WAVE }, (_, i) => send(SHOTS[i % SHOTS.length], i, addressOf(i))));
   const [outcomes, probes] = await Promise.all([sent, probing(sent)]);
   return { outcomes, probes, seconds: (performance.now() - started) / 1000 };
 }
@@ -194,7 +198,11 @@ async function expectHeld(outcomes: Outcome[]) {
   }
   // A connection past MAX_CONNECTIONS is closed unanswered (0 here); of those taken, the bounds turned some away.
   expect(outcomes.some((o) => o.status === 503)).toBe(true);
-  const health = await send(SHOTS.find((s) => s.name === 'health check')!, 0, '127.0.200.2');
+  const health = await send(
+    SHOTS.find((s) => s.name === 'health check')!,
+    0,
+    '127.0.200.2',
+  );
   expect(health.status).toBe(200);
 }
 
