@@ -9,6 +9,7 @@ import { adminAssets } from './http/admin-assets';
 import { originForm } from './http/protections';
 import { expressServer } from './http/server';
 import { restApi } from './rest/api';
+import { utilsRoutes } from './rest/routes/utils.routes';
 import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { migrate, openDatabase } from './orm';
@@ -73,7 +74,11 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const execution = compiledExecution(graphqlSchema(resolvers()), config.GRAPHQL_COMPILED_OPERATIONS);
     const apollo = createApolloServer(config, log, execution);
     await apollo.start();
-    const rest = restApi(restRoutes(services), services.auth);
+    const db = orm;
+    const rest = restApi(
+      [...restRoutes(services), ...utilsRoutes(() => db.em.getConnection().execute('select 1'))],
+      services.auth,
+    );
     const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
     const app = createApp({ config, log, services, apollo, rest, assets });
     const server = expressServer(
@@ -102,7 +107,6 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const { port } = server.address() as AddressInfo;
     const url = `http://localhost:${port}`;
     log.info({ url }, 'gateway listening');
-    const db = orm;
     const queue = jobs;
     let closing: Promise<void> | undefined;
     return {
