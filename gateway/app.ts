@@ -55,7 +55,7 @@ export function createApp({ config, log, services, apollo, rest, assets }: AppPa
   app.use(compression({ threshold: 1024 }));
   app.use('/api/v1', restRouter(rest, config, log));
   app.use('/graphql', graphqlRoute(apollo, services, config));
-  app.use('/docs', docsPage());
+  if (config.PUBLIC_API_DOCS) app.use('/docs', docsPage());
   app.get('/assets/:name', assets.handler);
   app.use((req, res, next) => (NOT_A_SCREEN.test(req.path) ? notFound(req, res, next) : next()));
   app.use(adminFiles());

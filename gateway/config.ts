@@ -197,6 +197,8 @@ const schema = z.object({
   REQUESTS_IN_FLIGHT: int(1, 100_000).default(256),
   REQUESTS_IN_FLIGHT_PER_ADDRESS: int(1, 100_000).default(64),
   CORS_ORIGINS: list,
+  /** Whether /docs, the OpenAPI document and the GraphQL explorer are served; see PUBLIC_API_DOCS below for the default. */
+  PUBLIC_API_DOCS: bool.optional(),
 
   RATE_LIMIT_WINDOW_SECONDS: int(1).default(60),
   RATE_LIMIT_LOGIN: int(1).default(20),
@@ -262,8 +264,9 @@ const PUBLIC_ADDRESSES = ['FRONTEND_HOST', 'CHECKOUT_URL'] as const;
 /** Settings whose default is derived from other settings. */
 type Derived = (typeof PUBLIC_ADDRESSES)[number] | 'PUBLIC_URL' | 'NUVEMSHOP_USER_AGENT';
 
-export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION' | Derived> & {
+export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION' | 'PUBLIC_API_DOCS' | Derived> & {
   USERS_OPEN_REGISTRATION: Registration;
+  PUBLIC_API_DOCS: boolean;
 } & Record<Derived, string>;
 
 /** Settings whose development default must never reach production. */
@@ -310,6 +313,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // development signs up at once, so the screens' signup → login flow works out of the box.
     USERS_OPEN_REGISTRATION:
       parsed.data.USERS_OPEN_REGISTRATION ?? (parsed.data.NODE_ENV === 'production' ? 'approval' : 'open'),
+    // The API's description tells a stranger every route and field: production keeps it to itself unless told.
+    PUBLIC_API_DOCS: parsed.data.PUBLIC_API_DOCS ?? parsed.data.NODE_ENV !== 'production',
     FRONTEND_HOST: parsed.data.FRONTEND_HOST ?? origin,
     CHECKOUT_URL: parsed.data.CHECKOUT_URL ?? `${origin}/`,
     PUBLIC_URL: parsed.data.PUBLIC_URL ?? parsed.data.FRONTEND_HOST ?? origin,

@@ -78,6 +78,7 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const rest = restApi(
       [...restRoutes(services), ...utilsRoutes(() => db.em.getConnection().execute('select 1'))],
       services.auth,
+      { document: config.PUBLIC_API_DOCS },
     );
     const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
     const app = createApp({ config, log, services, apollo, rest, assets });

@@ -6,13 +6,13 @@ import { endpoints, JSON_TYPE, type Endpoint, type Route } from './route';
  * The REST API under /api/v1 (OAuth2 password sign-in, pages as `{data, count}`, errors as `{detail}` with 422s in
  * pydantic's shape), and its OpenAPI document built from the same schemas.
  */
-export function restApi(routes: Route[], auth: AuthService): Endpoint[] {
+export function restApi(routes: Route[], auth: AuthService, served = { document: true }): Endpoint[] {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'OAuth2PasswordBearer', {
     type: 'oauth2',
     flows: { password: { tokenUrl: '/api/v1/login/access-token', scopes: {} } },
   });
-  const served = endpoints(routes, auth, registry);
+  const endpointsServed = endpoints(routes, auth, registry);
   const document = JSON.stringify(
     new OpenApiGeneratorV3(registry.definitions).generateDocument({
       openapi: '3.0.3',
@@ -31,5 +31,5 @@ export function restApi(routes: Route[], auth: AuthService): Endpoint[] {
     form: false,
     answer: async () => ({ status: 200, body, contentType: JSON_TYPE }),
   });
-  return [...served, fixed('/openapi.json', document)];
+  return served.document ? [...endpointsServed, fixed('/openapi.json', document)] : endpointsServed;
 }
