@@ -66,11 +66,15 @@ export function adminFiles(): Router {
   return router;
 }
 
-/** GET /graphql from a browser (asking for HTML, no query in the address): the GraphQL explorer's page. */
-export function explorerPage(): RequestHandler {
+/**
+ * GET /graphql from a browser (asking for HTML, no query in the address): the GraphQL explorer's page, or a JSON 404
+ * as for an unknown address when it is not `served` (PUBLIC_API_DOCS).
+ */
+export function explorerPage(served: boolean): RequestHandler {
   const explorer = path.join(adminDist, 'graphiql', 'index.html');
   return (req, res, next) => {
     if (!req.accepts('html') || req.query.query !== undefined) return next();
+    if (!served) return res.status(404).json({ detail: messages.notFound });
     if (existsSync(explorer)) return res.sendFile(explorer, { headers: NOT_CACHED });
     res.type('text').send('The GraphQL explorer is part of the admin build: run `npm run build`.');
   };

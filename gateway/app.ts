@@ -7,6 +7,7 @@ import { adminFiles } from './admin-files';
 import type { Context } from './graphql/context';
 import { graphqlRoute } from './graphql/route';
 import type { AdminAssets } from './http/admin-assets';
+import { inFlightGate } from './http/in-flight';
 import { protections } from './http/protections';
 import { proxyTrust } from './http/trust';
 import { docsPage } from './rest/docs';
@@ -46,13 +47,15 @@ export function createApp({ config, log, services, apollo, rest, assets }: AppPa
   // No ETag on generated answers; the admin's files carry their own.
   app.set('etag', false);
 
+  // First, before any work a request could make the process hold: the bounds on requests being answered at once.
+  app.use(inFlightGate({ total: config.REQUESTS_IN_FLIGHT, perAddress: config.REQUESTS_IN_FLIGHT_PER_ADDRESS }, log));
   app.use(protections(config, log));
   // Every text answer over 1 KiB goes compressed to a browser that accepts it (REST, GraphQL, the OpenAPI document);
   // the admin's page, its files and /docs carry copies compressed at build or first use, and are left as they are.
   app.use(compression({ threshold: 1024 }));
   app.use('/api/v1', restRouter(rest, config, log));
   app.use('/graphql', graphqlRoute(apollo, services, config));
-  app.use('/docs', docsPage());
+  if (config.PUBLIC_API_DOCS) app.use('/docs', docsPage());
   app.get('/assets/:name', assets.handler);
   app.use((req, res, next) => (NOT_A_SCREEN.test(req.path) ? notFound(req, res, next) : next()));
   app.use(adminFiles());

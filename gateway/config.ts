@@ -200,7 +200,14 @@ const schema = z.object({
 
   BODY_LIMIT: z.string().default('100kb'),
   REQUEST_TIMEOUT_MS: int(1000).default(30_000),
+  /** Open connections the server keeps at once; past it, a new one is closed as soon as it is accepted. */
+  MAX_CONNECTIONS: int(1, 1_000_000).default(2048),
+  /** Requests answered at once, in all and from one address; past either, 503 with Retry-After, unread. */
+  REQUESTS_IN_FLIGHT: int(1, 100_000).default(256),
+  REQUESTS_IN_FLIGHT_PER_ADDRESS: int(1, 100_000).default(64),
   CORS_ORIGINS: list,
+  /** Whether /docs, the OpenAPI document and the GraphQL explorer are served; see PUBLIC_API_DOCS below for the default. */
+  PUBLIC_API_DOCS: bool.optional(),
 
   RATE_LIMIT_WINDOW_SECONDS: int(1).default(60),
   RATE_LIMIT_LOGIN: int(1).default(20),
@@ -273,8 +280,9 @@ const PUBLIC_ADDRESSES = ['FRONTEND_HOST', 'CHECKOUT_URL'] as const;
 /** Settings whose default is derived from other settings. */
 type Derived = (typeof PUBLIC_ADDRESSES)[number] | 'PUBLIC_URL' | 'NUVEMSHOP_USER_AGENT';
 
-export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION' | Derived> & {
+export type Config = Omit<z.infer<typeof schema>, 'USERS_OPEN_REGISTRATION' | 'PUBLIC_API_DOCS' | Derived> & {
   USERS_OPEN_REGISTRATION: Registration;
+  PUBLIC_API_DOCS: boolean;
 } & Record<Derived, string>;
 
 /** Settings whose development default must never reach production. */
@@ -321,6 +329,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // development signs up at once, so the screens' signup → login flow works out of the box.
     USERS_OPEN_REGISTRATION:
       parsed.data.USERS_OPEN_REGISTRATION ?? (parsed.data.NODE_ENV === 'production' ? 'approval' : 'open'),
+    // The API's description tells a stranger every route and field: production keeps it to itself unless told.
+    PUBLIC_API_DOCS: parsed.data.PUBLIC_API_DOCS ?? parsed.data.NODE_ENV !== 'production',
     FRONTEND_HOST: parsed.data.FRONTEND_HOST ?? origin,
     CHECKOUT_URL: parsed.data.CHECKOUT_URL ?? `${origin}/`,
     PUBLIC_URL: parsed.data.PUBLIC_URL ?? parsed.data.FRONTEND_HOST ?? origin,

@@ -9,6 +9,7 @@ import { adminAssets } from './http/admin-assets';
 import { originForm } from './http/protections';
 import { expressServer } from './http/server';
 import { restApi } from './rest/api';
+import { utilsRoutes } from './rest/routes/utils.routes';
 import type { Config } from './config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { migrate, openDatabase } from './orm';
@@ -20,6 +21,9 @@ import { graphqlSchema } from './graphql/schema';
 import { resolvers } from './resolvers';
 import { restRoutes } from './routes';
 import { createServices, type Services } from './services';
+
+/** How long a client may take to send a request's headers (ms). */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 export interface Gateway {
   url: string;
@@ -70,14 +74,25 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const execution = compiledExecution(graphqlSchema(resolvers()), config.GRAPHQL_COMPILED_OPERATIONS);
     const apollo = createApolloServer(config, log, execution);
     await apollo.start();
-    const rest = restApi(restRoutes(services), services.auth);
+    const db = orm;
+    const rest = restApi(
+      [...restRoutes(services), ...utilsRoutes(() => db.em.getConnection().execute('select 1'))],
+      services.auth,
+      { document: config.PUBLIC_API_DOCS },
+    );
     const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
     const app = createApp({ config, log, services, apollo, rest, assets });
     const server = expressServer(
       app,
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a
       // connection for up to that long past the timeout.
-      { requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+      {
+        requestTimeout: config.REQUEST_TIMEOUT_MS,
+        // A client has this long to send its headers (Node's default is a minute): a connection sending them a
+        // byte at a time holds one of MAX_CONNECTIONS meanwhile.
+        headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS),
+        connectionsCheckingInterval: 1000,
+      },
       (req, res) => {
         // Routed, logged and rate-limited by its path alone, whichever form the target came in.
         req.url = originForm(req.url ?? '/');
@@ -85,6 +100,7 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
       },
     );
     server.keepAliveTimeout = 5000;
+    server.maxConnections = config.MAX_CONNECTIONS;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.PORT, config.HOST, resolve);
@@ -92,7 +108,6 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
     const { port } = server.address() as AddressInfo;
     const url = `http://localhost:${port}`;
     log.info({ url }, 'gateway listening');
-    const db = orm;
     const queue = jobs;
     let closing: Promise<void> | undefined;
     return {

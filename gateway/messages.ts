@@ -67,6 +67,7 @@ export const messages = {
   malformedMultipart: 'Malformed multipart/form-data body',
   internalError: 'Internal Server Error',
   databaseUnavailable: 'Service temporarily unavailable, try again shortly',
+  serverBusy: 'Too many requests are being answered at once; try again shortly',
   searchTimedOut: 'The database took too long to answer; try a narrower search',
   tooManySearchesOfUser: (max: number) =>
     `Too many searches at once: at most ${max} of yours may run or wait at a time; search again when one has answered`,

@@ -136,13 +136,70 @@ export function issuesOf(error: z.ZodError, root: Location, data: unknown): Vali
 /** A UTF-16 surrogate without its pair: no Unicode character, so UTF-8 (PostgreSQL's, bcrypt's) cannot hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Where in a parsed value a text holds a lone surrogate, which would be stored as U+FFFD instead of as sent. */
-function loneSurrogates(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [path] : [];
-  if (Array.isArray(value)) return value.flatMap((item, i) => loneSurrogates(item, [...path, i]));
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return [];
-  return Object.entries(value).flatMap(([key, item]) => loneSurrogates(item, [...path, key]));
+/** A value met in a walk, with the way back to the root: a path is spelled out only for a value reported. */
+interface Step {
+  value: unknown;
+  key: PropertyKey;
+  parent: Step | undefined;
 }
+
+/**
+ * The deepest a caller's value may nest, arrays and objects counted alike: no input the API takes comes near it, and
+ * a deeper one is refused before any schema or walk reads it, whichever field holds it.
+ */
+export const MAX_NESTING = 32;
+
+/**
+ * Whether `value` nests more than `levels` arrays and objects: recursive, but never deeper than `levels`, and
+ * without allocating, as it runs on every input.
+ */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (deeperThan(item, levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
+  return false;
+}
+
+function pathOf(step: Step): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at: Step | undefined = step; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * Where in a parsed value a text holds a lone surrogate, which would be stored as U+FFFD instead of as sent. A walk
+ * with a stack of its own, in document order, so that no value's depth can exhaust the call stack.
+ */
+function loneSurrogates(data: unknown): PropertyKey[][] {
+  const found: PropertyKey[][] = [];
+  const stack: Step[] = [{ value: data, key: '', parent: undefined }];
+  while (stack.length > 0) {
+    const step = stack.pop()!;
+    const { value } = step;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) found.push(pathOf(step));
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: step });
+    } else if (Object.getPrototypeOf(value) === Object.prototype) {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i][1], key: entries[i][0], parent: step });
+    }
+  }
+  return found;
+}
+
+const locOf = (root: Location, path: PropertyKey[]) => [
+  root,
+  ...path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+];
 
 /**
  * Parse `data` with `schema`, or throw a 422 listing every problem under `root`. Every text a caller sends passes
@@ -150,6 +207,15 @@ function loneSurrogates(value: unknown, path: PropertyKey[] = []): PropertyKey[]
  * is searched, so a field the schema ignores is ignored here too.
  */
 export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Location): z.output<S> {
+  if (deeperThan(data, MAX_NESTING)) {
+    throw new ValidationFailed([
+      {
+        type: 'json_invalid',
+        loc: [root],
+        msg: `JSON nested too deeply: at most ${MAX_NESTING} levels of arrays and objects`,
+      },
+    ]);
+  }
   const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) throw new ValidationFailed(issuesOf(result.error, root, data));
   const broken = loneSurrogates(result.data);
@@ -159,7 +225,7 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Lo
         const field = path[path.length - 1];
         return {
           type: 'string_unicode',
-          loc: [root, ...path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+          loc: locOf(root, path),
           msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
           input: typeof field === 'string' && secretNames.has(field) ? undefined : echo(valueAt(data, path)),
         };

@@ -64,10 +64,8 @@ export class AuthService {
     const valid = user
       ? await this.passwords.verify(form.password, user.hashedPassword)
       : await this.passwords.verifyNobody(form.password);
-    if (!user || !valid) {
-      await this.limits.loginFailed(email, caller.ip);
-      throw new ApiError(400, messages.incorrectLogin);
-    }
+    // The failure was counted before the check (RateLimits.beforeLogin).
+    if (!user || !valid) throw new ApiError(400, messages.incorrectLogin);
     await this.limits.loginSucceeded(email, caller.ip);
     if (!user.isActive) throw inactiveUser();
     return { access_token: this.tokens.issueAccess(user), token_type: 'bearer' };

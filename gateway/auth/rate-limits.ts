@@ -23,6 +23,10 @@ const KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600;
  * addresses the account has not signed in from count per account, so guessing from many addresses is throttled too.
  * An address where the account signed in before is not held back by that account-wide count: while strangers spend
  * it, the owner still signs in from where they usually do.
+ *
+ * A budget guarding work is spent before the work, in the one statement that also reads it, and given back when the
+ * work turns out to be allowed (a right password, a valid signature): a count read first and raised after the check
+ * lets every attempt sent at once pass the read before any of them raised it.
  */
 export class RateLimits {
   private readonly limiters: Record<LimitName, RateLimiterPostgres>;
@@ -30,6 +34,7 @@ export class RateLimits {
   private readonly accountFailures: RateLimiterPostgres;
   private readonly knownAddresses: RateLimiterPostgres;
   private readonly recoveryMails: RateLimiterPostgres;
+  private readonly signatureChecks: RateLimiterPostgres;
   private readonly secret: string;
 
   constructor(em: EntityManager, config: Config) {
@@ -67,6 +72,10 @@ export class RateLimits {
         config.RATE_LIMIT_WEBHOOK_UNSIGNED,
       ),
     };
+    // The unsigned budget's own counter, without its in-memory block: a check of a signature reserves a point there
+    // and gives it back when the signature holds, and Nuvemshop's own deliveries at once must not find their address
+    // blocked for a whole window by reservations already given back.
+    this.signatureChecks = make('webhook-unsigned', config.RATE_LIMIT_WEBHOOK_UNSIGNED);
     this.loginFailures = make('login-email', config.RATE_LIMIT_LOGIN_EMAIL);
     this.accountFailures = make(
       'login-account',
@@ -105,39 +114,43 @@ export class RateLimits {
     }
   }
 
-  /** Before a body claiming a signature is read: 429 when the address spent its unsigned budget on failures. */
+  /**
+   * Before a body claiming a signature is read: reserves one of the address's unsigned budget (429 when spent), so a
+   * signature that fails counts like an unsigned request, however many are sent at once.
+   */
   async beforeSignedWebhook(ip: string): Promise<void> {
-    exhausted(await this.limiters.webhook.get(this.keyOf(ip)), this.limiters.webhook.points);
+    await spend(this.signatureChecks, this.keyOf(ip));
   }
 
-  /** A webhook whose signature did not match counts against the address like an unsigned one. */
-  async webhookSignatureFailed(ip: string): Promise<void> {
-    await this.limiters.webhook.penalty(this.keyOf(ip));
+  /** A signature that holds gives back what beforeSignedWebhook reserved. */
+  async webhookSignatureValid(ip: string): Promise<void> {
+    await this.signatureChecks.reward(this.keyOf(ip));
   }
 
-  /** Before a password is checked: the address's budget, then what failed attempts on this email have left. */
+  /**
+   * Before a password is checked: the address's budget, then a failure reserved on this email and address and,
+   * unless the account signed in from there before, on the account (429 when either is spent). The attempt counts
+   * as failed until loginSucceeded says otherwise.
+   */
   async beforeLogin(email: string, ip: string): Promise<void> {
     await this.consume('login', ip);
     const pair = this.keyOf(`${email}\n${ip}`);
-    const [failures, known] = await Promise.all([this.loginFailures.get(pair), this.knownAddresses.get(pair)]);
-    exhausted(failures, this.loginFailures.points);
-    if (!known) exhausted(await this.accountFailures.get(this.keyOf(email)), this.accountFailures.points);
+    const [known] = await Promise.all([this.knownAddresses.get(pair), spend(this.loginFailures, pair)]);
+    if (!known) await spend(this.accountFailures, this.keyOf(email));
   }
 
-  /** A wrong password (or an unknown email): counted for the address and, unless it is known, for the account. */
-  async loginFailed(email: string, ip: string): Promise<void> {
+  /**
+   * The right password: the address's failures are forgiven, it becomes known to the account, and the failure
+   * reserved on the account is given back.
+   */
+  async loginSucceeded(email: string, ip: string): Promise<void> {
     const pair = this.keyOf(`${email}\n${ip}`);
     const known = await this.knownAddresses.get(pair);
     await Promise.all([
-      this.loginFailures.penalty(pair),
-      known ? undefined : this.accountFailures.penalty(this.keyOf(email)),
+      this.loginFailures.delete(pair),
+      this.knownAddresses.set(pair, 1, KNOWN_ADDRESS_SECONDS),
+      known ? undefined : this.accountFailures.reward(this.keyOf(email)),
     ]);
-  }
-
-  /** The right password: the address's failures are forgiven and it becomes known to the account. */
-  async loginSucceeded(email: string, ip: string): Promise<void> {
-    const pair = this.keyOf(`${email}\n${ip}`);
-    await Promise.all([this.loginFailures.delete(pair), this.knownAddresses.set(pair, 1, KNOWN_ADDRESS_SECONDS)]);
   }
 
   private keyOf(value: string): string {
@@ -145,7 +158,12 @@ export class RateLimits {
   }
 }
 
-/** Throws 429 when a counter has reached its budget. */
-function exhausted(counter: RateLimiterRes | null, points: number): void {
-  if (counter && counter.consumedPoints >= points) throw new TooManyRequests(counter.msBeforeNext / 1000);
+/** Spends one point of `limiter` for `key`, or throws 429 when its budget is spent. */
+async function spend(limiter: RateLimiterPostgres, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw new TooManyRequests(error.msBeforeNext / 1000);
+    throw error;
+  }
 }

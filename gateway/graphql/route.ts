@@ -41,7 +41,7 @@ export function graphqlRoute(apollo: ApolloServer<Context>, services: Services, 
     res.setHeader('Cache-Control', 'no-store');
     next();
   };
-  router.get('/', explorerPage());
+  router.get('/', explorerPage(config.PUBLIC_API_DOCS));
   router.all(
     '/',
     notStored,

@@ -36,7 +36,7 @@ export function corsOptions(config: Config): CorsOptions | undefined {
  * helmet's headers for HELMET_OPTIONS, asked of helmet once: its answer does not depend on the request, so they are
  * set from one map instead of running helmet's dozen setters on every request.
  */
-function securityHeaders(): Map<string, string> {
+export function securityHeaders(): Map<string, string> {
   const headers = new Map<string, string>();
   // A response of no connection, whose headers are noted as helmet names them.
   const request = new IncomingMessage(new Socket());

@@ -1,28 +1,18 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { AuthService } from '../auth/auth.service';
-import { HEALTH_CHECK_PATH } from '../http/protections';
 import { endpoints, JSON_TYPE, type Endpoint, type Route } from './route';
 
 /**
  * The REST API under /api/v1 (OAuth2 password sign-in, pages as `{data, count}`, errors as `{detail}` with 422s in
  * pydantic's shape), and its OpenAPI document built from the same schemas.
  */
-export function restApi(routes: Route[], auth: AuthService): Endpoint[] {
+export function restApi(routes: Route[], auth: AuthService, served = { document: true }): Endpoint[] {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'OAuth2PasswordBearer', {
     type: 'oauth2',
     flows: { password: { tokenUrl: '/api/v1/login/access-token', scopes: {} } },
   });
-  registry.registerPath({
-    method: 'get',
-    path: HEALTH_CHECK_PATH,
-    summary: 'Health check',
-    tags: ['utils'],
-    responses: {
-      200: { description: 'Successful Response', content: { 'application/json': { schema: { type: 'boolean' } } } },
-    },
-  });
-  const served = endpoints(routes, auth, registry);
+  const endpointsServed = endpoints(routes, auth, registry);
   const document = JSON.stringify(
     new OpenApiGeneratorV3(registry.definitions).generateDocument({
       openapi: '3.0.3',
@@ -41,5 +31,5 @@ export function restApi(routes: Route[], auth: AuthService): Endpoint[] {
     form: false,
     answer: async () => ({ status: 200, body, contentType: JSON_TYPE }),
   });
-  return [...served, fixed(HEALTH_CHECK_PATH.slice('/api/v1'.length), 'true'), fixed('/openapi.json', document)];
+  return served.document ? [...endpointsServed, fixed('/openapi.json', document)] : endpointsServed;
 }

@@ -101,7 +101,7 @@ export class WebhookService {
   /**
    * Before a byte of the body is read: an app event must be signed (401 unread); an unsigned privacy request spends
    * its address's budget (429) and is read up to UNSIGNED_BODY_LIMIT, a few at a time (503 when too many wait); a
-   * body claiming a signature is read whole only while its address has not spent that budget on failed signatures.
+   * body claiming a signature reserves one of that budget (given back when the signature holds) and is read whole.
    */
   async admit(route: WebhookRoute, headers: IncomingHttpHeaders, ip: string): Promise<Admission> {
     if (signatureOf(headers) === undefined) {
@@ -120,11 +120,12 @@ export class WebhookService {
     const body = raw ?? Buffer.alloc(0);
     const signature = signatureOf(headers);
     // An app event must be signed; a privacy request without a signature is recorded but never acted on.
+    // A failed signature keeps the point admit reserved; one that holds gives it back.
     if ((route === 'app' || signature !== undefined) && !this.verifies(body, signature ?? '')) {
-      await this.limits.webhookSignatureFailed(ip);
       throw new ApiError(401, messages.invalidSignature);
     }
     const signed = signature !== undefined;
+    if (signed) await this.limits.webhookSignatureValid(ip);
     const data = parseJson(body);
     let event: WebhookEventName;
     let storeId: number;

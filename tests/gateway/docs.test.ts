@@ -129,3 +129,44 @@ describe('GraphQL explorer', () => {
     expect(answer.body).toEqual({ data: { __typename: 'Query' } });
   });
 });
+
+/** What production needs to start, beyond what the test gateway sets. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  SECRET_KEY: 'a-production-secret-key-for-the-docs-test',
+  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+};
+
+describe('in production', () => {
+  let production: TestGateway;
+  beforeAll(async () => {
+    production = await startTestGateway(PRODUCTION);
+  });
+  afterAll(() => production?.close());
+
+  it('keeps /docs, the OpenAPI document and the explorer to itself: 404 as for an unknown address', async () => {
+    for (const path of ['/docs', '/docs/', '/docs/init.js', '/api/v1/openapi.json']) {
+      const answer = await production.request('GET', path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).toEqual({ detail: 'Not Found' });
+    }
+    const explorer = await production.request('GET', '/graphql', { headers: { Accept: 'text/html' } });
+    expect(explorer.status).toBe(404);
+    expect(explorer.body).toEqual({ detail: 'Not Found' });
+    // The API itself is served as before.
+    expect((await production.graphql('{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
+    expect((await production.request('GET', '/api/v1/utils/health-check/')).body).toBe(true);
+  });
+
+  it('serves them with PUBLIC_API_DOCS=true', async () => {
+    const told = await startTestGateway({ ...PRODUCTION, PUBLIC_API_DOCS: 'true' });
+    try {
+      expect((await told.request('GET', '/docs')).status).toBe(200);
+      expect((await told.request('GET', '/api/v1/openapi.json')).body.openapi).toMatch(/^3\./);
+      const explorer = await told.request('GET', '/graphql', { headers: { Accept: 'text/html' } });
+      expect(explorer.text).toContain('GraphQL explorer');
+    } finally {
+      await told.close();
+    }
+  });
+});

@@ -168,10 +168,12 @@ describe('a database outage under load', () => {
     postgres = undefined;
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
 
-    // Still up: the process has not exited and answers what needs no database.
+    // Still up, and saying it cannot serve: the health check answers 503, so an orchestrator takes it out of service.
     expect(gateway.exitCode()).toBeUndefined();
     const health = await call(url, 'GET', '/api/v1/utils/health-check/');
-    expect(health.status).toBe(200);
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ detail: 'Service temporarily unavailable, try again shortly' });
+    expect(Number(health.headers.get('retry-after'))).toBeGreaterThan(0);
 
     phase = 'restarting';
     postgres = await startEmbeddedPostgres(path.join(dir, 'data'), port, log);
@@ -189,6 +191,9 @@ describe('a database outage under load', () => {
     running = false;
     await load;
     expect(gateway.exitCode()).toBeUndefined();
+    const healthAfter = await call(url, 'GET', '/api/v1/utils/health-check/');
+    expect(healthAfter.status).toBe(200);
+    expect(healthAfter.body).toBe(true);
 
     // No answer was a 500 or a dropped connection, and none took longer than the bound.
     const failures = samples.filter((s) => s.status === 0 || (s.status >= 500 && s.status !== 503));

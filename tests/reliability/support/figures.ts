@@ -56,6 +56,8 @@ const LABELS: [string, string][] = [
   ['searchFlood', "search flood: one user's 20 searches at once over 305,000 items"],
   ['webhookCrash', 'webhooks: large unsigned bodies at once'],
   ['webhookFilling', 'webhooks: small distinct unsigned posts'],
+  ['loadOneAddress', 'load: 10,000 at once to every anonymous route from one address'],
+  ['loadManyAddresses', 'load: 10,000 at once to every anonymous route from 1,000 addresses'],
 ];
 
 /** Records figures of this test file for the summary printed at the end of the run. */
