@@ -401,6 +401,26 @@ export const types = {
       "hiper_events_seen": {
         "type": "Int",
         "hidden": true
+      },
+      "refused_digest": {
+        "type": "String",
+        "nullable": true,
+        "hidden": true
+      },
+      "status_read_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "hidden": true
+      },
+      "fulfil_refused_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "hidden": true
+      },
+      "cancel_requested_at": {
+        "type": "DateTime",
+        "nullable": true,
+        "hidden": true
       }
     }
   },

@@ -10,7 +10,8 @@ const cents = (value: number) => Math.round(value * 100);
 
 /** The lines' net total plus the freight, in cents: what must equal the order's total. */
 const charged = (body: Record<string, any>) =>
-  body.itens.reduce((sum: number, i: any) => sum + cents(i.precoUnitarioLiquido) * i.quantidade, 0) + cents(body.valorDoFrete);
+  body.itens.reduce((sum: number, i: any) => sum + cents(i.precoUnitarioLiquido) * i.quantidade, 0) +
+  cents(body.valorDoFrete);
 
 describe('the freight', () => {
   it.each(['2023', '2025-03'] as const)(
