@@ -16,6 +16,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The IBGE municipality list orders are mapped with (data/README.md).
 COPY --from=build /app/data ./data
+# Hiper's answers wait here for a database that could not take them (ORDERS_ANSWERS_DIR): the node user writes it.
+RUN mkdir -p /app/.data/hiper-answers && chown -R node /app/.data
 USER node
 EXPOSE 8000
 # The same heap bounds as `npm start` (docs/operations.md says what they cost and save).

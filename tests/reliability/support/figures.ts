@@ -57,6 +57,7 @@ const LABELS: [string, string][] = [
   ['webhookCrash', 'webhooks: large unsigned bodies at once'],
   ['webhookFilling', 'webhooks: small distinct unsigned posts'],
   ['loadOneAddress', 'load: 10,000 at once to every anonymous route from one address'],
+  ['ordersOutage', 'orders: 30 sent through a 20 s database outage'],
   ['loadManyAddresses', 'load: 10,000 at once to every anonymous route from 1,000 addresses'],
 ];
 
