@@ -128,8 +128,10 @@ export class ResourceService implements ResourceOperations {
 
   async get(caller: SignedInUser, id: string, reading = this.resource.full): Promise<Row> {
     this.allow(caller, 'get');
-    const found = await this.rows.findOne(this.entity, reading.props, recordId(id));
-    return this.answer(this.readable(caller, found as Row | undefined), caller, reading);
+    const found = (await this.rows.findOne(this.entity, reading.props, recordId(id))) as Row | undefined;
+    // An archived record is deleted as far as its resource's doors go: superusers read it among the archived.
+    if (found && this.archived && found[this.archived]) throw new ApiError(404, this.resource.messages.notFound);
+    return this.answer(this.readable(caller, found), caller, reading);
   }
 
   async create(caller: SignedInUser, input: object): Promise<Row> {
@@ -149,7 +151,7 @@ export class ResourceService implements ResourceOperations {
     this.allow(caller, 'update');
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
-    if (this.archived && found[this.archived]) throw new ApiError(409, this.resource.messages.archived);
+    if (this.archived && found[this.archived]) throw new ApiError(404, this.resource.messages.notFound);
     await this.checkReferences(em, input);
     const before: Row = { ...found };
     em.assign(found, this.resource.toEntity(input, 'update'));

@@ -83,9 +83,11 @@ describe('deleting a client (REST)', () => {
     const after = await listedIds(user);
     expect(after.ids).not.toContain(c.id);
     expect(after.count).toBe(before.count - 1);
-    const read = await t.request('GET', `/api/v1/clients/${c.id}`, { token: user });
-    expect(read.status).toBe(200);
-    expect(read.body.archived_at).toEqual(expect.any(String));
+    // Deleted as far as the client's own routes go; a superuser reads it among the archived clients.
+    expect((await t.request('GET', `/api/v1/clients/${c.id}`, { token: user })).status).toBe(404);
+    const archived = await t.request('GET', `/api/v1/archived-clients/${c.id}`, { token: su });
+    expect(archived.status).toBe(200);
+    expect(archived.body.archived_at).toEqual(expect.any(String));
 
     const order = await tools.orderOf(c.id, c.order.id);
     expect(order).toMatchObject({ client_id: c.id, state: 'sent' });
@@ -109,8 +111,8 @@ describe('deleting a client (REST)', () => {
     expect(again.status).toBe(404);
     expect(again.body.detail).toBe('Client not found');
     const changed = await t.request('PUT', `/api/v1/clients/${c.id}`, { token: user, json: { name: 'Outra' } });
-    expect(changed.status).toBe(409);
-    expect(changed.body.detail).toBe('Client is archived: a superuser restores it first');
+    expect(changed.status).toBe(404);
+    expect(changed.body.detail).toBe('Client not found');
   });
 
   it('stops its work: no sync, sweep, schedule or queued order job acts for it', async () => {
