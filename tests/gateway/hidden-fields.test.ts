@@ -60,7 +60,15 @@ describe('the @hidden hint', () => {
     const schema = graphqlSchema(resolvers());
     const printed = printSchemaWithDirectives(schema);
     const hidden = {
-      Order: ['search_text', 'sending_since', 'hiper_events_seen'],
+      Order: [
+        'search_text',
+        'sending_since',
+        'hiper_events_seen',
+        'refused_digest',
+        'status_read_at',
+        'fulfil_refused_at',
+        'cancel_requested_at',
+      ],
       WebhookEvent: ['delivery_key'],
     };
     const shown = {
@@ -85,7 +93,16 @@ describe('the @hidden hint', () => {
         .map(([name]) => `${type}.${name}`),
     );
     expect(marked.sort()).toEqual(
-      ['Order.hiper_events_seen', 'Order.search_text', 'Order.sending_since', 'WebhookEvent.delivery_key'].sort(),
+      [
+        'Order.hiper_events_seen',
+        'Order.search_text',
+        'Order.sending_since',
+        'Order.refused_digest',
+        'Order.status_read_at',
+        'Order.fulfil_refused_at',
+        'Order.cancel_requested_at',
+        'WebhookEvent.delivery_key',
+      ].sort(),
     );
   });
 });
