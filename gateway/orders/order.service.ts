@@ -36,18 +36,16 @@ const MARKABLE: readonly OrderState[] = MARKABLE_SENT_STATES;
  * What "Já está no Hiper" takes, through REST and GraphQL alike: Hiper's id of the sales order, required, so the order
  * is then read for its NF-e and shipment like any other sent order (Hiper offers no look-up by our number).
  */
-export const MarkSent = z
-  .object({ hiper_order_id: HiperOrderId.nullish() })
-  .superRefine((body, ctx) => {
-    if (body.hiper_order_id == null)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['hiper_order_id'],
-        message: HIPER_ORDER_ID_REQUIRED,
-        params: { type: 'missing' },
-      });
-  })
-  .meta({ id: 'OrderMarkSent' });
+export const MarkSentFormat = z.object({ hiper_order_id: HiperOrderId.nullish() });
+export const MarkSent = MarkSentFormat.superRefine((body, ctx) => {
+  if (body.hiper_order_id == null)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['hiper_order_id'],
+      message: HIPER_ORDER_ID_REQUIRED,
+      params: { type: 'missing' },
+    });
+}).meta({ id: 'OrderMarkSent' });
 
 /** What staff do with orders: "Reenviar", "Já está no Hiper", and a sweep now. Reading is the declared resource's. */
 export class OrderService {
@@ -155,12 +153,14 @@ export class OrderService {
    * read for its events from then on.
    */
   async markSent(id: string, given?: string | null): Promise<OrderPublic> {
-    const hiperOrderId = validate(MarkSent, { hiper_order_id: given }, 'body').hiper_order_id!;
+    // An id that is not one is refused first; a missing one once the order's state would take it (409 otherwise).
+    const hiperOrderId = validate(MarkSentFormat, { hiper_order_id: given }, 'body').hiper_order_id;
     const orderId = recordId(id);
     await this.orm.em.fork().transactional(async (em) => {
       const row = await orderRow(em, orderId, true);
       if (!row) throw new ApiError(404, orderResource.messages.notFound);
       if (!MARKABLE.includes(row.state)) throw new ApiError(409, ORDER_NOT_UNCERTAIN);
+      if (!hiperOrderId) validate(MarkSent, { hiper_order_id: given }, 'body');
       await moveOrder(
         em,
         orderId,

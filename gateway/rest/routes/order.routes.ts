@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clientResource } from '../../resources/client.resource';
 import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
 import {
-  MarkSent,
+  MarkSentFormat,
   ORDER_NOT_SENDABLE,
   ORDER_NOT_UNCERTAIN,
   REJECTED_CANCEL_REFUSED,
@@ -39,7 +39,8 @@ export function orderRoutes(orders: OrderService) {
       summary: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent with Hiper's id of its sales order (required)`,
       auth: true,
       params: IdParams,
-      body: z.preprocess((body) => body ?? {}, MarkSent),
+      // The id is required, but an order that cannot be marked answers 409 first: the service checks it after the state.
+      body: z.preprocess((body) => body ?? {}, MarkSentFormat),
       response: orderResource.public,
       errors: { 404: orderResource.messages.notFound, 409: ORDER_NOT_UNCERTAIN },
       handler: ({ params, body }) => orders.markSent(params.id, body.hiper_order_id),
