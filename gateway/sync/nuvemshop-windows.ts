@@ -79,14 +79,14 @@ export async function* byUpdate<T>(read: ReadPage<T>, from: number, to: number, 
 interface CreationWindow {
   start: number;
   end: number;
-  /** Within one second holding more than the cap, the last id read (ids grow in creation order). */
+  /** Where a window read to the cap goes on: after the last id read, in the second of the last product read. */
   since?: number;
 }
 
 /**
  * Every product, each once: windows of creation dates asked in `created-at-ascending` order (product.md), split in
- * halves while refused. A window whose pages reach the cap goes on from the creation date of the last product read,
- * and within one second from its id.
+ * halves while refused. A window whose pages reach the cap goes on from the last product read: its creation second,
+ * after its id (`since_id`, which pages a store only because ids grow as products are created).
  */
 export async function* byCreation<T extends { id: number; created_at: string }>(
   read: ReadPage<T>,
@@ -131,9 +131,7 @@ export async function* byCreation<T extends { id: number; created_at: string }>(
     }
     if (outcome === 'read') continue;
     if (outcome === 'more') {
-      // What is left was created at or after the last product read: its second is asked again, the rest is new.
-      if (lastAt > start) windows.unshift({ start: lastAt, end });
-      else if (lastId > (since ?? 0)) windows.unshift({ start, end, since: lastId });
+      if (lastId > (since ?? 0)) windows.unshift({ start: lastAt, end, since: lastId });
       continue;
     }
     if (end - start <= SECOND) {

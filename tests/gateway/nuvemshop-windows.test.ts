@@ -14,10 +14,10 @@ type Reading = (typeof READINGS)[number];
 /** Nuvemshop's whole-second dates. */
 const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
-async function storeAt(queryLimitCounts: Reading) {
+async function storeAt(queryLimitCounts: Reading, cap = CAP) {
   const standIn = await startNuvemshopApi({
     bucket: { size: 1000, drainPerSecond: 1000 },
-    maxQueryItems: CAP,
+    maxQueryItems: cap,
     queryLimitCounts,
   });
   const store = standIn.addStore(61);
@@ -26,7 +26,7 @@ async function storeAt(queryLimitCounts: Reading) {
     baseUrl: standIn.url,
     userAgent: USER_AGENT,
     timeoutMs: 5000,
-    maxQueryResults: CAP,
+    maxQueryResults: cap,
     warn: (message) => warnings.push(message),
   }).store(61, store.token);
   return { standIn, store, client, warnings };
@@ -52,9 +52,10 @@ describe.each(READINGS)('the result cap counting %s', (reading) => {
     const { standIn, store, client, warnings } = await storeAt(reading);
     try {
       const now = Date.now();
-      // Products made over two years, and 250 imported in the same second: under the cap, over a page.
-      for (let i = 0; i < 700; i++)
-        store.seedProduct({ name: `Antigo ${i}`, variants: [{ sku: `A-${i}` }] }, at(now - i * 90_000_000));
+      // Products made over two years, and 250 imported in the same second: under the cap, over a page. Ids grow as
+      // products are made, so the oldest is seeded first.
+      for (let i = 699; i >= 0; i--)
+        store.seedProduct({ name: `Antigo ${i}`, variants: [{ sku: `A-${i}` }] }, at(now - (i + 1) * 90_000_000));
       for (let i = 0; i < 250; i++)
         store.seedProduct({ name: `Lote ${i}`, variants: [{ sku: `L-${i}` }] }, at(now - 5000));
       const ids: number[] = [];
@@ -72,14 +73,41 @@ describe.each(READINGS)('the result cap counting %s', (reading) => {
     }
   });
 
+  it('a store of 10,300 products, past the documented 10,000, is read whole in about a request per 200', async () => {
+    const { standIn, store, client, warnings } = await storeAt(reading, 10_000);
+    try {
+      // A catalogue built over three years, a product every 2.5 hours or so.
+      const now = Date.now();
+      for (let i = 10_299; i >= 0; i--) {
+        store.seedProduct(
+          { name: `Na loja ${i}`, variants: [{ sku: String(700_000 + i) }] },
+          at(now - (i + 1) * 9_000_000),
+        );
+      }
+      const ids = new Set<number>();
+      let read = 0;
+      for await (const page of client.products()) {
+        read += page.length;
+        for (const p of page) ids.add(p.id);
+      }
+      expect([read, ids.size, warnings]).toEqual([10_300, 10_300, []]);
+      const lists = standIn.requestsOf(61).filter((r) => r.route === 'GET /products');
+      expectRefusalsSplit(lists);
+      // 52 pages of 200 at least; the windows' refusals under the stricter reading add a few.
+      expect(lists.length).toBeLessThanOrEqual(reading === 'offset' ? 52 : 62);
+    } finally {
+      await standIn.close();
+    }
+  }, 60_000);
+
   it('products created in one second past the cap are read after the last id under offset, or said unreachable', async () => {
     const { standIn, store, client, warnings } = await storeAt(reading);
     try {
       const now = Date.now();
+      for (let i = 49; i >= 0; i--)
+        store.seedProduct({ name: `Outro ${i}`, variants: [{ sku: `O-${i}` }] }, at(now - i * 86_400_000 - 10_000));
       for (let i = 0; i < 450; i++)
         store.seedProduct({ name: `Lote ${i}`, variants: [{ sku: `L-${i}` }] }, at(now - 5000));
-      for (let i = 0; i < 50; i++)
-        store.seedProduct({ name: `Outro ${i}`, variants: [{ sku: `O-${i}` }] }, at(now - i * 86_400_000 - 10_000));
       const ids: number[] = [];
       for await (const page of client.products(100)) ids.push(...page.map((p) => p.id));
       expect(new Set(ids).size).toBe(ids.length);

@@ -567,7 +567,10 @@ export class StandInStore {
     return this.variants.find((v) => v.id === id);
   }
 
-  /** Adds a product as `POST /products` would (same body, same checks), without a request; created `at` if told. */
+  /**
+   * Adds a product as `POST /products` would (same body, same checks), without a request; created `at` if told. Ids
+   * grow as products are made: seed the older first.
+   */
   seedProduct(body: Record<string, unknown>, at?: string): Product {
     const product = this.createProduct(body);
     if (at) product.created_at = product.updated_at = at;
