@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { messages } from '../messages';
 import { NuvemshopBucket } from './nuvemshop-bucket';
+import { byCreation, byUpdate, type Filters, type WindowAnswer } from './nuvemshop-windows';
 import { PlatformError, readBody, sleep, timedOut } from './platform-call';
 
 /** A text per language (`{pt: "..."}`) as Nuvemshop reads it back; a plain string writes every language. */
@@ -327,8 +328,10 @@ function describe(body: unknown): string {
 export const STOCK_PRICE_BATCH = 50;
 /** The largest page Nuvemshop serves. */
 export const MAX_PER_PAGE = 200;
-/** The most results one query may reach (page × per_page); past it Nuvemshop refuses the query. */
+/** The most results one query may reach (its matches, or page × per_page); past it Nuvemshop refuses the query. */
 export const MAX_QUERY_RESULTS = 10_000;
+/** A 422 that speaks of the limit, as "Query results are limited to 10.000 items" does, and not of a bad filter. */
+const QUERY_TOO_LARGE = /limit|exceed|result|10[.,]?000/i;
 
 export interface NuvemshopClientOptions {
   /** `{NUVEMSHOP_API_URL}`, version segment included. */
@@ -339,6 +342,8 @@ export interface NuvemshopClientOptions {
   timeoutMs: number;
   /** The most results one query may reach (10,000 unless told). */
   maxQueryResults?: number;
+  /** Told of what a list could not reach past that limit (a process warning unless told). */
+  warn?: (message: string) => void;
   /** 429s answered to one call before it gives up as unavailable (8 unless told). */
   rateLimitRetries?: number;
   /** 409s answered to one call before it gives up as busy (3 unless told), and the pause before each retry (1 s). */
@@ -413,22 +418,15 @@ export class NuvemshopStoreClient {
   }
 
   /**
-   * Every product, a page at a time, in `since_id` windows: a query may reach at most 10,000 results, so each window
-   * pages no further than that and the next one starts after the last id read.
+   * Every product once, a page at a time, in windows of creation dates small enough for the 10,000-result limit
+   * whether it counts matches or how far pages reach (see `byCreation`).
    */
-  async *products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
-    const pagesPerWindow = Math.max(1, Math.floor((this.options.maxQueryResults ?? MAX_QUERY_RESULTS) / perPage));
-    for (let since = 0; ;) {
-      let last = since;
-      for (let page = 1; page <= pagesPerWindow; page++) {
-        const items = await this.listPage<NuvemshopProduct>('/products', page, perPage, { since_id: since });
-        if (items.length > 0) yield items;
-        for (const item of items) last = Math.max(last, item.id);
-        if (items.length < perPage) return;
-      }
-      if (last === since) return;
-      since = last;
-    }
+  products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
+    return byCreation<NuvemshopProduct>(
+      (filters, page) => this.windowPage('/products', page, perPage, filters),
+      Date.now(),
+      this.windowOptions(perPage),
+    );
   }
 
   /** One product as the store holds it, or null when it is gone: how an answer not understood is settled. */
@@ -529,31 +527,16 @@ export class NuvemshopStoreClient {
   }
 
   /**
-   * The orders updated between `from` and `to`, a page at a time. Orders come in `created_at` order, not by update, so
-   * a window is paged to its end; one that would reach past 10,000 results is split in two halves, read in turn (an
-   * order may then be read twice: callers take each by its id).
+   * The orders updated between `from` and `to`, a page at a time, in windows split in halves while too large for the
+   * 10,000-result limit (see `byUpdate`): an order may be read twice, and callers take each by its id.
    */
-  async *ordersUpdated(from: Date, to: Date, perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopOrder[]> {
-    const pagesPerWindow = Math.max(1, Math.floor((this.options.maxQueryResults ?? MAX_QUERY_RESULTS) / perPage));
-    const windows: [number, number][] = [[from.getTime(), to.getTime()]];
-    while (windows.length > 0) {
-      const [start, end] = windows.shift()!;
-      const filters = { updated_at_min: new Date(start).toISOString(), updated_at_max: new Date(end).toISOString() };
-      let complete = false;
-      for (let page = 1; page <= pagesPerWindow; page++) {
-        const items = await this.listPage<NuvemshopOrder>('/orders', page, perPage, filters);
-        if (items.length > 0) yield items;
-        if (items.length < perPage) {
-          complete = true;
-          break;
-        }
-      }
-      if (complete) continue;
-      // A window of a second holding 10,000 updates cannot be narrowed by date: read as far as the cap allows.
-      if (end - start <= 1000) continue;
-      const middle = Math.floor((start + end) / 2);
-      windows.unshift([start, middle], [middle, end]);
-    }
+  ordersUpdated(from: Date, to: Date, perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopOrder[]> {
+    return byUpdate<NuvemshopOrder>(
+      (filters, page) => this.windowPage('/orders', page, perPage, filters),
+      from.getTime(),
+      to.getTime(),
+      this.windowOptions(perPage),
+    );
   }
 
   /** The store's locations (one, or several under multi-inventory). */
@@ -622,13 +605,45 @@ export class NuvemshopStoreClient {
     }
   }
 
-  private async listPage<T>(path: string, page: number, perPage: number, filters: Query = {}): Promise<T[]> {
+  private async listPage<T>(
+    path: string,
+    page: number,
+    perPage: number,
+    filters: Query = {},
+    answered?: (headers: Headers) => void,
+  ): Promise<T[]> {
     // Past the last page some stores answer 404 "Last page is N" rather than []: both are the end.
     const items = await this.send<T[]>('GET', path, {
       query: { ...filters, page, per_page: perPage },
       missing: true,
+      answered,
     });
     return Array.isArray(items) ? items : [];
+  }
+
+  /** A page of a window: with the query's count when the store says it, or the refusal of a query too large. */
+  private async windowPage<T>(path: string, page: number, perPage: number, filters: Filters): Promise<WindowAnswer<T>> {
+    let total: number | undefined;
+    try {
+      const items = await this.listPage<T>(path, page, perPage, filters, (headers) => {
+        const count = Number(headers.get('x-total-count') ?? NaN);
+        if (Number.isSafeInteger(count)) total = count;
+      });
+      return { items, total };
+    } catch (error) {
+      if (error instanceof NuvemshopRefused && error.status === 422 && QUERY_TOO_LARGE.test(error.detail)) {
+        return { tooLarge: error };
+      }
+      throw error;
+    }
+  }
+
+  private windowOptions(perPage: number) {
+    return {
+      cap: this.options.maxQueryResults ?? MAX_QUERY_RESULTS,
+      perPage,
+      warn: this.options.warn ?? ((message: string) => process.emitWarning(message, 'NuvemshopQueryLimit')),
+    };
   }
 
   /**
@@ -638,7 +653,12 @@ export class NuvemshopStoreClient {
   private async send<T>(
     method: string,
     path: string,
-    { body, query, missing = false }: { body?: unknown; query?: Query; missing?: boolean } = {},
+    {
+      body,
+      query,
+      missing = false,
+      answered,
+    }: { body?: unknown; query?: Query; missing?: boolean; answered?: (headers: Headers) => void } = {},
   ): Promise<T> {
     const search = query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}` : '';
     const headers: Record<string, string> = {
@@ -693,7 +713,10 @@ export class NuvemshopStoreClient {
         await sleep(this.options.conflictPauseMs ?? 1000);
         continue;
       }
-      if (response.ok) return answer as T;
+      if (response.ok) {
+        answered?.(response.headers);
+        return answer as T;
+      }
       if (response.status === 401) throw new TokenRevoked(answer);
       if (response.status === 402) throw new StoreSuspended(answer);
       if (response.status === 404 && missing) return undefined as T;

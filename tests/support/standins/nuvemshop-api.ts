@@ -309,6 +309,11 @@ export interface NuvemshopApiOptions {
   perPageAbove200?: 'refuse' | 'clamp';
   /** Items a list query may reach (10,000 documented); past it the query is refused. */
   maxQueryItems?: number;
+  /**
+   * What that limit counts (unverified): how far a page reaches (`offset`, the default), or the query's matches
+   * (`matches`: any page of a query matching more than the limit is refused, the first one included).
+   */
+  queryLimitCounts?: 'offset' | 'matches';
   /** Images a `POST /products` may carry inline (unverified; no limit unless told). */
   maxInlineImages?: number;
   /** A root category's `parent`: `null` in the docs, 0 as v1 is reported to answer (default 0). */
@@ -415,6 +420,53 @@ const validation = (errors: Record<string, string[]>) => unprocessable('Validati
 
 const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+0000');
 
+/** A stored date (`+0000`) as milliseconds; remembered, as sorting a big store asks for the same few seconds. */
+const parsed = new Map<string, number>();
+const when = (text: string) => {
+  let at = parsed.get(text);
+  if (at === undefined) parsed.set(text, (at = Date.parse(text.replace(/\+0000$/, 'Z'))));
+  return at;
+};
+
+/** A list query's date filter (`created_at_min`...) as milliseconds, or undefined when not sent. */
+const moment = (query: Record<string, string>, name: string) => {
+  if (query[name] === undefined) return undefined;
+  const at = Date.parse(query[name]);
+  if (Number.isNaN(at)) throw unprocessable(`${name} must be a date in ISO 8601`);
+  return at;
+};
+
+/** Whether a stored date falls between a filter's min and max, both included. */
+const within = (text: string, min?: number, max?: number) =>
+  (min === undefined || when(text) >= min) && (max === undefined || when(text) <= max);
+
+const price = (p: Product) => Number(p.variants[0]?.price ?? 0);
+const created = (a: Product, b: Product) => when(a.created_at) - when(b.created_at) || a.id - b.id;
+const named = (a: Product, b: Product) => Object.values(a.name)[0]?.localeCompare(Object.values(b.name)[0] ?? '') ?? 0;
+/**
+ * `GET /products?sort_by=` as product.md lists it. No default is documented: without one, "user" (a hand-made order)
+ * is served newest first, and ties in price or name newest first too, so nothing counts on ascending ids unasked.
+ */
+const PRODUCT_ORDERS: Record<string, (a: Product, b: Product) => number> = {
+  user: (a, b) => created(b, a),
+  'price-ascending': (a, b) => price(a) - price(b) || created(b, a),
+  'price-descending': (a, b) => price(b) - price(a) || created(b, a),
+  'alpha-ascending': (a, b) => named(a, b) || created(b, a),
+  'alpha-descending': (a, b) => named(b, a) || created(b, a),
+  'created-at-ascending': created,
+  'created-at-descending': (a, b) => created(b, a),
+  // The stand-in sells nothing: every product ties, newest first.
+  'best-selling': (a, b) => created(b, a),
+};
+for (const [alias, of] of [
+  ['cost-ascending', 'price-ascending'],
+  ['cost-descending', 'price-descending'],
+  ['name-ascending', 'alpha-ascending'],
+  ['name-descending', 'alpha-descending'],
+]) {
+  PRODUCT_ORDERS[alias] = PRODUCT_ORDERS[of];
+}
+
 /** Ids past int32, as Nuvemshop's product ids already are. */
 let nextId = 3_000_000_000;
 const newId = () => ++nextId;
@@ -515,9 +567,14 @@ export class StandInStore {
     return this.variants.find((v) => v.id === id);
   }
 
-  /** Adds a product as `POST /products` would (same body, same checks), without a request. */
-  seedProduct(body: Record<string, unknown>): Product {
-    return this.createProduct(body);
+  /**
+   * Adds a product as `POST /products` would (same body, same checks), without a request; created `at` if told. Ids
+   * grow as products are made: seed the older first.
+   */
+  seedProduct(body: Record<string, unknown>, at?: string): Product {
+    const product = this.createProduct(body);
+    if (at) product.created_at = product.updated_at = at;
+    return product;
   }
 
   /** Adds a category as `POST /categories` would. */
@@ -1556,7 +1613,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       else throw unprocessable(`per_page must be at most ${MAX_PER_PAGE}`);
     }
     const maxItems = options.maxQueryItems ?? 10_000;
-    if (items.length > maxItems && number * perPage > maxItems) {
+    if (items.length > maxItems && (options.queryLimitCounts === 'matches' || number * perPage > maxItems)) {
       throw unprocessable(`A query can return at most ${maxItems} results; narrow it with filters`);
     }
     const last = Math.max(1, Math.ceil(items.length / perPage));
@@ -1576,11 +1633,26 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       pattern: /^\/products$/,
       name: 'GET /products',
       handler: (s, _p, _b, q) => {
-        // `since_id`: only products after that id, in id order.
+        // `since_id` only restricts: the order is `sort_by`'s, and with none the "user" order, newest first here.
         const since = q.since_id === undefined ? undefined : Number(q.since_id);
         if (since !== undefined && !Number.isSafeInteger(since)) throw unprocessable('since_id must be a whole number');
-        const products =
-          since === undefined ? s.products : s.products.filter((p) => p.id > since).sort((a, b) => a.id - b.id);
+        const sortBy = q.sort_by ?? 'user';
+        if (!Object.hasOwn(PRODUCT_ORDERS, sortBy)) throw unprocessable('Invalid sort_by');
+        const sort = PRODUCT_ORDERS[sortBy];
+        const [createdMin, createdMax, updatedMin, updatedMax] = [
+          'created_at_min',
+          'created_at_max',
+          'updated_at_min',
+          'updated_at_max',
+        ].map((name) => moment(q, name));
+        const products = s.products
+          .filter(
+            (p) =>
+              (since === undefined || p.id > since) &&
+              within(p.created_at, createdMin, createdMax) &&
+              within(p.updated_at, updatedMin, updatedMax),
+          )
+          .sort(sort);
         return page(products, q, `/${s.id}/products`, (p) => s.productJson(p));
       },
     },
@@ -1687,19 +1759,12 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       handler: (s, _p, _b, q) => {
         const since = q.since_id === undefined ? undefined : Number(q.since_id);
         if (since !== undefined && !Number.isSafeInteger(since)) throw unprocessable('since_id must be a whole number');
-        const moment = (name: string) => {
-          if (q[name] === undefined) return undefined;
-          const at = Date.parse(q[name]);
-          if (Number.isNaN(at)) throw unprocessable(`${name} must be a date in ISO 8601`);
-          return at;
-        };
         const [updatedMin, updatedMax, createdMin, createdMax] = [
-          moment('updated_at_min'),
-          moment('updated_at_max'),
-          moment('created_at_min'),
-          moment('created_at_max'),
-        ];
-        const when = (text: string) => Date.parse(text.replace(/\+0000$/, 'Z'));
+          'updated_at_min',
+          'updated_at_max',
+          'created_at_min',
+          'created_at_max',
+        ].map((name) => moment(q, name));
         const statuses = ['any', 'open', 'closed', 'cancelled'];
         if (q.status !== undefined && !statuses.includes(q.status)) throw unprocessable('Invalid status');
         let orders = s.orders.filter(
@@ -1712,11 +1777,9 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
             (!q.status || q.status === 'any' || o.status === q.status) &&
             (!q.payment_status || o.payment_status === q.payment_status),
         );
-        if (since !== undefined) orders = orders.sort((a, b) => a.id - b.id);
-        else {
-          const sign = options.ordersOrder === 'created-asc' ? 1 : -1;
-          orders = [...orders].sort((a, b) => sign * (when(a.created_at) - when(b.created_at)) || sign * (a.id - b.id));
-        }
+        // "Always ordered by created_at" (api-docs issue 22), `since_id` or not.
+        const sign = options.ordersOrder === 'created-asc' ? 1 : -1;
+        orders = [...orders].sort((a, b) => sign * (when(a.created_at) - when(b.created_at)) || sign * (a.id - b.id));
         return page(orders, q, `/${s.id}/orders`, (o) => s.served(o));
       },
     },
