@@ -1,3 +1,5 @@
+import { STORE_TAKEN } from './clientes';
+
 /**
  * The clientes-arquivados screen's texts (`resources.clientes-arquivados`): the clients staff deleted, kept with their
  * history until a superuser restores or purges them. See ./index.ts for what each key says.
@@ -24,8 +26,7 @@ export default {
       errors: {
         'Client is not archived': 'Este cliente já foi restaurado.',
         'Client not found': 'Este cliente não existe mais.',
-        'A client with this nuvemshop_store_id already exists':
-          'Outro cliente já usa a mesma loja Nuvemshop: apague-o antes de restaurar este.',
+        [STORE_TAKEN]: 'Outro cliente já usa a mesma loja Nuvemshop: apague-o antes de restaurar este.',
       },
     },
     purge: {

@@ -1,3 +1,6 @@
+/** The gateway's 409 when another live client already has the store (a restore, say). */
+export const STORE_TAKEN = 'A client with this nuvemshop_store_id already exists';
+
 /** What a client may lack to be synced, in the gateway's words (its 409) and the screen's. */
 const MISSING = {
   hiper_token: 'o token Hiper',
