@@ -21,6 +21,7 @@ import { genericResources } from './resources';
 import { entityFor } from './resources/entity';
 import { ResourceService, type ResourceOperations } from './resources/service';
 import { NuvemshopClient } from './sync/nuvemshop.client';
+import { recordMissingScope } from './resources/store-connection';
 import { OrderSweep } from './orders/order-intake';
 import { OrderSender } from './orders/order-sender';
 import { OrderService } from './orders/order.service';
@@ -60,7 +61,9 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   const auth = new AuthService(orm, rows, config, tokens, passwords, users, limits, jobs);
   const sync = new SyncService(orm, jobs, limits);
   // One per process: a store's bucket is shared by its synchronisation and its orders.
-  const nuvemshop = NuvemshopClient.fromConfig(config);
+  const nuvemshop = NuvemshopClient.fromConfig(config, {
+    onPermissionMissing: (storeId, scope) => recordMissingScope(rows, storeId, scope),
+  });
   const orderSender = new OrderSender(orm, config, nuvemshop, jobs, log);
   const orderSweep = new OrderSweep(orm, jobs, nuvemshop, config, log);
   return {

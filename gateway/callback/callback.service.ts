@@ -85,7 +85,7 @@ export class CallbackService {
         : { status: 400, answer: { detail: exchange.reason } };
     await this.orm.em.fork().transactional(async (em) => {
       if (exchange.kind === 'granted') {
-        await saveStoreToken(em, exchange.storeId, exchange.accessToken);
+        await saveStoreToken(em, exchange.storeId, exchange.accessToken, exchange.scope);
         // Reading the store's record and registering the webhooks take several calls: after the answer, in a job.
         await this.jobs.send('store-install', { storeId: exchange.storeId }, { em });
       }

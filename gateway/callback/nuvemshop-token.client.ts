@@ -1,7 +1,15 @@
 import { ApiError } from '../errors';
 import { messages } from '../messages';
 
-export type Exchange = { kind: 'granted'; storeId: number; accessToken: string } | { kind: 'refused'; reason: string };
+export type Exchange =
+  | {
+      kind: 'granted';
+      storeId: number;
+      accessToken: string;
+      /** The scopes granted, comma-separated as answered (`read_products,write_products`); null when not said. */
+      scope: string | null;
+    }
+  | { kind: 'refused'; reason: string };
 
 export interface NuvemshopApp {
   tokenUrl: string;
@@ -55,5 +63,6 @@ export async function exchangeCode(app: NuvemshopApp, code: string): Promise<Exc
   ) {
     throw new ApiError(502, `Nuvemshop answered with an unexpected response (HTTP ${response.status})`);
   }
-  return { kind: 'granted', storeId, accessToken };
+  const scope = typeof body.scope === 'string' ? body.scope : null;
+  return { kind: 'granted', storeId, accessToken, scope };
 }

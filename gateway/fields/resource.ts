@@ -287,8 +287,11 @@ export interface ResourceOptions {
   icon?: string;
   /** Actions on one record beyond edit and delete, each a mutation taking its `id` (see RecordAction). */
   actions?: readonly RecordAction[];
-  /** Brings a record's derived columns in line with what it holds, before a create or an update is written. */
-  settle?: (row: Record<string, unknown>) => void;
+  /**
+   * Brings a record's derived columns in line with what it holds, before a create or an update is written; given the
+   * record as it was (null on create).
+   */
+  settle?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => void;
   /**
    * The work a create or an update queues, given the record as written and as it was (null on create): queued in the
    * write's own transaction, so the change and its work are saved together or not at all (a client's orders turned

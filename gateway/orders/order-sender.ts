@@ -11,7 +11,13 @@ import {
 import { entityFor } from '../resources/entity';
 import { HiperClient, HiperKeyRefused, HiperNotReached } from '../sync/hiper.client';
 import { hiperTokenStore } from '../sync/hiper-token-store';
-import type { NuvemshopClient, NuvemshopOrder, NuvemshopStoreClient } from '../sync/nuvemshop.client';
+import {
+  PermissionMissing,
+  type NuvemshopClient,
+  type NuvemshopOrder,
+  type NuvemshopStoreClient,
+} from '../sync/nuvemshop.client';
+import { permissionMissingText } from '../sync/nuvemshop-scopes';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import type { JobQueue } from '../queue/queue';
@@ -69,13 +75,28 @@ const digestOf = (body: HiperSalesOrderBody) => createHash('sha256').update(JSON
 
 /**
  * The freight of an order the newer Order API serves without `shipping_cost_customer`: the sum of its fulfillment
- * orders' `shipping.consumer_cost` (embedded when the order was read with them, else read).
+ * orders' `shipping.consumer_cost` (embedded when the order was read with them, else read). A store that will not let
+ * them be read (no `read_fulfillment_orders`) leaves the freight unknown: the order waits, the scope named, rather than
+ * going to Hiper without its freight.
  */
-async function freightOnFulfillmentOrders(store: NuvemshopStoreClient, order: NuvemshopOrder) {
-  if (order.shipping_cost_customer !== undefined && order.shipping_cost_customer !== null) return undefined;
-  const fulfillmentOrders = order.fulfillment_orders ?? (await store.listFulfillmentOrders(order.id));
-  return fulfillmentOrders.reduce((sum, fo) => sum + consumerCostCents(fo.shipping), 0);
+async function freightOnFulfillmentOrders(
+  store: NuvemshopStoreClient,
+  order: NuvemshopOrder,
+): Promise<{ cents?: number; hold?: string }> {
+  if (order.shipping_cost_customer !== undefined && order.shipping_cost_customer !== null) return {};
+  let fulfillmentOrders = order.fulfillment_orders;
+  try {
+    fulfillmentOrders ??= await store.listFulfillmentOrders(order.id);
+  } catch (error) {
+    if (!(error instanceof PermissionMissing)) throw error;
+    return { hold: holdFreight(error.scope ?? 'read_fulfillment_orders') };
+  }
+  return { cents: fulfillmentOrders.reduce((sum, fo) => sum + consumerCostCents(fo.shipping), 0) };
 }
+
+/** Why an order whose freight cannot be read waits. */
+export const holdFreight = (scope: string) =>
+  `Frete não lido: ${permissionMissingText([scope])} (reinstale o app na loja para concedê-la e use Reenviar)`;
 
 /**
  * One store order's way into Hiper: read from the store, mapped, and sent exactly once. `sending` is committed before
@@ -180,16 +201,17 @@ export class OrderSender {
         }
         const payable = ['paid', ...(client.ordersSendOn === 'authorized' ? ['authorized'] : [])];
         if (!payable.includes(order.payment_status)) return { waiting: `payment ${order.payment_status}` };
+        const freight = await freightOnFulfillmentOrders(store, order);
         const mapping = mapOrder(order, {
           links: await this.links(em, row.client_id, order),
-          freightCents: await freightOnFulfillmentOrders(store, order),
+          freightCents: freight.cents,
           paymentIds: paymentIdsOf(client.ordersPaymentIds),
           marketplace: client.hiperMarketplaceCnpj
             ? { cnpj: String(client.hiperMarketplaceCnpj), name: String(client.hiperMarketplaceName ?? '') }
             : null,
         });
-        if (!('body' in mapping)) {
-          const reason = mapping.holds.join('; ');
+        if (!('body' in mapping) || freight.hold) {
+          const reason = [...(freight.hold ? [freight.hold] : []), ...mapping.holds].join('; ');
           await moveOrder(em, row.id, { state: 'held', hold_reason: reason, lines: mapping.lines }, reason, [
             'received',
             'held',

@@ -6,7 +6,13 @@ import { clientResource, storeConnectionOf, type ClientEntity } from '../resourc
 import { entityFor } from '../resources/entity';
 import { HiperClient } from '../sync/hiper.client';
 import { hiperTokenStore } from '../sync/hiper-token-store';
-import { NuvemshopRefused, type NuvemshopClient, type NuvemshopStoreClient } from '../sync/nuvemshop.client';
+import {
+  NuvemshopRefused,
+  PermissionMissing,
+  type NuvemshopClient,
+  type NuvemshopStoreClient,
+} from '../sync/nuvemshop.client';
+import { permissionMissingText } from '../sync/nuvemshop-scopes';
 import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import { hiperOrderPath, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
@@ -267,14 +273,17 @@ export class OrderStatus {
 
   /**
    * Fulfilled in the store, the buyer notified: per fulfillment order where it has several locations (the notification
-   * a field of `tracking_info`), else the order itself. Answers the store's refusal, as staff read it, when a
-   * fulfillment order cannot be dispatched (a pickup or non-shippable one: 400; a scope missing: 403).
+   * a field of `tracking_info`), else the order itself; a store whose locations cannot be read (no `read_locations`)
+   * counts as one. Answers the store's refusal, as staff read it, when it cannot be marked so (a pickup or
+   * non-shippable fulfillment order: 400; a scope missing: 403, the scope named).
    */
   private async fulfil(store: NuvemshopStoreClient, orderId: number): Promise<string | undefined> {
-    const locations = await store.listLocations();
+    const locations = await store.listLocations().catch(unlessPermission);
     if (Array.isArray(locations) && locations.length > 1) {
+      const fulfillmentOrders = await store.listFulfillmentOrders(orderId).catch(unlessPermission);
+      if (fulfillmentOrders instanceof PermissionMissing) return notDispatched(fulfillmentOrders);
       const refused: string[] = [];
-      for (const fo of await store.listFulfillmentOrders(orderId)) {
+      for (const fo of fulfillmentOrders) {
         if (['DISPATCHED', 'DELIVERED', 'CANCELLED'].includes(fo.status)) continue;
         try {
           await store.updateFulfillmentOrder(orderId, fo.id, {
@@ -282,21 +291,34 @@ export class OrderStatus {
             tracking_info: { code: null, url: null, notify_customer: true },
           });
         } catch (error) {
-          if (!(error instanceof PlatformError) || ![400, 403, 422].includes(error.status ?? 0)) throw error;
+          // Every other fulfillment order would be refused alike.
+          if (error instanceof PermissionMissing) return notDispatched(error);
+          if (!(error instanceof PlatformError) || ![400, 422].includes(error.status ?? 0)) throw error;
           const said = error instanceof NuvemshopRefused ? error.detail : undefined;
           const place = fo.assigned_location?.name ? ` (${fo.assigned_location.name})` : '';
           refused.push(`${fo.id}${place}: HTTP ${error.status}${said ? ` ${said}` : ''}`);
         }
       }
-      return refused.length
-        ? `A Nuvemshop recusou marcar como enviado: ${refused.join('; ')}`.slice(0, 2000)
-        : undefined;
+      return refused.length ? `${NOT_DISPATCHED}: ${refused.join('; ')}`.slice(0, 2000) : undefined;
     }
     try {
       await store.fulfilOrder(orderId, { notify_customer: true });
     } catch (error) {
+      if (error instanceof PermissionMissing) return notDispatched(error);
       if (!(error instanceof NuvemshopRefused && error.status === 422)) throw error;
     }
     return undefined;
   }
+}
+
+const NOT_DISPATCHED = 'A Nuvemshop recusou marcar como enviado';
+
+/** A refusal for a scope, as staff read it: the scope named, and how it is granted. */
+const notDispatched = (refusal: PermissionMissing) =>
+  `${NOT_DISPATCHED}: ${permissionMissingText([refusal.scope ?? 'desconhecida'])} (reinstale o app na loja para concedê-la)`;
+
+/** A call's answer, or its refusal for a scope (what lacks it does without); any other failure thrown on. */
+function unlessPermission(error: unknown): PermissionMissing {
+  if (error instanceof PermissionMissing) return error;
+  throw error;
 }

@@ -2,6 +2,7 @@ import { boolean, datetime, id, int, state, text, url } from '../fields/field';
 import { Resource, type QueuedWork } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 import type { EntityOf } from './entity';
+import { SCOPES_MAX } from '../sync/nuvemshop-scopes';
 
 /**
  * Where a client's synchronisation stands: `not_connected` (a credential or the store missing), `never_synced`, `idle`
@@ -88,6 +89,24 @@ export const clientResource = new Resource(
       nullable: true,
       readOnly: true,
       description: 'When the app was last installed on the store',
+    }),
+    nuvemshop_scopes: text({
+      nullable: true,
+      readOnly: true,
+      max: SCOPES_MAX,
+      description:
+        'The permissions (scopes) the store granted the app at its install, comma-separated as Nuvemshop answered ' +
+        'them; empty when unknown (a token typed in)',
+      example: 'read_products,write_products,read_orders,write_orders',
+    }),
+    nuvemshop_missing_scopes: text({
+      nullable: true,
+      readOnly: true,
+      max: SCOPES_MAX,
+      description:
+        'The scopes the product needs that the store did not grant, or that a call was refused for (403), ' +
+        'comma-separated; what needs them does without (a new install of the app grants them)',
+      example: 'read_customers',
     }),
     orders_enabled: boolean({ default: false, description: 'Send this store’s orders to Hiper' }),
     orders_send_on: state(ORDERS_SEND_ON, {
@@ -185,10 +204,15 @@ export const clientResource = new Resource(
         : [];
     },
     // A client's state follows what it holds: a credential removed makes it `not_connected`, the last one given back
-    // makes it what it was before (`never_synced` until a run has ended).
-    settle: (row) => {
+    // makes it what it was before (`never_synced` until a run has ended). A store token typed in comes with no grant:
+    // its scopes are unknown until a refusal names one.
+    settle: (row, before) => {
       const client = row as unknown as ClientEntity;
       client.syncState = settledSyncState(client);
+      if (before && before.nuvemshopToken !== client.nuvemshopToken) {
+        client.nuvemshopScopes = null;
+        client.nuvemshopMissingScopes = null;
+      }
     },
   },
 );

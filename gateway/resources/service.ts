@@ -141,7 +141,7 @@ export class ResourceService implements ResourceOperations {
     const values = this.resource.toEntity(input, 'create');
     if (this.owner) values[this.owner] = caller.id;
     const created = em.create(this.entity, values);
-    this.resource.options.settle?.(created as unknown as Record<string, unknown>);
+    this.resource.options.settle?.(created as unknown as Record<string, unknown>, null);
     await this.write(em, created, null);
     return this.answer(created, caller);
   }
@@ -155,7 +155,7 @@ export class ResourceService implements ResourceOperations {
     await this.checkReferences(em, input);
     const before: Row = { ...found };
     em.assign(found, this.resource.toEntity(input, 'update'));
-    this.resource.options.settle?.(found as unknown as Record<string, unknown>);
+    this.resource.options.settle?.(found as unknown as Record<string, unknown>, before);
     await this.write(em, found, before);
     return this.answer(found, caller);
   }

@@ -2,6 +2,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import type { PlainRows } from '../database/plain-rows';
+import { missingScopes, scopeList, scopeNames } from '../sync/nuvemshop-scopes';
 import { clientResource, settledSyncState, type ClientEntity } from './client.resource';
 import { entityFor } from './entity';
 
@@ -14,9 +15,12 @@ const ENDED_BY_INSTALL = ['token_revoked', 'suspended', 'disconnected'];
  * The client an app install lands on: the one of that store, reconnected; else the one of that store staff deleted
  * last, restored (its Hiper key, settings, product links and orders are the store's: a new client would create its
  * products in the store again); else a new one whose URL and name the `store-install` job reads from the store (a
- * placeholder URL until then, or for staff to fill in if it cannot).
+ * placeholder URL until then, or for staff to fill in if it cannot). The token answer's `scope` is kept with it, and
+ * the app's scopes it leaves out named (null when the answer gave none: unknown, as for a token typed in).
  */
-export async function saveStoreToken(em: Em, storeId: number, token: string): Promise<void> {
+export async function saveStoreToken(em: Em, storeId: number, token: string, scope: string | null): Promise<void> {
+  const scopes = scope === null ? null : scopeList(scopeNames(scope));
+  const missing = scopeList(missingScopes(scopes));
   const existing =
     (await storeClient(em, storeId)) ??
     (await em.findOne(
@@ -28,6 +32,8 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
   if (existing) {
     existing.archivedAt = null;
     existing.nuvemshopToken = token;
+    existing.nuvemshopScopes = scopes;
+    existing.nuvemshopMissingScopes = missing;
     existing.installedAt = installedAt;
     existing.redactedAt = null;
     if (ENDED_BY_INSTALL.includes(existing.syncState)) existing.syncState = 'idle';
@@ -39,6 +45,8 @@ export async function saveStoreToken(em: Em, storeId: number, token: string): Pr
     url: `nuvemshop://${storeId}`,
     nuvemshopStoreId: storeId,
     nuvemshopToken: token,
+    nuvemshopScopes: scopes,
+    nuvemshopMissingScopes: missing,
     installedAt,
   });
   created.syncState = settledSyncState(created);
@@ -71,4 +79,20 @@ export function storeClient(em: Em, storeId: number, lock = false): Promise<Clie
 export async function storeInstalledAt(rows: PlainRows, storeId: number): Promise<Date | undefined> {
   const found = await rows.findOne(entityFor(clientResource), ['installedAt'], storeId, 'nuvemshopStoreId');
   return found?.installedAt ?? undefined;
+}
+
+/**
+ * A call the store refused for `scope` (403): the scope joins its client's missing ones, so staff see what to grant,
+ * whether the grant was known (a scope taken back) or not (a token typed in). A new install sets them anew.
+ */
+export async function recordMissingScope(rows: PlainRows, storeId: number, scope: string): Promise<void> {
+  const { table, column } = rows.shape(entityFor(clientResource));
+  const missing = column.nuvemshopMissingScopes;
+  await rows.query(
+    `update ${table}
+        set ${missing} = case when coalesce(${missing}, '') = '' then $2 else ${missing} || ',' || $2 end
+      where ${column.nuvemshopStoreId} = $1 and ${column.archivedAt} is null
+        and not ($2 = any(string_to_array(coalesce(${missing}, ''), ',')))`,
+    [storeId, scope],
+  );
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import { messages } from '../messages';
 import { NuvemshopBucket } from './nuvemshop-bucket';
 import { byCreation, byUpdate, type Filters, type WindowAnswer } from './nuvemshop-windows';
+import { scopeOfCall } from './nuvemshop-scopes';
 import { PlatformError, readBody, sleep, timedOut } from './platform-call';
 
 /** A text per language (`{pt: "..."}`) as Nuvemshop reads it back; a plain string writes every language. */
@@ -271,7 +272,11 @@ export class StoreSuspended extends PlatformError {
 
 /** Nuvemshop answered 403: the app lacks a scope for the call; nothing changes until the store grants it. */
 export class PermissionMissing extends PlatformError {
-  constructor(body?: unknown) {
+  constructor(
+    body?: unknown,
+    /** The scope the refused call needs (`scopeOfCall`), or null for a call that needs none of its own. */
+    readonly scope: string | null = null,
+  ) {
     super(messages.storePermissionMissing, false, 403, body, 'nuvemshop_permission_missing');
   }
 }
@@ -349,6 +354,11 @@ export interface NuvemshopClientOptions {
   /** 409s answered to one call before it gives up as busy (3 unless told), and the pause before each retry (1 s). */
   conflictRetries?: number;
   conflictPauseMs?: number;
+  /**
+   * Told of each call a store refused for a scope (403), before the refusal is thrown: the client keeps it, so staff see
+   * what to grant. Its failure does not hide the refusal.
+   */
+  onPermissionMissing?: (storeId: number, scope: string) => Promise<void>;
 }
 
 /**
@@ -362,11 +372,13 @@ export class NuvemshopClient {
 
   static fromConfig(
     config: Pick<Config, 'NUVEMSHOP_API_URL' | 'NUVEMSHOP_USER_AGENT' | 'NUVEMSHOP_TIMEOUT_MS'>,
+    more: Pick<NuvemshopClientOptions, 'onPermissionMissing'> = {},
   ): NuvemshopClient {
     return new NuvemshopClient({
       baseUrl: config.NUVEMSHOP_API_URL,
       userAgent: config.NUVEMSHOP_USER_AGENT,
       timeoutMs: config.NUVEMSHOP_TIMEOUT_MS,
+      ...more,
     });
   }
 
@@ -720,7 +732,7 @@ export class NuvemshopStoreClient {
       if (response.status === 401) throw new TokenRevoked(answer);
       if (response.status === 402) throw new StoreSuspended(answer);
       if (response.status === 404 && missing) return undefined as T;
-      if (response.status === 403) throw new PermissionMissing(answer);
+      if (response.status === 403) throw await this.permissionMissing(method, path, answer);
       // A 409 past its retries is retried with the step's backoff, like a 5xx.
       if (response.status >= 500 || response.status === 408 || response.status === 409) {
         throw new NuvemshopUnavailable(
@@ -732,6 +744,13 @@ export class NuvemshopStoreClient {
       }
       throw new NuvemshopRefused(method, path, response.status, answer);
     }
+  }
+
+  /** A 403, naming the scope the call needs; whoever keeps the client's missing scopes is told first. */
+  private async permissionMissing(method: string, path: string, answer: unknown): Promise<PermissionMissing> {
+    const scope = scopeOfCall(method, path);
+    if (scope) await this.options.onPermissionMissing?.(this.storeId, scope).catch(() => undefined);
+    return new PermissionMissing(answer, scope);
   }
 }
 

@@ -93,6 +93,14 @@ export const types = {
         "type": "DateTime",
         "nullable": true
       },
+      "nuvemshop_scopes": {
+        "type": "String",
+        "nullable": true
+      },
+      "nuvemshop_missing_scopes": {
+        "type": "String",
+        "nullable": true
+      },
       "orders_enabled": {
         "type": "Boolean"
       },

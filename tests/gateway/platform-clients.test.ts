@@ -714,7 +714,7 @@ describe('the documentation’s own examples', () => {
     expect([refused.status, refused.body]).toEqual([422, docFieldErrors]);
   });
 
-  it('are read at the install: the token answer with user_id or store_id', async () => {
+  it('are read at the install: the token answer with user_id or store_id, and the scopes granted', async () => {
     for (const answer of [docTokenWithUserId, docTokenWithStoreId]) {
       const platform = await startNuvemshopStandIn(() => ({ status: 200, body: answer }));
       try {
@@ -722,7 +722,12 @@ describe('the documentation’s own examples', () => {
           { tokenUrl: platform.url, clientId: '1', clientSecret: 's', timeoutMs: 2000 },
           'code',
         );
-        expect(exchange).toEqual({ kind: 'granted', storeId: 1234, accessToken: answer.access_token });
+        expect(exchange).toEqual({
+          kind: 'granted',
+          storeId: 1234,
+          accessToken: answer.access_token,
+          scope: 'read_products,write_products',
+        });
       } finally {
         await platform.close();
       }

@@ -7,6 +7,8 @@ import { startNuvemshopApi, type NuvemshopApiOptions, type NuvemshopApiStandIn }
 export const syncEnv = (hiper: HiperStandIn, nuvemshop: NuvemshopApiStandIn): Record<string, string> => ({
   HIPER_API_URL: hiper.url,
   NUVEMSHOP_API_URL: nuvemshop.url,
+  // An install (`/callback`) exchanges its code with the same stand-in, which grants the store's scopes.
+  NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl,
   SYNC_CATALOGUE_CRON: '0 0 1 1 *',
   SYNC_FULL_READ_CRON: '0 0 1 1 *',
   SYNC_STOCK_INTERVAL_SECONDS: '86400',

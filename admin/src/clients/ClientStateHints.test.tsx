@@ -43,4 +43,23 @@ describe('a client’s synchronisation chip', () => {
     expect(partial).toHaveAccessibleDescription(/sem gravar alguns produtos/);
     expect(screen.getByText('Em dia')).not.toHaveAttribute('tabindex');
   });
+
+  it('names, on a client in order, the Nuvemshop permissions its store did not grant', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<DeclaredList resource="clientes" />, {
+      path: '/clientes',
+      dataProvider: memoryProvider([
+        {
+          ...client('c1', 'https://sem-cpf.example.com', 'idle'),
+          nuvemshop_scopes: 'read_products,write_products,write_orders',
+          nuvemshop_missing_scopes: 'read_customers,write_fulfillment_orders',
+        },
+      ]),
+    });
+    const idle = await screen.findByText('Em dia');
+    await person.hover(idle);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'Permissão ausente na Nuvemshop: read_customers, write_fulfillment_orders',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { Fragment, useId, useMemo, useState, type ReactNode } from 'react';
 import {
   CreateBase,
@@ -23,7 +23,7 @@ import {
 import { ActionConfirm } from './DeleteConfirm';
 import { ReferenceLink } from './ListExtras';
 import { fieldsOf } from './description';
-import { defaultText } from './ResourceList';
+import { defaultText, stateNotes } from './ResourceList';
 import { useFailureToast, useToast } from '../layout/useToast';
 import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
@@ -266,6 +266,22 @@ export function CreateDialog({
   );
 }
 
+/** What the record's fields say beside its states, above the inputs: a client's missing Nuvemshop permissions. */
+function RecordNotes({ resource }: { resource: string }) {
+  const translate = useTranslate();
+  const record = useRecordContext();
+  if (!record) return null;
+  const fields = fieldsOf(typeOfResource(resource));
+  const notes = Object.keys(fields)
+    .filter((name) => fields[name].values)
+    .flatMap((name) => stateNotes(resource, record, name, translate));
+  return notes.length ? (
+    <Alert severity="warning" sx={{ mb: 2 }}>
+      {notes.join(' ')}
+    </Alert>
+  ) : null;
+}
+
 /** Edits a record: the update mutation's arguments as inputs; only what changed is sent. */
 export function EditDialog({
   resource,
@@ -320,6 +336,7 @@ export function EditDialog({
           }
           sx={{ pt: 1 }}
         >
+          <RecordNotes resource={resource} />
           <FormInputs resource={resource} mode="edit" inputs={inputs} additional={form.additionalInputs} />
         </SimpleForm>
       </EditBase>

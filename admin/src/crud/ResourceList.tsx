@@ -45,6 +45,7 @@ import {
   type RecordActionDeclaration,
   type ResourceName,
 } from '../dataProvider/resourceTypes';
+import { labelsOf } from '../labels';
 import { toCsv } from './csv';
 import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
@@ -226,6 +227,24 @@ function stateHint(resource: string, source: string, value: unknown, translate: 
   return translate(`resources.${resource}.hints.${source}.${String(value)}`, { _: '' }) || undefined;
 }
 
+/**
+ * What a record's other fields say beside its state, when they are set (`notes.<state field>.<field>` in the screen's
+ * labels, `%{value}` the field's value, a list's bare commas spaced): a client's missing Nuvemshop permissions.
+ */
+export function stateNotes(resource: string, record: RaRecord, source: string, translate: Translate): string[] {
+  const notes = (labelsOf(resource)?.notes as Record<string, Record<string, string>> | undefined)?.[source];
+  return Object.keys(notes ?? {})
+    .filter((field) => record[field] != null && record[field] !== '')
+    .map((field) =>
+      translate(`resources.${resource}.notes.${source}.${field}`, {
+        value: String(record[field]).replace(/,(?=\S)/g, ', '),
+      }),
+    );
+}
+
+/** A chip's tooltip: its state's hint, then what the record's notes add; nothing when neither says anything. */
+const chipHint = (hint: string | undefined, notes: string[]) => [hint, ...notes].filter(Boolean).join(' ') || undefined;
+
 interface Column {
   source: string;
   field: FieldDescription | undefined;
@@ -265,10 +284,11 @@ function useColumns(
                   <StateChip
                     value={record[custom.source]}
                     text={text(record)}
-                    hint={
+                    hint={chipHint(
                       missingText(resource, record, custom.source, translate) ??
-                      stateHint(resource, custom.source, record[custom.source], translate)
-                    }
+                        stateHint(resource, custom.source, record[custom.source], translate),
+                      stateNotes(resource, record, custom.source, translate),
+                    )}
                   />
                 )
               : target

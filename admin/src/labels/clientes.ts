@@ -53,6 +53,8 @@ export default {
     last_synced_at: 'Última sincronização',
     name: 'Nome da loja',
     installed_at: 'Instalado em',
+    nuvemshop_scopes: 'Permissões concedidas na Nuvemshop',
+    nuvemshop_missing_scopes: 'Permissões ausentes na Nuvemshop',
     redacted_at: 'Dados apagados em',
     orders_enabled: 'Enviar pedidos ao Hiper',
     orders_send_on: 'Enviar pedidos quando',
@@ -86,6 +88,10 @@ export default {
       partial: 'A última sincronização terminou sem gravar alguns produtos: veja quais e por quê em Sincronizações.',
       failed: 'A última sincronização falhou: veja o motivo em Sincronizações.',
     },
+  },
+  // What a client's fields, when set, add to its state's tooltip and say atop its dialog.
+  notes: {
+    sync_state: { nuvemshop_missing_scopes: 'Permissão ausente na Nuvemshop: %{value}' },
   },
   title: 'Gerenciar clientes',
   table: 'Clientes',

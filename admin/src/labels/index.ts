@@ -13,7 +13,8 @@ import { resourceMessages } from './store';
  * - `fields.<field>`: a column's heading and, unless `inputs` says otherwise, its input's label;
  *   `inputs.<field>` / `inputs.edit.<field>`: an input's label (in the edit dialog);
  * - `values.<field>.<value>`: how a state's value reads; `hints.<field>.<value>`: what it asks of staff, in its chip's
- *   tooltip ('Com falhas': see which products in Sincronizações);
+ *   tooltip ('Com falhas': see which products in Sincronizações); `notes.<field>.<other field>`: what another field says
+ *   there when it is set (`%{value}` its value; a client's missing Nuvemshop permissions), also atop the edit dialog;
  * - `items.<field>.<part>`: a part's heading in a table or timeline (`@display`), `items.<field>.empty.<part>` what
  *   an empty part reads ('sem vínculo'), `items.<field>.none` what an empty list reads;
  * - `validation.<field>.<rule>`: a message replacing react-admin's own for that rule on that field;

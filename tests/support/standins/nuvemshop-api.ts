@@ -347,6 +347,30 @@ export interface NuvemshopApiOptions {
   page?: http.RequestListener;
 }
 
+/** The scopes an app may be granted, of those the product's calls touch; a store's token has them all unless told. */
+export const SCOPES = [
+  'read_products',
+  'write_products',
+  'read_orders',
+  'write_orders',
+  'read_customers',
+  'read_locations',
+  'write_locations',
+  'read_fulfillment_orders',
+  'write_fulfillment_orders',
+] as const;
+
+/** The read scope an event's resource needs: "An app can only register events for scopes it was granted". */
+const EVENT_SCOPES: Record<string, string> = {
+  category: 'read_products',
+  product: 'read_products',
+  product_variant: 'read_products',
+  order: 'read_orders',
+  customer: 'read_customers',
+  fulfillment_order: 'read_fulfillment_orders',
+  location: 'read_locations',
+};
+
 const WEBHOOK_EVENTS = [
   'app/uninstalled',
   'app/suspended',
@@ -417,6 +441,9 @@ const notFound = (description: string) => described(404, 'Not Found', descriptio
 const fieldErrors = (errors: Record<string, string[]>) => new Answer(422, errors);
 /** The documented shape of a variant's validation errors. */
 const validation = (errors: Record<string, string[]>) => unprocessable('Validation error', errors);
+/** Nuvemshop's 403: the app lacks the call's scope (the body names none: unverified, and no kinder than that). */
+const forbidden = () =>
+  new Answer(403, { code: 403, message: 'Forbidden', description: 'You do not have access to this resource' });
 
 const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+0000');
 
@@ -494,6 +521,8 @@ function decimal(value: unknown): number | undefined {
 /** One store: its token, its bucket, its catalogue, its webhooks. Seed and inspect it directly in tests. */
 export class StandInStore {
   token: string;
+  /** What the token was granted (`SCOPES` unless told): a call needing another answers 403. */
+  scopes = new Set<string>(SCOPES);
   revoked = false;
   suspended = false;
   bucket: BucketSettings;
@@ -556,6 +585,11 @@ export class StandInStore {
 
   product(id: number): Product | undefined {
     return this.products.find((p) => p.id === id);
+  }
+
+  /** Whether the token may do what `scope` allows: a write scope implies its read scope. */
+  grants(scope: string): boolean {
+    return this.scopes.has(scope) || (scope.startsWith('read_') && this.scopes.has(scope.replace(/^read_/, 'write_')));
   }
 
   /** Every variant of the store, with its product. */
@@ -1115,6 +1149,8 @@ export class StandInStore {
   addWebhook(body: Record<string, unknown>, duplicates: 'accept' | 'refuse'): Webhook {
     const errors: Record<string, string[]> = {};
     const event = String(body.event ?? '');
+    const needs = EVENT_SCOPES[event.split('/')[0]];
+    if (needs && WEBHOOK_EVENTS.includes(event) && !this.grants(needs)) throw forbidden();
     if (!WEBHOOK_EVENTS.includes(event)) {
       errors.event = [`Invalid event specified. Events allowed: ${WEBHOOK_EVENTS.join(', ')}`];
     }
@@ -1278,6 +1314,8 @@ export class StandInStore {
   /** An order as the API serves it: in the 2025-03 shape for an order seeded so. */
   served(order: StoreOrder): Record<string, unknown> {
     const copy = structuredClone(order) as unknown as Record<string, unknown>;
+    // `customer`: "Only given if the 'read_customers' scope is set for the app".
+    if (!this.grants('read_customers')) delete copy.customer;
     if (this.newShape.has(order.id)) {
       for (const field of ORDER_LEVEL_SHIPPING) delete copy[field];
       copy.billing_customer_type ??= 'person';
@@ -1507,6 +1545,13 @@ export interface NuvemshopApiStandIn {
   uninstall(storeId: number): void;
   /** A new install: a new token (answered), the old one dead. */
   reinstall(storeId: number): string;
+  /** The token endpoint (`POST /apps/authorize/token`), for NUVEMSHOP_TOKEN_URL. */
+  tokenUrl: string;
+  /**
+   * An install of the app on the store: the authorization code `/callback` is given, exchanged once at `tokenUrl` for a
+   * new token (the old one dead) and the store's scopes, as granted (`scope`, comma-separated).
+   */
+  installCode(storeId: number): string;
   /** Answers the next matching requests with a failure, a delay or a dropped connection. */
   inject(fault: Fault): void;
   /**
@@ -1552,6 +1597,8 @@ interface Route {
   name: string;
   handler: Handler;
   status?: number;
+  /** The scope the call needs, as the resource's page says (read_* to read, write_* to write); none for the store. */
+  scope?: string;
 }
 
 const isJson = (headers: IncomingHttpHeaders) =>
@@ -1632,6 +1679,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/products$/,
       name: 'GET /products',
+      scope: 'read_products',
       handler: (s, _p, _b, q) => {
         // `since_id` only restricts: the order is `sort_by`'s, and with none the "user" order, newest first here.
         const since = q.since_id === undefined ? undefined : Number(q.since_id);
@@ -1660,6 +1708,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'POST',
       pattern: /^\/products$/,
       name: 'POST /products',
+      scope: 'write_products',
       status: 201,
       handler: (s, _p, b) => s.productJson(s.createProduct(object(b))),
     },
@@ -1667,6 +1716,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/products\/sku\/([^/]+)$/,
       name: 'GET /products/sku/{sku}',
+      scope: 'read_products',
       handler: (s, [sku]) => {
         const product = s.products.find((p) => p.variants.some((v) => v.sku === decodeURIComponent(sku)));
         if (!product) throw notFound('Product with such SKU does not exist');
@@ -1677,6 +1727,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'PATCH',
       pattern: /^\/products\/stock-price$/,
       name: 'PATCH /products/stock-price',
+      scope: 'write_products',
       handler: (s, _p, b) => {
         const report = s.stockPrice(b);
         // Unverified: the answer's shape. Another one reports no variant, though each was applied as usual.
@@ -1694,18 +1745,21 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/products\/(\d+)$/,
       name: 'GET /products/{id}',
+      scope: 'read_products',
       handler: (s, [id]) => s.productJson(productOf(s, id)),
     },
     {
       method: 'PUT',
       pattern: /^\/products\/(\d+)$/,
       name: 'PUT /products/{id}',
+      scope: 'write_products',
       handler: (s, [id], b) => s.productJson(s.updateProduct(productOf(s, id), object(b))),
     },
     {
       method: 'POST',
       pattern: /^\/products\/(\d+)\/variants$/,
       name: 'POST /products/{id}/variants',
+      scope: 'write_products',
       status: 201,
       handler: (s, [id], b) => s.addVariant(productOf(s, id), object(b)),
     },
@@ -1713,18 +1767,21 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'PUT',
       pattern: /^\/products\/(\d+)\/variants$/,
       name: 'PUT /products/{id}/variants',
+      scope: 'write_products',
       handler: (s, [id], b) => s.replaceVariants(productOf(s, id), b),
     },
     {
       method: 'PATCH',
       pattern: /^\/products\/(\d+)\/variants$/,
       name: 'PATCH /products/{id}/variants',
+      scope: 'write_products',
       handler: (s, [id], b) => s.patchVariants(productOf(s, id), b),
     },
     {
       method: 'DELETE',
       pattern: /^\/products\/(\d+)\/variants\/(\d+)$/,
       name: 'DELETE /products/{id}/variants/{vid}',
+      scope: 'write_products',
       handler: (s, [id, vid]) => {
         s.deleteVariant(productOf(s, id), Number(vid));
         return {};
@@ -1734,6 +1791,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'POST',
       pattern: /^\/products\/(\d+)\/images$/,
       name: 'POST /products/{id}/images',
+      scope: 'write_products',
       status: 201,
       handler: (s, [id], b) => s.addImage(productOf(s, id), object(b)),
     },
@@ -1741,12 +1799,14 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'PUT',
       pattern: /^\/products\/(\d+)\/images\/(\d+)$/,
       name: 'PUT /products/{id}/images/{iid}',
+      scope: 'write_products',
       handler: (s, [id, iid], b) => s.updateImage(productOf(s, id), Number(iid), object(b)),
     },
     {
       method: 'DELETE',
       pattern: /^\/products\/(\d+)\/images\/(\d+)$/,
       name: 'DELETE /products/{id}/images/{iid}',
+      scope: 'write_products',
       handler: (s, [id, iid]) => {
         s.deleteImage(productOf(s, id), Number(iid));
         return {};
@@ -1756,6 +1816,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/orders$/,
       name: 'GET /orders',
+      scope: 'read_orders',
       handler: (s, _p, _b, q) => {
         const since = q.since_id === undefined ? undefined : Number(q.since_id);
         if (since !== undefined && !Number.isSafeInteger(since)) throw unprocessable('since_id must be a whole number');
@@ -1787,36 +1848,42 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/orders\/(\d+)$/,
       name: 'GET /orders/{id}',
+      scope: 'read_orders',
       handler: (s, [id]) => s.served(orderOf(s, id)),
     },
     {
       method: 'POST',
       pattern: /^\/orders\/(\d+)\/fulfill$/,
       name: 'POST /orders/{id}/fulfill',
+      scope: 'write_orders',
       handler: (s, [id], b) => structuredClone(s.fulfil(orderOf(s, id), b === undefined ? {} : object(b))),
     },
     {
       method: 'POST',
       pattern: /^\/orders\/(\d+)\/cancel$/,
       name: 'POST /orders/{id}/cancel',
+      scope: 'write_orders',
       handler: (s, [id], b) => structuredClone(s.cancel(orderOf(s, id), b === undefined ? {} : object(b))),
     },
     {
       method: 'GET',
       pattern: /^\/orders\/(\d+)\/fulfillment-orders$/,
       name: 'GET /orders/{id}/fulfillment-orders',
+      scope: 'read_fulfillment_orders',
       handler: (s, [id]) => structuredClone(s.fulfillmentOrders.get(orderOf(s, id).id) ?? []),
     },
     {
       method: 'PATCH',
       pattern: /^\/orders\/(\d+)\/fulfillment-orders\/([^/]+)$/,
       name: 'PATCH /orders/{id}/fulfillment-orders/{fo_id}',
+      scope: 'write_fulfillment_orders',
       handler: (s, [id, fo], b) => structuredClone(s.patchFulfillmentOrder(orderOf(s, id), fo, object(b))),
     },
     {
       method: 'GET',
       pattern: /^\/locations$/,
       name: 'GET /locations',
+      scope: 'read_locations',
       handler: (s) =>
         s.locations.map((l) => ({
           id: l.id,
@@ -1829,6 +1896,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/metafields\/orders$/,
       name: 'GET /metafields/orders',
+      scope: 'read_orders',
       handler: (s, _p, _b, q) => {
         const fields = q.fields ? q.fields.split(',').map((f) => f.trim()) : null;
         return page(
@@ -1850,12 +1918,14 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'PUT',
       pattern: /^\/metafields\/(\d+)$/,
       name: 'PUT /metafields/{id}',
+      scope: 'write_orders',
       handler: (s, [id], b) => structuredClone(s.updateMetafield(Number(id), object(b))),
     },
     {
       method: 'POST',
       pattern: /^\/metafields$/,
       name: 'POST /metafields',
+      scope: 'write_orders',
       status: 201,
       handler: (s, _p, b) => structuredClone(s.addMetafield(object(b))),
     },
@@ -1863,12 +1933,14 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       method: 'GET',
       pattern: /^\/categories$/,
       name: 'GET /categories',
+      scope: 'read_products',
       handler: (s, _p, _b, q) => page(s.categories, q, `/${s.id}/categories`, (c) => s.categoryJson(c)),
     },
     {
       method: 'POST',
       pattern: /^\/categories$/,
       name: 'POST /categories',
+      scope: 'write_products',
       status: 201,
       handler: (s, _p, b) => s.categoryJson(s.createCategory(object(b))),
     },
@@ -1989,6 +2061,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
     }
     if (raw && body === undefined) return answer(400, { error: 'Problems parsing JSON' });
     if (!route) return answer(404, { code: 404, message: 'Not Found', description: 'Not Found' });
+    if (route.scope && !store.grants(route.scope)) return answer(403, forbidden().body);
     const conflict = conflicts.findIndex(
       (c) => c.store === store.id && conflictsWith(c, route.name, record.path, body),
     );
@@ -2011,8 +2084,36 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
     }
   };
 
+  /** Codes of installs not yet exchanged, and the store each installs on. */
+  const codes = new Map<string, number>();
+  /** The token endpoint: a code spent or unknown is refused with status 200, as the platform does. */
+  const exchange = (raw: string) => {
+    let code = '';
+    try {
+      code = String((JSON.parse(raw) as { code?: unknown }).code ?? '');
+    } catch {
+      // no code
+    }
+    const store = stores.get(codes.get(code) ?? -1);
+    codes.delete(code);
+    if (!store) return { error: 'invalid_grant', error_description: 'The authorization code is invalid' };
+    store.token = `token-${randomBytes(16).toString('hex')}`;
+    store.revoked = false;
+    const scope = SCOPES.filter((name) => store.scopes.has(name)).join(',');
+    return { access_token: store.token, token_type: 'bearer', scope, user_id: store.id };
+  };
+
   const server = http.createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    if (req.method === 'POST' && pathname === '/apps/authorize/token') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(exchange(Buffer.concat(chunks).toString('utf8'))));
+      });
+      return;
+    }
     if (options.page && !pathname.startsWith(`${basePath}/`)) return void options.page(req, res);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -2111,6 +2212,12 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       store.token = `token-${randomBytes(16).toString('hex')}`;
       store.revoked = false;
       return store.token;
+    },
+    tokenUrl: `${origin}/apps/authorize/token`,
+    installCode(storeId) {
+      const code = randomBytes(16).toString('hex');
+      codes.set(code, storeOf(storeId).id);
+      return code;
     },
     inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
     conflictOnce: (storeId, target) =>
