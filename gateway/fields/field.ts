@@ -27,7 +27,13 @@ export type FieldKind =
   | 'int'
   | 'boolean'
   /** Any JSON value, answered as stored: REST any JSON, GraphQL the `JSON` scalar, stored as jsonb. */
-  | 'json';
+  | 'json'
+  /**
+   * A JSON object of keys to values, each bounded as `items.key` and `items.value` say (a client's payment map:
+   * `{"pix": 12}`), of at most `max` entries: REST an object, GraphQL the `JSON` scalar, stored as jsonb; screens edit
+   * it as rows of a key and a value.
+   */
+  | 'map';
 
 export interface Field {
   kind: FieldKind;
@@ -41,7 +47,7 @@ export interface Field {
   default?: string | number | boolean;
   /** Text: fewest characters. Numbers: smallest value. */
   min?: number;
-  /** Text: most characters. Numbers: largest value. */
+  /** Text: most characters. Numbers: largest value. Maps: most entries. */
   max?: number;
   /** Superusers read it in clear; anyone else reads it masked, and a masked value sent back changes nothing. */
   secret?: boolean;
@@ -76,11 +82,10 @@ export interface Field {
   /**
    * How screens show the value beyond its kind: `money` (a decimal text, `99.90`, as an amount in reais: R$ 99,90);
    * `table` or `timeline` (a JSON list of records whose fields `items` declares: a row each, or a dated step each, its
-   * moment in the first `datetime` item); `map` (a text holding a JSON object whose keys and values `items.key` and
-   * `items.value` bound: edited as rows of a key and a value). The value itself is answered and taken as its kind says.
+   * moment in the first `datetime` item). The value itself is answered and taken as its kind says.
    */
-  display?: 'money' | 'table' | 'timeline' | 'map';
-  /** The parts of a `table`, `timeline` or `map` value: each a field of its own kind and bounds. */
+  display?: 'money' | 'table' | 'timeline';
+  /** The parts of a `table` or `timeline` value, or a map's `key` and `value`: each a field of its own kind and bounds. */
   items?: Record<string, Field>;
   description?: string;
   example?: unknown;
@@ -121,6 +126,13 @@ export const password = <const O extends Options>(options = {} as O) => ({
 export const int = <const O extends Options>(options = {} as O) => ({ kind: 'int' as const, ...options });
 export const boolean = <const O extends Options>(options = {} as O) => ({ kind: 'boolean' as const, ...options });
 export const json = <const O extends Options>(options = {} as O) => ({ kind: 'json' as const, ...options });
+/** The entries a map holds at most unless its declaration says otherwise. */
+export const MAP_ENTRIES = 50;
+/** A map of `key` (a text field) to `value` (a field of any scalar kind): `map({ key: text(...), value: int(...) })`. */
+export const map = <const K extends Field, const V extends Field, const O extends Omit<Options, 'items'>>(
+  items: { key: K; value: V },
+  options = {} as O,
+) => ({ kind: 'map' as const, max: MAP_ENTRIES, ...options, items });
 
 export type Fields = Record<string, Field>;
 
@@ -138,13 +150,15 @@ export const propertyOf = (name: string, field: Field) => field.property ?? came
 // The TypeScript types a declaration stands for.
 type Base<F> = F extends { kind: 'int' }
   ? number
-  : F extends { kind: 'json' }
-    ? unknown
-    : F extends { kind: 'boolean' }
-      ? boolean
-      : F extends { values: readonly (infer V)[] }
-        ? V
-        : string;
+  : F extends { kind: 'map'; items: { value: infer V } }
+    ? Record<string, Base<V>>
+    : F extends { kind: 'json' }
+      ? unknown
+      : F extends { kind: 'boolean' }
+        ? boolean
+        : F extends { values: readonly (infer V)[] }
+          ? V
+          : string;
 // Any field at all (a resource not known by its declaration) holds any value.
 type Value<F> = Field extends F ? unknown : F extends { nullable: true } ? Base<F> | null : Base<F>;
 type Writable<FS> = {

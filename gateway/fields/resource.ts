@@ -5,6 +5,7 @@ import {
   isAnswered,
   isFilter,
   isWritable,
+  MAP_ENTRIES,
   propertyOf,
   type CreateOf,
   type Field,
@@ -68,6 +69,8 @@ function valueRule(field: Field): z.ZodType {
       return z.boolean();
     case 'json':
       return z.unknown();
+    case 'map':
+      return mapRule(field);
     case 'int': {
       let number = z.number().int();
       if (field.min !== undefined) number = number.min(field.min);
@@ -89,39 +92,48 @@ function textRule(field: Field) {
   if (field.max !== undefined) text = text.max(field.max);
   if (field.pattern !== undefined) text = text.regex(new RegExp(`^(?:${field.pattern})$`));
   // PostgreSQL text cannot hold NUL; a secret is stored encrypted, so it can.
-  const rule = field.secret ? text : text.refine(noNul, NUL_MESSAGE);
-  return field.display === 'map' && field.items?.key && field.items.value ? mapRule(rule, field.items) : rule;
+  return field.secret ? text : text.refine(noNul, NUL_MESSAGE);
 }
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
- * A text holding a JSON object whose keys and values are bounded as `items.key` and `items.value` say (a client's
- * payment map: `{"pix": 12}`); an empty text is no map.
+ * A JSON object whose keys and values are bounded as `items.key` and `items.value` say (a client's payment map:
+ * `{"pix": 12}`), of at most `max` entries. A bad entry is refused at its key (`['body', 'orders_payment_ids', 'pix']`),
+ * as its key's or its value's rule says; the entries are counted before any is read.
  */
-function mapRule(text: z.ZodType<string>, items: Record<string, Field>) {
-  const key = valueRule(items.key);
-  const value = valueRule(items.value);
-  return text.superRefine((raw, context) => {
-    if (raw.trim() === '') return;
-    let map: unknown;
-    try {
-      map = JSON.parse(raw);
-    } catch {
-      map = undefined;
-    }
-    if (!map || typeof map !== 'object' || Array.isArray(map)) {
-      context.addIssue({ code: 'custom', message: 'Must be a JSON object' });
-      return;
-    }
-    for (const [name, given] of Object.entries(map)) {
-      if (!key.safeParse(name).success)
-        context.addIssue({ code: 'custom', message: `Invalid key ${JSON.stringify(name)}: ${items.key.description}` });
-      if (!value.safeParse(given).success)
+function mapRule(field: Field) {
+  const { key, value } = field.items ?? {};
+  if (key?.kind !== 'text' || !value) throw new Error('A map declares its items: a text key and a value');
+  const most = field.max ?? MAP_ENTRIES;
+  const keyError = `Invalid key: ${key.description ?? 'not a valid key'}`;
+  const entries = z.record(valueRule(key) as z.ZodType<string>, valueRule(value), {
+    error: (issue) => (issue.code === 'invalid_key' ? keyError : undefined),
+  });
+  return z
+    .preprocess((given, context) => {
+      // A map sent as JSON text in a string (the payment map's shape before it was an object) is told so.
+      if (!isPlainObject(given))
         context.addIssue({
           code: 'custom',
-          message: `Invalid value for ${JSON.stringify(name)}: ${items.value.description}`,
+          message:
+            typeof given === 'string'
+              ? 'Input should be a valid dictionary: a JSON object, not JSON text in a string'
+              : 'Input should be a valid dictionary',
+          params: { type: 'dict_type' },
+          input: given,
         });
-    }
-  });
+      else if (Object.keys(given).length > most)
+        context.addIssue({
+          code: 'custom',
+          message: `Dictionary should have at most ${most} entries, not ${Object.keys(given).length}`,
+          params: { type: 'too_long' },
+          input: undefined,
+        });
+      return given;
+    }, entries)
+    .meta({ maxProperties: most });
 }
 
 /** The rule with what the OpenAPI document says of the field: its description, example and format. */
@@ -150,11 +162,15 @@ function outputRule(field: Field): z.ZodType {
           ? z.boolean()
           : field.kind === 'state'
             ? z.enum(field.values as [string, ...string[]])
-            : field.kind === 'json'
-              ? field.items
-                ? z.array(z.object(Object.fromEntries(Object.entries(field.items).map(([n, f]) => [n, outputRule(f)]))))
-                : z.unknown()
-              : z.string();
+            : field.kind === 'map'
+              ? z.record(z.string(), outputRule(field.items!.value)).meta({ maxProperties: field.max ?? MAP_ENTRIES })
+              : field.kind === 'json'
+                ? field.items
+                  ? z.array(
+                      z.object(Object.fromEntries(Object.entries(field.items).map(([n, f]) => [n, outputRule(f)]))),
+                    )
+                  : z.unknown()
+                : z.string();
   return documented(field.nullable ? rule.nullable() : rule, field);
 }
 

@@ -80,14 +80,16 @@ export const fieldDirectives = [
     name: 'constraint',
     description:
       'Bounds of a value. Text: minLength and maxLength in characters (a required text, minLength 1, is trimmed ' +
-      'first). Numbers: min and max. format: "email" (an email address), "url" (an http or https address, such as ' +
-      '"https://loja.example.com") or "password" (write-only text, typed hidden).',
+      'first). Numbers: min and max. Maps: maxEntries, the most keys the object holds. format: "email" (an email ' +
+      'address), "url" (an http or https address, such as "https://loja.example.com") or "password" (write-only ' +
+      'text, typed hidden).',
     locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.ARGUMENT_DEFINITION],
     args: {
       minLength: { type: GraphQLInt },
       maxLength: { type: GraphQLInt },
       min: { type: GraphQLFloat },
       max: { type: GraphQLFloat },
+      maxEntries: { type: GraphQLInt },
       format: { type: GraphQLString },
     },
   }),
@@ -153,8 +155,8 @@ export const fieldDirectives = [
     description:
       'How screens show the value beyond its type: `as` "money" (a decimal text such as "99.90", an amount in ' +
       'reais: R$ 99,90); "table" or "timeline" (a JSON list of records, each with the `items` given: a row each, or ' +
-      'a dated step each); "map" (a text holding a JSON object whose keys are the item "key" and values the item ' +
-      '"value", edited as rows).',
+      'a dated step each); "map" (a JSON object, of the JSON scalar, whose keys are the item "key" and values the ' +
+      'item "value", edited as rows).',
     locations: [DirectiveLocation.FIELD_DEFINITION],
     args: {
       as: { type: new GraphQLNonNull(GraphQLString) },
@@ -211,6 +213,7 @@ function graphqlType(field: FieldDeclaration, owner = '', name = '') {
     case 'boolean':
       return GraphQLBoolean;
     case 'json':
+    case 'map':
       return JSONResolver;
     default:
       return GraphQLString;
@@ -229,7 +232,7 @@ function constraint(field: FieldDeclaration, input: boolean): string | undefined
   } else if (field.kind === 'int') {
     if (field.min !== undefined) args.push(`min: ${field.min}`);
     if (field.max !== undefined) args.push(`max: ${field.max}`);
-  }
+  } else if (field.kind === 'map' && field.max !== undefined) args.push(`maxEntries: ${field.max}`);
   if (field.kind === 'email') args.push('format: "email"');
   if (field.kind === 'url') args.push('format: "url"');
   if (field.kind === 'password') args.push('format: "password"');
@@ -263,7 +266,9 @@ function actionLiteral(action: RecordAction): string {
 
 /** `@display(...)`: how screens show the field, and the parts of each entry of a table, timeline or map. */
 function displayDirective(field: FieldDeclaration): string | undefined {
-  if (!field.display) return undefined;
+  // A map is shown as one by its kind: its key and value are its items.
+  const display = field.kind === 'map' ? 'map' : field.display;
+  if (!display) return undefined;
   const items = Object.entries(field.items ?? {}).map(([name, item]) => {
     const parts = [`name: ${quoted(name)}`, `kind: ${quoted(item.kind)}`];
     if (item.nullable) parts.push('nullable: true');
@@ -274,7 +279,7 @@ function displayDirective(field: FieldDeclaration): string | undefined {
     if (item.description) parts.push(`description: ${quoted(item.description)}`);
     return `{${parts.join(', ')}}`;
   });
-  return `@display(as: ${quoted(field.display)}${items.length ? `, items: [${items.join(', ')}]` : ''})`;
+  return `@display(as: ${quoted(display)}${items.length ? `, items: [${items.join(', ')}]` : ''})`;
 }
 
 function resourceDirective(resource: Resource): string {

@@ -46,8 +46,8 @@ const isStoreCancelled = (order: NuvemshopOrder) =>
   order.status === 'cancelled' || order.payment_status === 'voided' || order.payment_status === 'refunded';
 
 /**
- * A client's payment map: the default when unset; a map typed as text in a form is read as the JSON it is. Only whole
- * numbers count as Hiper ids.
+ * A client's payment map: the default when unset. Stored as an object; JSON text (the column's shape before it was
+ * jsonb) is still read as the JSON it is. Only whole numbers count as Hiper ids.
  */
 function paymentIdsOf(value: unknown): Record<string, number> {
   let map = value;

@@ -1,4 +1,4 @@
-import { boolean, datetime, id, int, state, text, url } from '../fields/field';
+import { boolean, datetime, id, int, map, state, text, url } from '../fields/field';
 import { Resource, type QueuedWork } from '../fields/resource';
 import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
 import type { EntityOf } from './entity';
@@ -113,11 +113,8 @@ export const clientResource = new Resource(
       default: 'paid',
       description: 'Which payment states send an order: paid, or authorized as well',
     }),
-    orders_payment_ids: text({
-      nullable: true,
-      max: 1000,
-      display: 'map',
-      items: {
+    orders_payment_ids: map(
+      {
         key: text({
           min: 1,
           max: 64,
@@ -126,10 +123,14 @@ export const clientResource = new Resource(
         }),
         value: int({ min: 1, max: 2 ** 31 - 1, description: 'a Hiper idMeioDePagamento, a whole number from 1' }),
       },
-      description:
-        'Nuvemshop payment_details.method → Hiper idMeioDePagamento as JSON, e.g. {"credit_card": 4, "debit_card": 5, ' +
-        '"pix": 12} (empty: that default); a method not in the map holds the order',
-    }),
+      {
+        nullable: true,
+        description:
+          'Nuvemshop payment_details.method → Hiper idMeioDePagamento, e.g. {"credit_card": 4, "debit_card": 5, ' +
+          '"pix": 12} (null: that default); a method not in the map holds the order',
+        example: { credit_card: 4, debit_card: 5, pix: 12 },
+      },
+    ),
     orders_release_on: state(ORDERS_RELEASE_ON, {
       default: 'invoiced',
       description: 'When Hiper has taken a sent order’s units out of its own stock: invoiced or processed',

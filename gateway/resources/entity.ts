@@ -24,13 +24,15 @@ type Stored<F> = F extends { kind: 'reference' }
     ? Date
     : F extends { kind: 'int' }
       ? number
-      : F extends { kind: 'json' }
-        ? unknown
-        : F extends { kind: 'boolean' }
-          ? boolean
-          : F extends { values: readonly (infer V)[] }
-            ? V
-            : string;
+      : F extends { kind: 'map'; items: { value: infer V } }
+        ? Record<string, Stored<V>>
+        : F extends { kind: 'json' }
+          ? unknown
+          : F extends { kind: 'boolean' }
+            ? boolean
+            : F extends { values: readonly (infer V)[] }
+              ? V
+              : string;
 type StoredValue<F> = Field extends F ? unknown : F extends { nullable: true } ? Stored<F> | null : Stored<F>;
 /** Fields the database fills in on create when not given: the id, defaulted, nullable and the timestamps. */
 type Filled<FS> = {
@@ -87,6 +89,7 @@ function property(field: Field): EntitySchemaProperty<unknown, EntityRow> {
     case 'date':
       return { type: 'date', ...nullable };
     case 'json':
+    case 'map':
       return { type: 'json', ...nullable };
     case 'state':
       return { enum: true, items: [...field.values!], ...nullable, ...fallback };

@@ -112,7 +112,7 @@ export const types = {
         ]
       },
       "orders_payment_ids": {
-        "type": "String",
+        "type": "JSON",
         "nullable": true,
         "display": "map",
         "items": [

@@ -107,12 +107,12 @@ export const mutations = {
         ]
       },
       "orders_payment_ids": {
-        "type": "String",
+        "type": "JSON",
         "list": false,
-        "sdl": "String",
+        "sdl": "JSON",
         "required": false,
         "constraint": {
-          "maxLength": 1000
+          "maxEntries": 50
         }
       },
       "orders_release_on": {
@@ -532,12 +532,12 @@ export const mutations = {
         ]
       },
       "orders_payment_ids": {
-        "type": "String",
+        "type": "JSON",
         "list": false,
-        "sdl": "String",
+        "sdl": "JSON",
         "required": false,
         "constraint": {
-          "maxLength": 1000
+          "maxEntries": 50
         }
       },
       "orders_release_on": {

@@ -92,3 +92,50 @@ describe('the search indexes', () => {
     }
   });
 });
+
+describe('the payment map as an object', () => {
+  it('keeps each client’s JSON text as the object it holds, and turns text that is no JSON object into null', async () => {
+    const old = await createTestDatabase(inject('postgresUrl'));
+    const before = await openDatabase(old.url);
+    try {
+      await useMigrations(before);
+      await before.getMigrator().up({ to: 'Migration20261201213431' });
+      const stored = {
+        'https://objeto.example': '{"credit_card": 4, "pix": 12}',
+        'https://vazio.example': '',
+        'https://quebrado.example': '{"pix": 12',
+        'https://lista.example': '[["pix", 12]]',
+        'https://nada.example': null,
+      };
+      for (const [url, text] of Object.entries(stored))
+        await before.em
+          .getConnection()
+          .execute(`insert into clients (id, url, orders_payment_ids) values (gen_random_uuid(), ?, ?)`, [url, text]);
+      await migrate(before);
+      const rows = await before.em
+        .getConnection()
+        .execute<{ url: string; orders_payment_ids: unknown; type: string }[]>(
+          `select url, orders_payment_ids, pg_typeof(orders_payment_ids)::text as type from clients order by url`,
+        );
+      expect(rows.map((r) => [r.url, r.orders_payment_ids])).toEqual([
+        ['https://lista.example', null],
+        ['https://nada.example', null],
+        ['https://objeto.example', { credit_card: 4, pix: 12 }],
+        ['https://quebrado.example', null],
+        ['https://vazio.example', null],
+      ]);
+      expect(rows[0].type).toBe('jsonb');
+      // Back, the object is JSON text again.
+      await before.getMigrator().down({ to: 'Migration20261201213431' });
+      const [back] = await before.em
+        .getConnection()
+        .execute<{ orders_payment_ids: string }[]>(
+          `select orders_payment_ids from clients where url = 'https://objeto.example'`,
+        );
+      expect(JSON.parse(back.orders_payment_ids)).toEqual({ credit_card: 4, pix: 12 });
+    } finally {
+      await before.close(true);
+      await old.drop();
+    }
+  });
+});

@@ -108,7 +108,7 @@ describe('each hold reason, then fixed and resent', () => {
 
     const changed = await suite.t.request('PUT', `/api/v1/clients/${c.id}`, {
       token: suite.su,
-      json: { orders_payment_ids: '{"credit_card": 4, "debit_card": 5, "pix": 12, "boleto": 1}' },
+      json: { orders_payment_ids: { credit_card: 4, debit_card: 5, pix: 12, boleto: 1 } },
     });
     expect(changed.status).toBe(200);
     const answer = await suite.t.graphql(

@@ -6,7 +6,7 @@ import DeclaredList from '../crud/DeclaredList';
 
 const ClientList = () => <DeclaredList resource="clientes" />;
 
-const client = (payments: string | null) => ({
+const client = (payments: Record<string, number> | null) => ({
   id: 'c1',
   url: 'https://loja-pagamentos.example.com',
   hiper_token: null,
@@ -63,7 +63,7 @@ describe('the payment methods of a client’s orders', () => {
     await waitFor(() =>
       expect(provider.update).toHaveBeenCalledWith(
         'clientes',
-        expect.objectContaining({ id: 'c1', data: { orders_payment_ids: '{"pix":12,"boleto":7}' } }),
+        expect.objectContaining({ id: 'c1', data: { orders_payment_ids: { pix: 12, boleto: 7 } } }),
       ),
     );
     await screen.findByText('Cliente atualizado com sucesso.');
@@ -85,14 +85,14 @@ describe('the payment methods of a client’s orders', () => {
     await waitFor(() =>
       expect(provider.update).toHaveBeenLastCalledWith(
         'clientes',
-        expect.objectContaining({ data: { orders_payment_ids: '{"pix":13}' } }),
+        expect.objectContaining({ data: { orders_payment_ids: { pix: 13 } } }),
       ),
     );
   });
 
   it('refuses a value that is not a Hiper id, and a method with spaces, in Portuguese, and saves nothing', async () => {
     const person = userEvent.setup();
-    const provider = memoryProvider([client('{"credit_card": 4}')]);
+    const provider = memoryProvider([client({ credit_card: 4 })]);
     renderWithAdmin(<ClientList />, { path: '/clientes', dataProvider: provider });
     const { dialog, map } = await openEdit(person);
     await waitFor(() => expect(rowsOf(map)).toEqual([['credit_card', '4']]));
@@ -117,5 +117,21 @@ describe('the payment methods of a client’s orders', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(provider.update).not.toHaveBeenCalled();
     expect(screen.getByRole('dialog', { name: 'Editar cliente' })).toBeInTheDocument();
+
+    // Fixed: the rows' messages and the map's go, and the map is saved as an object.
+    await person.clear(key);
+    await person.type(key, 'pix');
+    await person.clear(value);
+    await person.type(value, '12');
+    await waitFor(() => expect(within(map).queryByText('Corrija as linhas destacadas')).not.toBeInTheDocument());
+    expect(within(map).queryByText('Já está em outra linha')).not.toBeInTheDocument();
+    expect(within(map).queryByText('Informe um número inteiro a partir de 1')).not.toBeInTheDocument();
+    save(dialog);
+    await waitFor(() =>
+      expect(provider.update).toHaveBeenCalledWith(
+        'clientes',
+        expect.objectContaining({ data: { orders_payment_ids: { credit_card: 4, pix: 12 } } }),
+      ),
+    );
   });
 });

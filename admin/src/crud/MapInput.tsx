@@ -3,7 +3,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { Box, Button, FormHelperText, FormLabel, IconButton, TextField } from '@mui/material';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useInput, useTranslate, ValidationError, type Validator } from 'react-admin';
-import { useFormState } from 'react-hook-form';
+import { useFormContext, useFormState } from 'react-hook-form';
 import type { DisplayItem } from './description';
 import type { InputDescription } from './formInputs';
 
@@ -21,25 +21,30 @@ interface RowProblems {
 
 let nextRow = 0;
 
-/** The stored text as rows: a JSON object's entries in its order; anything else (nothing, a broken text) none. */
-function rowsOf(value: unknown): Row[] {
-  if (typeof value !== 'string' || !value.trim()) return [];
-  try {
-    const parsed: unknown = JSON.parse(value);
-    const entries = Array.isArray(parsed)
-      ? parsed.filter((pair): pair is [unknown, unknown] => Array.isArray(pair) && pair.length === 2)
-      : parsed && typeof parsed === 'object'
-        ? Object.entries(parsed)
-        : [];
-    return entries.map(([key, given]) => ({
-      id: nextRow++,
-      key: String(key),
-      value: given == null ? '' : String(given),
-    }));
-  } catch {
-    return [];
+/** A JSON object, or a list of pairs (rows not valid yet), or JSON text holding one (as a map was once stored). */
+function entriesOf(value: unknown): [unknown, unknown][] {
+  if (typeof value === 'string') {
+    try {
+      return value.trim() ? entriesOf(JSON.parse(value)) : [];
+    } catch {
+      return [];
+    }
   }
+  if (Array.isArray(value))
+    return value.filter((pair): pair is [unknown, unknown] => Array.isArray(pair) && pair.length === 2);
+  return value && typeof value === 'object' ? Object.entries(value) : [];
 }
+
+/** The value as rows: a map's entries in its order; anything else (nothing, a broken text) none. */
+const rowsOf = (value: unknown): Row[] =>
+  entriesOf(value).map(([key, given]) => ({
+    id: nextRow++,
+    key: String(key),
+    value: given == null ? '' : String(given),
+  }));
+
+/** The same map: what this editor wrote and a value read back equal, entry for entry. */
+const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** Each row's problems, as the gateway bounds the map's keys (`items` key) and values (`items` value). */
 function problemsOf(rows: Row[], key: DisplayItem | undefined, value: DisplayItem | undefined): RowProblems[] {
@@ -67,20 +72,20 @@ function problemsOf(rows: Row[], key: DisplayItem | undefined, value: DisplayIte
 const hasProblems = (problems: RowProblems[]) => problems.some((p) => p.key || p.value);
 
 /**
- * The rows as the stored text: a JSON object of each key and its value as a number (`{"pix": 12}`), nothing (null)
- * without rows. Rows that do not make a valid map yet are kept as a JSON list of pairs, which the validator refuses.
+ * The rows as the value sent: an object of each key and its value as a number (`{"pix": 12}`), nothing (null) without
+ * rows. Rows that do not make a valid map yet are kept as a list of pairs, which the validator refuses.
  */
-function textOf(rows: Row[], problems: RowProblems[]): string | null {
+function valueOf(rows: Row[], problems: RowProblems[]): Record<string, number> | [string, string][] | null {
   const kept = rows.filter((row) => row.key.trim() || row.value.trim());
   if (!kept.length) return null;
-  if (hasProblems(problems)) return JSON.stringify(rows.map((row) => [row.key, row.value]));
-  return JSON.stringify(Object.fromEntries(kept.map((row) => [row.key.trim(), Number(row.value.trim())])));
+  if (hasProblems(problems)) return rows.map((row) => [row.key, row.value]);
+  return Object.fromEntries(kept.map((row) => [row.key.trim(), Number(row.value.trim())]));
 }
 
 /**
- * A text holding a JSON object (`@display(as: "map")`: a client's payment methods → Hiper ids) edited as rows of a key
- * and a value that staff add, change and remove; each row checked as the gateway checks it, its problem said beside
- * it in the screen's language. Labels: `items.<field>.key|value|help` in the screen's labels.
+ * A map, a JSON object (`@display(as: "map")`: a client's payment methods → Hiper ids), edited as rows of a key and a
+ * value that staff add, change and remove, up to its `maxEntries`; each row checked as the gateway checks it, its
+ * problem said beside it in the screen's language. Labels: `items.<field>.key|value|help` in the screen's labels.
  */
 export function MapInput({
   resource,
@@ -97,38 +102,44 @@ export function MapInput({
   const labelId = useId();
   const keyItem = input.items?.find((item) => item.name === 'key');
   const valueItem = input.items?.find((item) => item.name === 'value');
+  const most = input.constraint.maxEntries;
   const mapValidator: Validator = useMemo(
     () => (value: unknown) => {
+      if (Array.isArray(value)) return 'app.map.invalid';
       const rows = rowsOf(value);
-      if (typeof value === 'string' && value.trim().startsWith('[')) return 'app.map.invalid';
+      if (most !== undefined && rows.length > most) return { message: 'app.map.too_many', args: { max: most } };
       return hasProblems(problemsOf(rows, keyItem, valueItem)) ? 'app.map.invalid' : undefined;
     },
-    [keyItem, valueItem],
+    [keyItem, valueItem, most],
   );
   const { field, fieldState } = useInput({
     source: input.source,
     resource,
     validate: [...validate, mapValidator],
     // Nothing typed is no map: the default applies.
-    parse: (value: string | null) => value,
+    parse: (value: unknown) => value,
   });
   const { isSubmitted } = useFormState();
+  const { trigger } = useFormContext();
   const [rows, setRows] = useState<Row[]>(() => rowsOf(field.value));
   const [blurred, setBlurred] = useState<Set<string>>(() => new Set());
-  // The text this editor last wrote: a value the form gets from elsewhere (the record read again, a reset) is read.
+  // The value this editor last wrote: a value the form gets from elsewhere (the record read again, a reset) is read.
   const written = useRef<unknown>(field.value);
   useEffect(() => {
-    if (field.value === written.current) return;
+    if (sameValue(field.value, written.current)) return;
     written.current = field.value;
     setRows(rowsOf(field.value));
   }, [field.value]);
 
   const problems = problemsOf(rows, keyItem, valueItem);
+  const full = most !== undefined && rows.length >= most;
   const change = (next: Row[]) => {
     setRows(next);
-    const text = textOf(next, problemsOf(next, keyItem, valueItem));
-    written.current = text;
-    field.onChange(text);
+    const value = valueOf(next, problemsOf(next, keyItem, valueItem));
+    written.current = value;
+    field.onChange(value);
+    // The dialog checks a field again when it is left; the map's own message goes as soon as its rows are fixed.
+    if (fieldState.error) void trigger(input.source);
   };
   const words = (source: string) => `resources.${resource}.items.${input.source}.${source}`;
   const shown = (row: Row, part: 'key' | 'value') => isSubmitted || blurred.has(`${row.id}:${part}`);
@@ -190,10 +201,12 @@ export function MapInput({
       <Button
         size="small"
         startIcon={<AddIcon />}
+        disabled={full}
         onClick={() => change([...rows, { id: nextRow++, key: '', value: '' }])}
       >
         {translate('app.map.add')}
       </Button>
+      {full && <FormHelperText>{translate('app.map.too_many', { max: most })}</FormHelperText>}
       {fieldState.error && (isSubmitted || fieldState.isTouched) ? (
         <FormHelperText error>
           <ValidationError error={fieldState.error.message ?? 'app.map.invalid'} />

@@ -6,6 +6,8 @@ export interface Constraint {
   readonly maxLength?: number;
   readonly min?: number;
   readonly max?: number;
+  /** A map's most entries. */
+  readonly maxEntries?: number;
   readonly format?: string;
 }
 

@@ -60,7 +60,7 @@ const KINDS: InputKind[] = [
   'choice',
   'boolean',
 ];
-// A map is a text the form edits as rows: it keeps a text's place.
+// A map is edited as rows of texts: it keeps a text's place.
 const rank = (input: InputDescription, requiredOnCreate: boolean) =>
   (requiredOnCreate ? 0 : 10) + KINDS.indexOf(input.kind === 'map' ? 'text' : input.kind);
 
@@ -141,7 +141,12 @@ export function createData(inputs: InputDescription[], values: Record<string, un
   return data;
 }
 
-const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null) || String(a ?? '') === String(b ?? '');
+// A map is an object: the same when its entries are.
+const same = (a: unknown, b: unknown) =>
+  (a ?? null) === (b ?? null) ||
+  (typeof a === 'object' || typeof b === 'object'
+    ? JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+    : String(a ?? '') === String(b ?? ''));
 
 /**
  * The values an edit form sends: only the inputs whose value changed (a field not sent is left as it is), so an

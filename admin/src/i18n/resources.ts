@@ -34,6 +34,7 @@ export const englishAppMessages = {
     key_repeated: 'Already in another row',
     value_number: 'A whole number from %{min}',
     value_max: 'At most %{max}',
+    too_many: 'At most %{max} rows',
     invalid: 'Check the highlighted rows',
   },
   notification: {
@@ -70,6 +71,7 @@ export const portugueseAppMessages = {
     key_repeated: 'Já está em outra linha',
     value_number: 'Informe um número inteiro a partir de %{min}',
     value_max: 'No máximo %{max}',
+    too_many: 'No máximo %{max} linhas',
     invalid: 'Corrija as linhas destacadas',
   },
   notification: {
