@@ -83,7 +83,7 @@ describe('a database outage while orders are sent', () => {
     await outage;
 
     const until = Date.now() + 120_000;
-    let rows: { state: string; hiper_order_id: string | null; nuvemshop_order_id: number }[] = [];
+    let rows: { state: string; hiper_order_id: string | null; nuvemshop_order_id: number }[];
     for (;;) {
       rows = await t.sql(`select state, hiper_order_id, nuvemshop_order_id from orders where client_id = $1`, [c.id]);
       if (rows.length === ORDERS && rows.every((r) => r.state === 'sent')) break;
