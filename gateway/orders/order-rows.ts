@@ -51,7 +51,8 @@ type Settable =
   | 'refused_digest'
   | 'status_read_at'
   | 'fulfil_refused_at'
-  | 'cancel_requested_at';
+  | 'cancel_requested_at'
+  | 'cancel_refused';
 
 /**
  * Changes an order's row, only while it is in one of `from` (when given), appending `note` to its history under the

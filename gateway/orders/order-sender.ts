@@ -369,14 +369,14 @@ export class OrderSender {
       await moveOrder(
         em,
         row.id,
-        { state: 'cancelled', cancel_requested_at: new Date(), last_error: null },
+        { state: 'cancelled', cancel_requested_at: new Date(), last_error: null, cancel_refused: false },
         'Cancelado na loja depois do envio: cancelamento pedido ao Hiper',
         ['sent', 'processed'],
       );
       return { cancelled: true };
     }
     const reason = `${CANCEL_REFUSED}: ${answer.refused}`;
-    await moveOrder(em, row.id, { last_error: reason }, reason);
+    await moveOrder(em, row.id, { last_error: reason, cancel_refused: true }, reason);
     return { failed: answer.refused };
   }
 }

@@ -1,4 +1,4 @@
-import { datetime, id, int, json, reference, state, text } from '../fields/field';
+import { boolean, datetime, id, int, json, reference, state, text } from '../fields/field';
 import { Resource } from '../fields/resource';
 import type { PublicOf } from '../fields/field';
 
@@ -81,6 +81,12 @@ export const orderResource = new Resource(
     nfe_key: text({ nullable: true, max: 64, readOnly: true, description: 'The NF-e access key' }),
     tracking_code: text({ nullable: true, max: 128, readOnly: true }),
     last_error: text({ nullable: true, max: 2000, readOnly: true }),
+    cancel_refused: boolean({
+      default: false,
+      readOnly: true,
+      filterable: true,
+      description: 'Hiper refused to cancel it after the store cancelled it: it waits for a person',
+    }),
     lines: json({
       readOnly: true,
       display: 'table',

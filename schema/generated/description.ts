@@ -327,6 +327,10 @@ export const types = {
         "type": "String",
         "nullable": true
       },
+      "cancel_refused": {
+        "type": "Boolean",
+        "filterable": true
+      },
       "lines": {
         "type": "JSON",
         "display": "table",

@@ -18,6 +18,7 @@ export default {
     nfe_key: 'Chave da NF-e',
     tracking_code: 'Rastreio',
     last_error: 'Último erro',
+    cancel_refused: 'Cancelamento recusado pelo Hiper',
     lines: 'Itens',
     history: 'Histórico',
     received_at: 'Recebido em',
