@@ -287,8 +287,11 @@ export interface ResourceOptions {
   icon?: string;
   /** Actions on one record beyond edit and delete, each a mutation taking its `id` (see RecordAction). */
   actions?: readonly RecordAction[];
-  /** Brings a record's derived columns in line with what it holds, before a create or an update is written. */
-  settle?: (row: Record<string, unknown>) => void;
+  /**
+   * Brings a record's derived columns in line with what it holds, before a create or an update is written, given it as
+   * it was (null on create).
+   */
+  settle?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => void;
   /**
    * The work a create or an update queues, given the record as written and as it was (null on create): queued in the
    * write's own transaction, so the change and its work are saved together or not at all (a client's orders turned
@@ -347,6 +350,8 @@ export class Resource<F extends Fields = Fields> {
     notFound: string;
     deleted: string;
     taken: string;
+    /** Per unique field, the 409 naming that field alone (`A client with this url already exists`). */
+    takenBy: Record<string, string>;
     archived: string;
     notArchived: string;
     restored: string;
@@ -387,7 +392,8 @@ export class Resource<F extends Fields = Fields> {
     this.messages = {
       notFound: `${Noun} not found`,
       deleted: `${Noun} deleted successfully`,
-      taken: `A ${this.noun} with this ${this.unique.join(' and ')} already exists`,
+      taken: `A ${this.noun} with this ${this.unique.join(' or ')} already exists`,
+      takenBy: Object.fromEntries(this.unique.map((n) => [n, `A ${this.noun} with this ${n} already exists`])),
       archived: `${Noun} is archived: a superuser restores it first`,
       notArchived: `${Noun} is not archived`,
       restored: `${Noun} restored successfully`,

@@ -141,7 +141,7 @@ export class ResourceService implements ResourceOperations {
     const values = this.resource.toEntity(input, 'create');
     if (this.owner) values[this.owner] = caller.id;
     const created = em.create(this.entity, values);
-    this.resource.options.settle?.(created as unknown as Record<string, unknown>);
+    this.resource.options.settle?.(created as unknown as Record<string, unknown>, null);
     await this.write(em, created, null);
     return this.answer(created, caller);
   }
@@ -155,7 +155,7 @@ export class ResourceService implements ResourceOperations {
     await this.checkReferences(em, input);
     const before: Row = { ...found };
     em.assign(found, this.resource.toEntity(input, 'update'));
-    this.resource.options.settle?.(found as unknown as Record<string, unknown>);
+    this.resource.options.settle?.(found as unknown as Record<string, unknown>, before);
     await this.write(em, found, before);
     return this.answer(found, caller);
   }
@@ -240,11 +240,18 @@ export class ResourceService implements ResourceOperations {
     }
   }
 
+  /** The 409 naming the unique field whose index refused the write (its index is `<table>_<field>_unique`). */
+  private takenMessage(error: UniqueConstraintViolationException): string {
+    const constraint = (error as { constraint?: string }).constraint;
+    const field = this.resource.unique.find((n) => constraint === `${this.resource.table}_${n}_unique`);
+    return field ? this.resource.messages.takenBy[field] : this.resource.messages.taken;
+  }
+
   private async flush(em: Em): Promise<void> {
     try {
       await em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new ApiError(409, this.resource.messages.taken);
+      if (error instanceof UniqueConstraintViolationException) throw new ApiError(409, this.takenMessage(error));
       throw error;
     }
   }

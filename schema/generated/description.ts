@@ -84,6 +84,10 @@ export const types = {
         "nullable": true,
         "listed": true
       },
+      "catalogue_synced_at": {
+        "type": "DateTime",
+        "nullable": true
+      },
       "name": {
         "type": "String",
         "nullable": true,
