@@ -281,6 +281,8 @@ export interface ResourceOptions {
   ownerTotals?: string;
   /** The field that names a record in the admin (its row menu, the delete confirmation, a phone's list). */
   title?: string;
+  /** The field shown beside the title (`Loja da Maria (https://loja.example)`), and in its place when it is empty. */
+  subtitle?: string;
   /** Its place in the admin's sidebar (lower first); 0 keeps it out of the sidebar. */
   menu?: number;
   /** A Material icon's name for its sidebar entry (see admin/src/layout/icons.ts). */

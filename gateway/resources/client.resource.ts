@@ -149,7 +149,9 @@ export const clientResource = new Resource(
   },
   {
     screen: 'clientes',
-    title: 'url',
+    // Named as people know it: by its store's name, its URL beside it (alone while it has no name).
+    title: 'name',
+    subtitle: 'url',
     menu: 10,
     icon: 'Business',
     // "Sincronizar agora": a run queued at once (or the one already queued or running); not offered to a client that

@@ -691,7 +691,8 @@ export const resources = {
       "delete"
     ],
     "read": "user",
-    "title": "url",
+    "title": "name",
+    "subtitle": "url",
     "menu": 10,
     "icon": "Business",
     "actions": [
