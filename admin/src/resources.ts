@@ -1,5 +1,6 @@
+import type { RaRecord } from 'react-admin';
 import { listScreen } from './crud/listScreen';
-import { declarations } from './dataProvider/resourceTypes';
+import { declarations, recordTitle } from './dataProvider/resourceTypes';
 import { iconNamed } from './layout/icons';
 
 /**
@@ -9,6 +10,12 @@ import { iconNamed } from './layout/icons';
 export const resources = Object.fromEntries(
   declarations.map((d) => [
     d.screen,
-    { default: { list: listScreen(d.screen), icon: iconNamed(d.icon), recordRepresentation: d.title ?? 'id' } },
+    {
+      default: {
+        list: listScreen(d.screen),
+        icon: iconNamed(d.icon),
+        recordRepresentation: (record: RaRecord) => recordTitle(d.screen, record),
+      },
+    },
   ]),
 );

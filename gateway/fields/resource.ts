@@ -297,6 +297,8 @@ export interface ResourceOptions {
   ownerTotals?: string;
   /** The field that names a record in the admin (its row menu, the delete confirmation, a phone's list). */
   title?: string;
+  /** The field shown beside the title (`Loja da Maria (https://loja.example)`), and in its place when it is empty. */
+  subtitle?: string;
   /** Its place in the admin's sidebar (lower first); 0 keeps it out of the sidebar. */
   menu?: number;
   /** A Material icon's name for its sidebar entry (see admin/src/layout/icons.ts). */
@@ -366,6 +368,8 @@ export class Resource<F extends Fields = Fields> {
     notFound: string;
     deleted: string;
     taken: string;
+    /** Per unique field, the 409 naming that field alone (`A client with this url already exists`). */
+    takenBy: Record<string, string>;
     archived: string;
     notArchived: string;
     restored: string;
@@ -406,7 +410,8 @@ export class Resource<F extends Fields = Fields> {
     this.messages = {
       notFound: `${Noun} not found`,
       deleted: `${Noun} deleted successfully`,
-      taken: `A ${this.noun} with this ${this.unique.join(' and ')} already exists`,
+      taken: `A ${this.noun} with this ${this.unique.join(' or ')} already exists`,
+      takenBy: Object.fromEntries(this.unique.map((n) => [n, `A ${this.noun} with this ${n} already exists`])),
       archived: `${Noun} is archived: a superuser restores it first`,
       notArchived: `${Noun} is not archived`,
       restored: `${Noun} restored successfully`,

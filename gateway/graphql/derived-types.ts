@@ -135,7 +135,7 @@ export const fieldDirectives = [
     description:
       'A resource the admin shows as a screen: its path in the admin (`screen`) and under /api/v1 (`path`), the ' +
       'operations it offers (list, get, create, update, delete), who may read and write it (`user`: anyone signed ' +
-      'in; `superuser`), the field that names a record (`title`), its place in the sidebar (`menu`, 0 for none), ' +
+      'in; `superuser`), the field that names a record (`title`, with `subtitle` beside it or in its place), its place in the sidebar (`menu`, 0 for none), ' +
       'its icon, and the actions on one record beyond edit and delete (`actions`: each a mutation taking its `id`).',
     locations: [DirectiveLocation.OBJECT],
     args: {
@@ -145,6 +145,7 @@ export const fieldDirectives = [
       read: { type: new GraphQLNonNull(GraphQLString) },
       write: { type: new GraphQLNonNull(GraphQLString) },
       title: { type: GraphQLString },
+      subtitle: { type: GraphQLString },
       menu: { type: GraphQLInt },
       icon: { type: GraphQLString },
       actions: { type: new GraphQLList(new GraphQLNonNull(RecordActionInput)) },
@@ -291,6 +292,7 @@ function resourceDirective(resource: Resource): string {
     `read: ${quoted(resource.read)}`,
     `write: ${quoted(resource.write)}`,
     options.title && `title: ${quoted(options.title)}`,
+    options.subtitle && `subtitle: ${quoted(options.subtitle)}`,
     options.menu !== undefined && `menu: ${options.menu}`,
     options.icon && `icon: ${quoted(options.icon)}`,
     options.actions?.length && `actions: [${options.actions.map(actionLiteral).join(', ')}]`,

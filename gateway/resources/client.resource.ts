@@ -46,6 +46,8 @@ export const clientResource = new Resource(
     url: url({
       required: true,
       max: 255,
+      // One client per store address: two clients of one URL could not be told apart by the staff choosing them.
+      unique: true,
       listed: true,
       sortable: true,
       searchable: true,
@@ -79,6 +81,11 @@ export const clientResource = new Resource(
       description: 'Where the store synchronisation stands for this client',
     }),
     last_synced_at: datetime({ nullable: true, readOnly: true, listed: true, description: 'When a run last ended' }),
+    catalogue_synced_at: datetime({
+      nullable: true,
+      readOnly: true,
+      description: 'When a catalogue run last wrote the store: until then the client is never_synced',
+    }),
     name: text({
       nullable: true,
       max: 255,
@@ -162,7 +169,9 @@ export const clientResource = new Resource(
   },
   {
     screen: 'clientes',
-    title: 'url',
+    // Named as people know it: by its store's name, its URL beside it (alone while it has no name).
+    title: 'name',
+    subtitle: 'url',
     menu: 10,
     icon: 'Business',
     // "Sincronizar agora": a run queued at once (or the one already queued or running); not offered to a client that
@@ -205,12 +214,14 @@ export const clientResource = new Resource(
         : [];
     },
     // A client's state follows what it holds: a credential removed makes it `not_connected`, the last one given back
-    // makes it what it was before (`never_synced` until a run has ended). A store token typed in comes with no grant:
-    // its scopes are unknown until a refusal names one.
+    // makes it what it was before (`never_synced` until a catalogue run has written its store); a credential staff
+    // change takes it out of the state that credential's refusal put it in, and the next run decides. A store token
+    // typed in comes with no grant: its scopes are unknown until a refusal names one.
     settle: (row, before) => {
       const client = row as unknown as ClientEntity;
-      client.syncState = settledSyncState(client);
-      if (before && before.nuvemshopToken !== client.nuvemshopToken) {
+      const was = before as unknown as ClientEntity | null;
+      client.syncState = settledSyncState(client, was);
+      if (was && was.nuvemshopToken !== client.nuvemshopToken) {
         client.nuvemshopScopes = null;
         client.nuvemshopMissingScopes = null;
       }
@@ -251,15 +262,19 @@ export function notConnectedMessage(missing: readonly (typeof CONNECTION_FIELDS)
 }
 
 /**
- * The state a client's row should hold given what it holds: a stopping state stays; without a credential or the
- * store it is `not_connected`; given them back, `never_synced` until a run has ended, else `idle`.
+ * The state a client's row should hold given what it holds (and held, on an update): `token_revoked` left when its
+ * Nuvemshop token changes and `failed` when its Hiper key does; another stopping state stays; without a credential
+ * or the store it is `not_connected`; else `never_synced` until a catalogue run has written its store, then `idle`.
  */
-export function settledSyncState(row: ClientEntity): (typeof SYNC_STATES)[number] {
+export function settledSyncState(row: ClientEntity, before: ClientEntity | null = null): SyncState {
   const state = storeConnectionOf(row).state;
-  if ((STOPPED_STATES as readonly string[]).includes(state)) return state;
+  const fixed =
+    (state === 'token_revoked' && !!before && !!row.nuvemshopToken && row.nuvemshopToken !== before.nuvemshopToken) ||
+    (state === 'failed' && !!before && !!row.hiperToken && row.hiperToken !== before.hiperToken);
+  if (!fixed && (STOPPED_STATES as readonly string[]).includes(state)) return state;
   if (missingConnection(row).length) return 'not_connected';
-  if (!state || state === 'not_connected' || state === 'never_synced' || state === 'idle')
-    return row.lastSyncedAt ? 'idle' : 'never_synced';
+  if (fixed || !state || state === 'not_connected' || state === 'never_synced' || state === 'idle')
+    return row.catalogueSyncedAt ? 'idle' : 'never_synced';
   return state;
 }
 

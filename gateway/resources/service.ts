@@ -240,11 +240,18 @@ export class ResourceService implements ResourceOperations {
     }
   }
 
+  /** The 409 naming the unique field whose index refused the write (its index is `<table>_<field>_unique`). */
+  private takenMessage(error: UniqueConstraintViolationException): string {
+    const constraint = (error as { constraint?: string }).constraint;
+    const field = this.resource.unique.find((n) => constraint === `${this.resource.table}_${n}_unique`);
+    return field ? this.resource.messages.takenBy[field] : this.resource.messages.taken;
+  }
+
   private async flush(em: Em): Promise<void> {
     try {
       await em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new ApiError(409, this.resource.messages.taken);
+      if (error instanceof UniqueConstraintViolationException) throw new ApiError(409, this.takenMessage(error));
       throw error;
     }
   }

@@ -58,7 +58,8 @@ async function flushClient(em: Em): Promise<void> {
   try {
     await em.flush();
   } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new ApiError(409, clientResource.messages.taken);
+    if (error instanceof UniqueConstraintViolationException)
+      throw new ApiError(409, clientResource.messages.takenBy.nuvemshop_store_id);
     throw error;
   }
 }

@@ -128,7 +128,8 @@ export class SyncRunner {
       ]);
       return this.over(runId);
     }
-    if (run.state === 'queued') await this.markRunning(run.id);
+    const first = run.state === 'queued';
+    if (first) await this.markRunning(run.id);
     if (!cursors) throw new Error(`the client of run ${runId} has no synchronisation row`);
     const kind = run.kind;
     let from =
@@ -149,6 +150,8 @@ export class SyncRunner {
     let written: number | null = null;
     let over = false;
     try {
+      // A cheap authenticated read first: a wrong store token is found by every run, not only one with writes to make.
+      if (first) await store.getStore();
       for (;;) {
         const page = await hiper.page(from);
         if (page.cursor === null) {
@@ -272,7 +275,8 @@ export class SyncRunner {
   /**
    * Ends a queued or running run, with the step's last tallies, in one statement: `failed` (with why, before the
    * errors it had), or `succeeded` / `partial` from its counts; the client takes the run's state (`idle` after a
-   * success, or the state given), and `last_synced_at` is set.
+   * success, or the state given), and `last_synced_at` is set. Only a catalogue run writes the store whole: until one
+   * has ended (`catalogue_synced_at`), a stock run's success leaves the client `never_synced`.
    */
   async finish(
     runId: string,
@@ -288,8 +292,13 @@ export class SyncRunner {
              state = coalesce(?::text, case when failed + ? > 0 then 'partial' else 'succeeded' end),
              errors = ${errorsAfter('?::jsonb', 'errors || ?::jsonb')},
              finished_at = now(), waiting = null, updated_at = now()
-          where id = ? and state in ('queued', 'running') returning client_id, state)
-       update clients set sync_state = coalesce(?::text, case when run.state = 'succeeded' then 'idle' else run.state end),
+          where id = ? and state in ('queued', 'running') returning client_id, state, kind)
+       update clients set sync_state = coalesce(?::text, case
+             when run.state <> 'succeeded' then run.state
+             when run.kind <> 'stock' or clients.catalogue_synced_at is not null then 'idle'
+             else 'never_synced' end),
+           catalogue_synced_at = case when run.kind <> 'stock' and run.state in ('succeeded', 'partial') then now()
+             else clients.catalogue_synced_at end,
            last_synced_at = now(), updated_at = now()
          from run where clients.id = run.client_id`,
       [

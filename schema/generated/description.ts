@@ -84,6 +84,10 @@ export const types = {
         "nullable": true,
         "listed": true
       },
+      "catalogue_synced_at": {
+        "type": "DateTime",
+        "nullable": true
+      },
       "name": {
         "type": "String",
         "nullable": true,
@@ -699,7 +703,8 @@ export const resources = {
       "delete"
     ],
     "read": "user",
-    "title": "url",
+    "title": "name",
+    "subtitle": "url",
     "menu": 10,
     "icon": "Business",
     "actions": [

@@ -45,7 +45,7 @@ export type DashboardCountsQueryVariables = Exact<{
 }>;
 
 
-export type DashboardCountsQuery = { clients: { count: number }, disconnected: { count: number }, suspended: { count: number }, heldOrders: { count: number }, uncertainOrders: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
+export type DashboardCountsQuery = { clients: { count: number }, notConnected: { count: number }, partial: { count: number }, failed: { count: number }, tokenRevoked: { count: number }, disconnected: { count: number }, suspended: { count: number }, heldOrders: { count: number }, uncertainOrders: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -110,6 +110,18 @@ export const RegistrationDocument = new TypedDocumentString(`
 export const DashboardCountsDocument = new TypedDocumentString(`
     query DashboardCounts($superuser: Boolean!) {
   clients: _allClientsMeta {
+    count
+  }
+  notConnected: _allClientsMeta(filter: {sync_state: not_connected}) {
+    count
+  }
+  partial: _allClientsMeta(filter: {sync_state: partial}) {
+    count
+  }
+  failed: _allClientsMeta(filter: {sync_state: failed}) {
+    count
+  }
+  tokenRevoked: _allClientsMeta(filter: {sync_state: token_revoked}) {
     count
   }
   disconnected: _allClientsMeta(filter: {sync_state: disconnected}) {

@@ -62,12 +62,14 @@ describe('a first sync of a store that already sells the products', () => {
       expect(adopted.description.pt).toBe(x.shows ?? x.hiper);
       expect(adopted.name).toEqual({ pt: `Produto ${i}` });
     });
-    // The catalogue read once (one page), then one update each: Hiper's brand, and the description where it differs.
+    // The store's own record (every run's first read), the catalogue read once (one page), then one update each:
+    // Hiper's brand, and the description where it differs.
     expect(suite.nuvemshop.requestsOf(c.storeId).map((r) => r.route)).toEqual([
+      'GET /store',
       'GET /products',
       ...cases.map(() => 'PUT /products/{id}'),
     ]);
-    expect(run.requests).toBe(1 + cases.length);
+    expect(run.requests).toBe(2 + cases.length);
     const links = await suite.t.request('GET', `/api/v1/product-links/?client_id=${c.id}&state=linked&limit=1`, {
       token: suite.su,
     });
@@ -108,7 +110,7 @@ describe('a first sync of a store that already holds 10,300 products', () => {
     const routes = suite.nuvemshop.requestsOf(c.storeId).map((r) => r.route);
     expect(routes.filter((r) => r === 'GET /products')).toHaveLength(52);
     expect(routes.filter((r) => r !== 'GET /products').sort()).toEqual(
-      ['PATCH /products/stock-price', ...adopted.map(() => 'PUT /products/{id}')].sort(),
+      ['GET /store', 'PATCH /products/stock-price', ...adopted.map(() => 'PUT /products/{id}')].sort(),
     );
     expect(run.requests).toBe(routes.length);
   }, 90_000);

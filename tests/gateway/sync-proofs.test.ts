@@ -99,11 +99,11 @@ describe('with the gateway’s own workers', () => {
       token: su,
     });
     expect(links.body.count).toBe(450 + 150);
-    // One creation per product, the five categories, and reading the store's SKUs and categories once.
+    // One creation per product, the five categories, and reading the store's record, SKUs and categories once.
     const requests = nuvemshop.requestsOf(c.storeId);
     expect(requests.filter((r) => r.route === 'POST /products')).toHaveLength(500);
     expect(requests.filter((r) => r.route === 'POST /categories')).toHaveLength(5);
-    expect(requests.filter((r) => r.method === 'GET')).toHaveLength(2);
+    expect(requests.filter((r) => r.method === 'GET')).toHaveLength(3);
     expect(requests.filter((r) => r.status === 429)).toEqual([]);
     expect(run.requests).toBe(requests.length);
     // Each image went up once, inside its product's creation.

@@ -26,7 +26,7 @@ const client = (id: string, url: string, sync_state: string) => ({
 });
 
 describe('a client’s synchronisation chip', () => {
-  it('tells, when it reads “Com falhas”, what that means and where to look; “Em dia” needs no word', async () => {
+  it('tells, when it reads “Com falhas”, what that means and where to look', async () => {
     const person = userEvent.setup();
     renderWithAdmin(<DeclaredList resource="clientes" />, {
       path: '/clientes',
@@ -41,7 +41,28 @@ describe('a client’s synchronisation chip', () => {
       'A última sincronização terminou sem gravar alguns produtos: veja quais e por quê em Sincronizações.',
     );
     expect(partial).toHaveAccessibleDescription(/sem gravar alguns produtos/);
-    expect(screen.getByText('Em dia')).not.toHaveAttribute('tabindex');
+  });
+
+  it.each([
+    ['never_synced', 'Nunca sincronizado', /Nenhuma sincronização do catálogo gravou a loja ainda/],
+    ['idle', 'Em dia', /nada a fazer/],
+    ['queued', 'Na fila', /na fila/],
+    ['running', 'Sincronizando', /em andamento/],
+    ['failed', 'Falhou', /corrija o Token Hiper em “Editar cliente”/],
+    ['token_revoked', 'Token revogado', /informe um token válido em “Editar cliente”/],
+    ['suspended', 'Loja suspensa', /regularizar o pagamento/],
+    ['disconnected', 'Desconectada', /desinstalou o aplicativo/],
+  ])('says, when %s, what that means and what to do, reachable by keyboard', async (state, label, hint) => {
+    const person = userEvent.setup();
+    renderWithAdmin(<DeclaredList resource="clientes" />, {
+      path: '/clientes',
+      dataProvider: memoryProvider([client('c1', `https://${state}.example.com`, state)]),
+    });
+    const chip = await screen.findByText(label);
+    expect(chip).toHaveAttribute('tabindex', '0');
+    expect(chip).toHaveAccessibleDescription(hint);
+    await person.hover(chip);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(hint);
   });
 
   it('names, on a client in order, the Nuvemshop permissions its store did not grant', async () => {

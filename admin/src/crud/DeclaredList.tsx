@@ -1,5 +1,5 @@
 import type { RaRecord } from 'react-admin';
-import { declarationOf, type ResourceName } from '../dataProvider/resourceTypes';
+import { recordTitle, type ResourceName } from '../dataProvider/resourceTypes';
 import { portugueseI18nProvider } from '../i18n';
 import { labelsOf } from '../labels';
 import { ResourceList } from './ResourceList';
@@ -11,8 +11,7 @@ import { ScreenLanguage } from './ScreenLanguage';
  * (labels/<name>.ts), in the language they say (`language: 'pt'` shows react-admin's own texts in Portuguese too).
  */
 export default function DeclaredList({ resource }: { resource: ResourceName }) {
-  const { title } = declarationOf(resource);
-  const representation = (record: RaRecord) => String(record[title ?? 'id'] ?? '');
+  const representation = (record: RaRecord) => recordTitle(resource, record);
   // Its texts are loaded with its code (lists.ts).
   const labels = labelsOf(resource) as { language?: string } | undefined;
   const list = (

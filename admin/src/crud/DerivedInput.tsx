@@ -11,7 +11,7 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { declarationOf } from '../dataProvider/resourceTypes';
+import { recordTitle } from '../dataProvider/resourceTypes';
 import type { FormMode, InputDescription } from './formInputs';
 import { MapInput } from './MapInput';
 import { useMessageKey, validatorsFor } from './validators';
@@ -44,8 +44,8 @@ export const instantOf = (value: unknown) => {
 
 /** A record of another resource as that resource names one (its `title` field), to choose it by. */
 function ReferenceChoice({ resource, input, label, validate, autoFocus }: ReferenceChoiceProps) {
-  const { title } = declarationOf(input.reference!);
-  const name = (record: RaRecord | undefined) => (record ? String(record[title ?? 'id'] ?? record.id) : '');
+  const name = (record: RaRecord | undefined) =>
+    record ? recordTitle(input.reference!, record) || String(record.id) : '';
   return (
     <ReferenceInput source={input.source} reference={input.reference!} resource={resource}>
       <AutocompleteInput

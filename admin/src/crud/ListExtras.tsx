@@ -9,7 +9,7 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { declarationOf, screenOfType, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
+import { recordTitle, screenOfType, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { fieldsOf } from './description';
 
 /** A select per state field the schema marks @filterable (every value, or one); a search per filterable reference. */
@@ -69,9 +69,8 @@ function ReferenceFilter({ label, source, target }: { label: string; source: str
   const translate = useTranslate();
   const { filterValues, setFilters } = useListContext();
   const [typed, setTyped] = useState('');
-  const { title } = declarationOf(target);
   // Empty until the chosen record is read (a list opened with the filter in its address), never its id.
-  const name = (record: RaRecord) => String(record[title ?? 'id'] ?? '');
+  const name = (record: RaRecord) => recordTitle(target, record);
   const current = (filterValues as Record<string, unknown>)[source];
   const chosen = typeof current === 'string' ? current : undefined;
   const { data: options = [] } = useGetList(target, {
@@ -176,8 +175,7 @@ function FilterChip({
   onDelete: () => void;
 }) {
   const { data } = useGetMany(target, { ids });
-  const { title } = declarationOf(target);
-  const names = (data ?? []).map((record) => String(record[title ?? 'id'] ?? '')).join(', ');
+  const names = (data ?? []).map((record) => recordTitle(target, record)).join(', ');
   // Named once its records are read, never by their ids.
   if (!names) return null;
   const text = `${label}: ${names}`;

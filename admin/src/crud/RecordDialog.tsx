@@ -16,6 +16,7 @@ import { isNetworkFailure } from '../api';
 import {
   declarationOf,
   isOffered,
+  recordTitle,
   screenOfType,
   typeOfResource,
   type RecordActionDeclaration,
@@ -289,7 +290,7 @@ export function EditDialog({
   record,
   onClose,
   form = {},
-  representation = (shown: RaRecord) => String(shown[declarationOf(resource).title ?? 'id'] ?? ''),
+  representation = (shown: RaRecord) => recordTitle(resource, shown),
 }: Omit<DialogProps, 'children'> & {
   record: RaRecord;
   form?: FormCustomization;
@@ -426,7 +427,7 @@ export function ShowDialog({
             <RecordContextProvider value={record}>
               <RecordActionButtons
                 resource={resource}
-                representation={(shown) => String(shown[declarationOf(resource).title ?? 'id'] ?? '')}
+                representation={(shown) => recordTitle(resource, shown)}
                 onDone={onClose}
               />
             </RecordContextProvider>

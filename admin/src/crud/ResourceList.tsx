@@ -28,7 +28,6 @@ import {
   TopToolbar,
   useListContext,
   useRefresh,
-  useResourceDefinition,
   useTranslate,
   type Exporter,
   type RaRecord,
@@ -601,8 +600,8 @@ function PhoneList(props: TableProps) {
   const { resource, columns, representation, isLocked, onEdit } = props;
   const translate = useTranslate();
   const { data, isPending, isPlaceholderData } = useListContext();
-  // The field that names a record (the resource's recordRepresentation) is each item's title, not one of its details.
-  const { recordRepresentation } = useResourceDefinition({ resource });
+  // The fields that name a record (its declaration's title and subtitle) are each item's title, not its details.
+  const { title: titleField, subtitle } = declarationOf(resource);
   const label = translate(`resources.${resource}.table`);
   if (isPending) {
     return (
@@ -620,7 +619,7 @@ function PhoneList(props: TableProps) {
       </Box>
     );
   }
-  const details = columns.filter((column) => column.source !== recordRepresentation);
+  const details = columns.filter((column) => column.source !== (titleField ?? 'id') && column.source !== subtitle);
   return (
     <Box
       component="ul"
@@ -815,7 +814,10 @@ export function ResourceList({
   const columns = useColumns(resource, customized, lang);
   // A record is named as its title column reads (a state in words, not its code), in its row menu's name, a phone's
   // list and the delete confirmation alike: what people see is what they hear and say.
-  const titleColumn = columns.find((column) => column.source === declarationOf(resource).title);
+  // A title with a subtitle beside it is named as both read (recordTitle).
+  const titleColumn = !declarationOf(resource).subtitle
+    ? columns.find((column) => column.source === declarationOf(resource).title)
+    : undefined;
   const name = titleColumn ? titleColumn.text : representation;
   const exporter = useCsvExporter(resource, columns);
   const [adding, setAdding] = useState(false);

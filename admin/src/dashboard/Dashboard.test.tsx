@@ -22,6 +22,10 @@ describe('Dashboard', () => {
       answer({
         data: {
           clients: { count: 3 },
+          notConnected: { count: 1 },
+          partial: { count: 0 },
+          failed: { count: 2 },
+          tokenRevoked: { count: 1 },
           disconnected: { count: 1 },
           suspended: { count: 2 },
           items: { count: 12 },
@@ -38,15 +42,20 @@ describe('Dashboard', () => {
     expect(screen.getByText('Bem-vindo de volta, bom ver você de novo!')).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Clientes 3' })).toHaveAttribute('href', '/clientes');
     expect(screen.getByRole('link', { name: 'Itens 12' })).toHaveAttribute('href', '/items');
-    // The clients their store disconnected or suspended, each leading to the clients in that state.
-    expect(screen.getByRole('link', { name: 'Desconectados 1' })).toHaveAttribute(
-      'href',
-      `/clientes?filter=${encodeURIComponent('{"sync_state":"disconnected"}')}`,
-    );
-    expect(screen.getByRole('link', { name: 'Suspensos 2' })).toHaveAttribute(
-      'href',
-      `/clientes?filter=${encodeURIComponent('{"sync_state":"suspended"}')}`,
-    );
+    // The clients in every state that needs a person, each leading to the clients in that state.
+    expect(screen.getByRole('heading', { name: 'Clientes parados: 7' })).toBeInTheDocument();
+    for (const [name, state] of [
+      ['Não conectados: 1', 'not_connected'],
+      ['Com falhas: 0', 'partial'],
+      ['Falharam: 2', 'failed'],
+      ['Token revogado: 1', 'token_revoked'],
+      ['Suspensos: 2', 'suspended'],
+      ['Desconectados: 1', 'disconnected'],
+    ])
+      expect(screen.getByRole('link', { name })).toHaveAttribute(
+        'href',
+        `/clientes?filter=${encodeURIComponent(JSON.stringify({ sync_state: state }))}`,
+      );
     expect(screen.getByRole('link', { name: 'Usuários 5' })).toHaveAttribute('href', '/admin');
     expect(screen.getByText('E-mails que falharam: 2')).toBeInTheDocument();
     // Orders waiting for a person, each kind leading to those orders.
@@ -68,6 +77,10 @@ describe('Dashboard', () => {
       answer({
         data: {
           clients: { count: 0 },
+          notConnected: { count: 0 },
+          partial: { count: 0 },
+          failed: { count: 0 },
+          tokenRevoked: { count: 0 },
           disconnected: { count: 0 },
           suspended: { count: 0 },
           items: { count: 1 },

@@ -25,6 +25,38 @@ function CountCard({ label, count, to }: { label: string; count: number; to: str
 /** The clients screen showing only the clients in one state. */
 const clientsIn = (state: string) => `/clientes?filter=${encodeURIComponent(JSON.stringify({ sync_state: state }))}`;
 
+/**
+ * "Clientes parados": the clients in each state that needs a person (a credential to give or fix, failures to read,
+ * a store that stopped us), in the states' declared order, each count leading to those clients.
+ */
+function StoppedClients({ counts }: { counts: DashboardCountsQuery }) {
+  const states = [
+    ['not_connected', 'Não conectados', counts.notConnected.count],
+    ['partial', 'Com falhas', counts.partial.count],
+    ['failed', 'Falharam', counts.failed.count],
+    ['token_revoked', 'Token revogado', counts.tokenRevoked.count],
+    ['suspended', 'Suspensos', counts.suspended.count],
+    ['disconnected', 'Desconectados', counts.disconnected.count],
+  ] as const;
+  const stopped = states.reduce((sum, [, , count]) => sum + count, 0);
+  return (
+    <Card variant="outlined" component="section" aria-label="Clientes parados" sx={{ mt: 3, maxWidth: 720 }}>
+      <CardContent>
+        <Typography variant="h6" component="h2">
+          Clientes parados: {stopped}
+        </Typography>
+        <Box sx={{ display: 'flex', columnGap: 2, rowGap: 0.5, flexWrap: 'wrap', mt: 1 }}>
+          {states.map(([state, label, count]) => (
+            <Typography key={state} component={Link} to={clientsIn(state)} color={count ? 'error' : 'primary'}>
+              {label}: {count}
+            </Typography>
+          ))}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
 /** The orders screen showing only the orders in one state. */
 const ordersIn = (state: string) => `/pedidos?filter=${encodeURIComponent(JSON.stringify({ state }))}`;
 
@@ -106,18 +138,20 @@ function Counts({ superuser }: { superuser: boolean }) {
         }}
       >
         <CountCard label="Clientes" count={data.clients.count} to="/clientes" />
-        <CountCard label="Desconectados" count={data.disconnected.count} to={clientsIn('disconnected')} />
-        <CountCard label="Suspensos" count={data.suspended.count} to={clientsIn('suspended')} />
         <CountCard label="Itens" count={data.items.count} to="/items" />
         {data.users && <CountCard label="Usuários" count={data.users.count} to="/admin" />}
       </Box>
+      <StoppedClients counts={data} />
       <StoppedOrders held={data.heldOrders.count} uncertain={data.uncertainOrders.count} />
       {data.failedMail && <FailedMail count={data.failedMail.count} />}
     </>
   );
 }
 
-/** /: the greeting, how many clients, items and (for superusers) users there are, and the failed mail. */
+/**
+ * /: the greeting, how many clients, items and (for superusers) users there are, the clients and orders that wait for
+ * a person, and the failed mail.
+ */
 export default function Dashboard() {
   const { identity } = useGetIdentity();
   return (

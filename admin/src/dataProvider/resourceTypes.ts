@@ -46,6 +46,8 @@ export interface ScreenDeclaration {
   read: 'user' | 'superuser';
   /** The field that names a record. */
   title?: string;
+  /** The field shown beside the title, and in its place when it is empty. */
+  subtitle?: string;
   /** Its place in the sidebar (none when absent or 0). */
   menu?: number;
   icon?: string;
@@ -66,6 +68,18 @@ export function declarationOf(resource: string): ScreenDeclaration {
   const found = byScreen.get(resource);
   if (!found) throw new Error(`Unknown resource ${resource}`);
   return found;
+}
+
+/**
+ * A record as people name it, wherever it is named (lists, filters, links, toasts, confirmations): its title, its
+ * subtitle beside it (`Loja da Maria (https://loja.example)`), either alone when the other is empty (its id when it
+ * declares neither).
+ */
+export function recordTitle(resource: string, record: { id: unknown; [field: string]: unknown }): string {
+  const { title, subtitle } = declarationOf(resource);
+  const text = (field: string | undefined) => (field && record[field] != null ? String(record[field]) : '');
+  const [main, beside] = [text(title ?? 'id'), text(subtitle)];
+  return main && beside ? `${main} (${beside})` : main || beside;
 }
 
 export const typeOfResource = (resource: string): TypeName => declarationOf(resource).type;

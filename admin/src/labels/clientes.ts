@@ -51,6 +51,7 @@ export default {
     nuvemshop_location_id: 'Local de estoque Nuvemshop',
     sync_state: 'Sincronização',
     last_synced_at: 'Última sincronização',
+    catalogue_synced_at: 'Catálogo gravado na loja em',
     name: 'Nome da loja',
     installed_at: 'Instalado em',
     nuvemshop_scopes: 'Permissões concedidas na Nuvemshop',
@@ -82,11 +83,26 @@ export default {
       disconnected: 'Desconectada',
     },
   },
-  // What a state asks of staff, in its chip's tooltip.
+  // What each state means and what it asks of staff, in its chip's tooltip (a client not connected names what it
+  // lacks instead: actions.sync.missing).
   hints: {
     sync_state: {
+      not_connected: 'Faltam dados para sincronizar: informe o token Hiper, o token Nuvemshop e o ID da loja.',
+      never_synced:
+        'Nenhuma sincronização do catálogo gravou a loja ainda: escolha “Sincronizar agora” no menu do cliente.',
+      idle: 'A última sincronização terminou sem falhas: nada a fazer.',
       partial: 'A última sincronização terminou sem gravar alguns produtos: veja quais e por quê em Sincronizações.',
-      failed: 'A última sincronização falhou: veja o motivo em Sincronizações.',
+      queued: 'Uma sincronização está na fila e começa em instantes: aguarde.',
+      running: 'Uma sincronização está em andamento: acompanhe em Sincronizações.',
+      failed:
+        'A última sincronização falhou: veja o motivo em Sincronizações. Se o Hiper recusou o token, corrija o Token ' +
+        'Hiper em “Editar cliente”.',
+      token_revoked:
+        'A Nuvemshop recusou o token da loja e nada é enviado a ela: informe um token válido em “Editar cliente” ' +
+        'ou peça à loja que instale o aplicativo de novo.',
+      suspended: 'A loja está suspensa na Nuvemshop e nada é enviado a ela: a loja precisa regularizar o pagamento.',
+      disconnected:
+        'A loja desinstalou o aplicativo e nada é enviado a ela: peça à loja que instale o aplicativo de novo.',
     },
   },
   // What a client's fields, when set, add to its state's tooltip and say atop its dialog.
