@@ -46,6 +46,7 @@ import {
   type ResourceName,
 } from '../dataProvider/resourceTypes';
 import { toCsv } from './csv';
+import { dayText, momentText } from './dates';
 import { fieldsOf, type FieldDescription } from './description';
 import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
@@ -104,14 +105,9 @@ export function Truncated({ text, width = 150 }: { text: string; width?: number 
   );
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Moments as the screen's language writes them: 27/11/2026, 10:16:33 on a Portuguese screen, whatever the browser's. */
-export function dateFormatOf(lang: string) {
-  let format = dateFormats.get(lang);
-  if (!format)
-    dateFormats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' })));
-  return format;
+/** Moments as every screen writes them (dates.ts), whatever the browser's or the screen's language: 15/03/2026 14:30. */
+export function dateFormatOf(_lang?: string) {
+  return { format: momentText };
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
@@ -146,7 +142,8 @@ export function defaultText(
   if (field?.secret) return translate(value ? 'app.secret.set' : 'app.secret.unset');
   if (value == null || value === '') return field?.nullable ? translate('app.list.empty_value') : '';
   if (field?.type === 'Boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
-  if (field?.type === 'DateTime') return dateFormatOf(lang).format(new Date(String(value)));
+  if (field?.type === 'DateTime') return momentText(value);
+  if (field?.type === 'Date') return dayText(value);
   if (field?.display === 'money') return moneyText(value, lang);
   if (field?.type === 'JSON') return Array.isArray(value) ? String(value.length) : JSON.stringify(value);
   // A state, or a text of a few values the labels name (a mail's kind: `Recuperação de senha`), in words.
