@@ -7,6 +7,7 @@ import {
   RecordContextProvider,
   SaveButton,
   SimpleForm,
+  useGetOne,
   useRecordContext,
   useRefresh,
   useTranslate,
@@ -31,6 +32,7 @@ import { useScreenLang } from './ScreenLanguage';
 import { runRecordAction } from './recordAction';
 import { usePromptedAction } from './actionPrompts';
 import { EntriesTable, Timeline } from './FieldDisplay';
+import { liveQuery } from './live';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -299,7 +301,8 @@ export function EditDialog({
         id={record.id}
         redirect={false}
         mutationMode="pessimistic"
-        queryOptions={{ placeholderData: record, onError: onReadError }}
+        // Read again while open: what changes meanwhile (a client's state) shows, what is being typed stays (below).
+        queryOptions={{ placeholderData: record, onError: onReadError, ...liveQuery }}
         transform={(values: Record<string, unknown>, options?: { previousData?: RaRecord }) =>
           updateData(inputs, values, options?.previousData ?? record)
         }
@@ -307,6 +310,7 @@ export function EditDialog({
       >
         <SimpleForm
           {...formProps}
+          resetOptions={{ keepDirtyValues: true, keepErrors: true }}
           component={DialogContent}
           toolbar={
             <DialogToolbar
@@ -334,7 +338,7 @@ export function EditDialog({
 export function ShowDialog({
   resource,
   title,
-  record,
+  record: row,
   onClose,
   details = {},
 }: {
@@ -345,6 +349,10 @@ export function ShowDialog({
   /** Fields the screen draws itself, by name. */
   details?: Record<string, (record: RaRecord) => ReactNode>;
 }) {
+  // The row's values at once, then the record as the gateway reads it now, again while the dialog is open (Hiper's
+  // code arriving on an order); a failed read keeps what is shown.
+  const { data } = useGetOne(resource, { id: row.id }, { placeholderData: row, ...liveQuery });
+  const record = data ?? row;
   const translate = useTranslate();
   const titleId = useId();
   const lang = useScreenLang();

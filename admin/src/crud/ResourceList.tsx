@@ -47,8 +47,9 @@ import {
 } from '../dataProvider/resourceTypes';
 import { toCsv } from './csv';
 import { dayText, momentText } from './dates';
+import { liveQuery } from './live';
 import { fieldsOf, type FieldDescription } from './description';
-import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
+import { correctedSearch, DEFAULT_SORT, PAGE_SIZE, pageSizesOf } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
 import { useFailureToast, useToast } from '../layout/useToast';
@@ -802,7 +803,8 @@ export function ResourceList({
   const searchable = Object.values(fieldsOf(typeOfResource(resource))).some((field) => field.searchable);
   const title = translate(`resources.${resource}.title`);
 
-  const corrected = correctedSearch(location.search, PAGE_SIZE);
+  const sizes = pageSizesOf(resource);
+  const corrected = correctedSearch(location.search, sizes);
   if (corrected !== null) return <Navigate replace to={{ pathname: location.pathname, search: corrected }} />;
 
   return (
@@ -815,15 +817,16 @@ export function ResourceList({
         </Typography>
         <ListBase
           resource={resource}
-          perPage={PAGE_SIZE}
+          perPage={sizes[0]}
           sort={DEFAULT_SORT}
           storeKey={false}
           // Who may see the list is settled before it mounts (RequireAccess around every resource screen, the Layout
           // for the session), so the list asks for its rows at once instead of checking both again first.
           disableAuthentication
           exporter={exporter}
-          // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
-          queryOptions={{ onError: failed }}
+          // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts; the
+          // page shown is read again while the screen is open.
+          queryOptions={{ onError: failed, ...liveQuery }}
         >
           <Title title={title} preferenceKey={false} />
           <ListPage
@@ -844,7 +847,7 @@ export function ResourceList({
             }
             pagination={
               <AfterFirstPaint>
-                <SpecPagination resource={resource} />
+                <SpecPagination resource={resource} sizes={sizes} />
               </AfterFirstPaint>
             }
           >
