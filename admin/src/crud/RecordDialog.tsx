@@ -230,7 +230,10 @@ function useSaved(resource: string, onClose: () => void, message: string) {
       onClose();
       refresh();
     },
-    onError: (error: unknown) => failed(error),
+    // A refusal that names its fields is shown on them (react-admin marks them from `body.errors`), not in a toast.
+    onError: (error: unknown) => {
+      if (!(error as { body?: { errors?: object } } | undefined)?.body?.errors) failed(error);
+    },
   };
 }
 
