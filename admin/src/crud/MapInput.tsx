@@ -3,7 +3,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { Box, Button, FormHelperText, FormLabel, IconButton, TextField } from '@mui/material';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useInput, useTranslate, ValidationError, type Validator } from 'react-admin';
-import { useFormState } from 'react-hook-form';
+import { useFormContext, useFormState } from 'react-hook-form';
 import type { DisplayItem } from './description';
 import type { InputDescription } from './formInputs';
 
@@ -113,6 +113,7 @@ export function MapInput({
     parse: (value: string | null) => value,
   });
   const { isSubmitted } = useFormState();
+  const { trigger } = useFormContext();
   const [rows, setRows] = useState<Row[]>(() => rowsOf(field.value));
   const [blurred, setBlurred] = useState<Set<string>>(() => new Set());
   // The text this editor last wrote: a value the form gets from elsewhere (the record read again, a reset) is read.
@@ -129,6 +130,8 @@ export function MapInput({
     const text = textOf(next, problemsOf(next, keyItem, valueItem));
     written.current = text;
     field.onChange(text);
+    // A shown error is checked again at each change (the form checks on blur): fixed rows clear it at once.
+    if (fieldState.error) void trigger(input.source);
   };
   const words = (source: string) => `resources.${resource}.items.${input.source}.${source}`;
   const shown = (row: Row, part: 'key' | 'value') => isSubmitted || blurred.has(`${row.id}:${part}`);

@@ -32,7 +32,7 @@ import { useScreenLang } from './ScreenLanguage';
 import { runRecordAction } from './recordAction';
 import { usePromptedAction } from './actionPrompts';
 import { EntriesTable, Timeline } from './FieldDisplay';
-import { liveQuery } from './live';
+import { liveRecordQuery } from './live';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -305,7 +305,7 @@ export function EditDialog({
         redirect={false}
         mutationMode="pessimistic"
         // Read again while open: what changes meanwhile (a client's state) shows, what is being typed stays (below).
-        queryOptions={{ placeholderData: record, onError: onReadError, ...liveQuery }}
+        queryOptions={{ placeholderData: record, onError: onReadError, ...liveRecordQuery }}
         transform={(values: Record<string, unknown>, options?: { previousData?: RaRecord }) =>
           updateData(inputs, values, options?.previousData ?? record)
         }
@@ -354,7 +354,7 @@ export function ShowDialog({
 }) {
   // The row's values at once, then the record as the gateway reads it now, again while the dialog is open (Hiper's
   // code arriving on an order); a failed read keeps what is shown.
-  const { data } = useGetOne(resource, { id: row.id }, { placeholderData: row, ...liveQuery });
+  const { data } = useGetOne(resource, { id: row.id }, { placeholderData: row, ...liveRecordQuery });
   const record = data ?? row;
   const translate = useTranslate();
   const titleId = useId();

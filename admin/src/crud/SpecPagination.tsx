@@ -1,4 +1,5 @@
 import { Box, Button, styled, Typography } from '@mui/material';
+import { useId } from 'react';
 import { useListContext, useTranslate } from 'react-admin';
 
 // A native select: MUI's own would bring its menu's code into every list's first screen.
@@ -19,22 +20,20 @@ const SizeSelect = styled('select')(({ theme }) => ({
 function PageSize({ sizes }: { sizes: readonly number[] }) {
   const { perPage, setPerPage } = useListContext();
   const translate = useTranslate();
+  const id = useId();
   return (
-    <Typography
-      component="label"
-      variant="body2"
-      color="text.secondary"
-      sx={{ display: 'flex', alignItems: 'center', gap: 1 }}
-    >
-      {translate('app.list.rows_per_page')}
-      <SizeSelect value={perPage} onChange={(event) => setPerPage(Number(event.target.value))}>
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+      <Typography component="label" htmlFor={id} variant="body2" color="text.secondary">
+        {translate('app.list.rows_per_page')}
+      </Typography>
+      <SizeSelect id={id} value={perPage} onChange={(event) => setPerPage(Number(event.target.value))}>
         {sizes.map((size) => (
           <option key={size} value={size}>
             {size}
           </option>
         ))}
       </SizeSelect>
-    </Typography>
+    </Box>
   );
 }
 
