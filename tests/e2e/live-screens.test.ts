@@ -85,7 +85,10 @@ describe('the lists’ sizes', () => {
           .or(page.getByText('630', { exact: true }))
           .first()
           .waitFor();
-        if (SHOTS) await page.screenshot({ path: `${SHOTS}/pedidos-${size}-${theme}.png`, fullPage: true });
+        if (SHOTS) {
+          await page.waitForLoadState('networkidle');
+          await page.screenshot({ path: `${SHOTS}/pedidos-${size}-${theme}.png`, animations: 'disabled' });
+        }
         if (size === 'phone') continue;
         expect(await overflow(page), 'the table scrolls sideways').toBeLessThanOrEqual(0);
         const sizes = page.getByRole('combobox', { name: 'Linhas por página' });
