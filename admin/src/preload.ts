@@ -1,5 +1,5 @@
 import { fetchCurrentUser } from './authProvider';
-import { DEFAULT_SORT, PAGE_SIZE, parsePage } from './crud/listAddress';
+import { DEFAULT_SORT, pageSizesOf, parsePage } from './crud/listAddress';
 import { prefetchList } from './dataProvider/load';
 import { isListScreen, loadListScreen } from './lists';
 import { getToken } from './token';
@@ -29,7 +29,7 @@ function preloadList(pathname: string, search: string) {
   if ([...query.keys()].some((key) => key !== 'page')) return;
   // The rows come through a plain fetch: the data layer (Apollo) loads once the first screen is up (App.tsx).
   prefetchList(name, {
-    pagination: { page: parsePage(query.get('page')), perPage: PAGE_SIZE },
+    pagination: { page: parsePage(query.get('page')), perPage: pageSizesOf(name)[0] },
     sort: { ...DEFAULT_SORT },
     filter: {},
   });

@@ -72,7 +72,11 @@ async function choose(page: Page, number: number, item: string) {
 
 const at = (page: Page, iso: string) =>
   page.evaluate(
-    (moment) => new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(moment)),
+    // As every screen writes a moment: 27/11/2026 10:05, in the browser's time zone.
+    (moment) =>
+      new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' })
+        .format(new Date(moment))
+        .replace(', ', ' '),
     iso,
   );
 

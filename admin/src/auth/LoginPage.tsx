@@ -17,7 +17,8 @@ export default function LoginPage() {
 
   const submit = async (values: Record<string, unknown>) => {
     try {
-      await login({ username: String(values.username).trim(), password: String(values.password) }, '/');
+      // No path given: useLogin goes where the signed-out visitor was sent from (Layout), else to the dashboard.
+      await login({ username: String(values.username).trim(), password: String(values.password) });
     } catch (error) {
       const detail = error instanceof ApiError ? error.detail : undefined;
       return { password: typeof detail === 'string' ? detail : 'Something went wrong' };

@@ -2,8 +2,6 @@ import { useMemo } from 'react';
 import {
   AutocompleteInput,
   BooleanInput,
-  DateInput,
-  DateTimeInput,
   PasswordInput,
   ReferenceInput,
   SelectInput,
@@ -40,6 +38,20 @@ export const instantOf = (value: unknown) => {
   if (value == null || value === '') return null;
   const moment = new Date(String(value));
   return Number.isNaN(moment.getTime()) ? value : moment.toISOString();
+};
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * What a date-and-time box shows for the form's value: an instant as the viewer's local date and time, anything else
+ * (what was typed and is not a moment, a year of five digits) as typed, so that the field's check can name it.
+ */
+export const localOf = (value: unknown) => {
+  if (value == null || value === '') return '';
+  const typed = String(value);
+  const moment = new Date(typed);
+  if (!/(Z|[+-]\d{2}:\d{2})$/.test(typed) || Number.isNaN(moment.getTime())) return typed;
+  return `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}T${pad(moment.getHours())}:${pad(moment.getMinutes())}`;
 };
 
 /** A record of another resource as that resource names one (its `title` field), to choose it by. */
@@ -122,10 +134,29 @@ export function DerivedInput({
       );
     case 'map':
       return <MapInput resource={resource} input={input} label={label} validate={validate} />;
+    // The browser's own boxes, as text inputs: react-admin's DateInput and DateTimeInput keep the last good value
+    // when a box holds one they cannot read (a year of five digits), so the form would never see what is shown.
     case 'datetime':
-      return <DateTimeInput {...common} fullWidth parse={instantOf} />;
+      return (
+        <TextInput
+          {...common}
+          fullWidth
+          type="datetime-local"
+          format={localOf}
+          parse={instantOf}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+      );
     case 'date':
-      return <DateInput {...common} fullWidth parse={(value: string) => value || null} />;
+      return (
+        <TextInput
+          {...common}
+          fullWidth
+          type="date"
+          parse={(value: string) => value || null}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+      );
     case 'email':
     case 'url':
       return <TextInput {...common} fullWidth type={input.kind} />;

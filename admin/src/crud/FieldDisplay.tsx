@@ -3,7 +3,8 @@ import type { Theme } from '@mui/material';
 import { Fragment } from 'react';
 import { useTranslate } from 'react-admin';
 import type { DisplayItem, FieldDescription } from './description';
-import { dateFormatOf, moneyText, StateChip } from './ResourceList';
+import { momentText } from './dates';
+import { moneyText, StateChip } from './ResourceList';
 
 type Translate = ReturnType<typeof useTranslate>;
 type Entry = Record<string, unknown>;
@@ -29,8 +30,7 @@ function partText(
       _: translate('app.list.empty_value'),
     });
   if (item.kind === 'datetime') {
-    const moment = new Date(String(value));
-    return Number.isNaN(moment.getTime()) ? String(value) : dateFormatOf(lang).format(moment);
+    return momentText(value);
   }
   if (item.display === 'money') return moneyText(value, lang);
   if (item.kind === 'state')

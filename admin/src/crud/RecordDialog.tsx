@@ -7,6 +7,7 @@ import {
   RecordContextProvider,
   SaveButton,
   SimpleForm,
+  useGetOne,
   useRecordContext,
   useRefresh,
   useTranslate,
@@ -32,6 +33,7 @@ import { useScreenLang } from './ScreenLanguage';
 import { runRecordAction } from './recordAction';
 import { usePromptedAction } from './actionPrompts';
 import { EntriesTable, Timeline } from './FieldDisplay';
+import { liveRecordQuery } from './live';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -229,7 +231,10 @@ function useSaved(resource: string, onClose: () => void, message: string) {
       onClose();
       refresh();
     },
-    onError: (error: unknown) => failed(error),
+    // A refusal that names its fields is shown on them (react-admin marks them from `body.errors`), not in a toast.
+    onError: (error: unknown) => {
+      if (!(error as { body?: { errors?: object } } | undefined)?.body?.errors) failed(error);
+    },
   };
 }
 
@@ -316,7 +321,8 @@ export function EditDialog({
         id={record.id}
         redirect={false}
         mutationMode="pessimistic"
-        queryOptions={{ placeholderData: record, onError: onReadError }}
+        // Read again while open: what changes meanwhile (a client's state) shows, what is being typed stays (below).
+        queryOptions={{ placeholderData: record, onError: onReadError, ...liveRecordQuery }}
         transform={(values: Record<string, unknown>, options?: { previousData?: RaRecord }) =>
           updateData(inputs, values, options?.previousData ?? record)
         }
@@ -324,6 +330,7 @@ export function EditDialog({
       >
         <SimpleForm
           {...formProps}
+          resetOptions={{ keepDirtyValues: true, keepErrors: true }}
           component={DialogContent}
           toolbar={
             <DialogToolbar
@@ -352,7 +359,7 @@ export function EditDialog({
 export function ShowDialog({
   resource,
   title,
-  record,
+  record: row,
   onClose,
   details = {},
 }: {
@@ -363,6 +370,10 @@ export function ShowDialog({
   /** Fields the screen draws itself, by name. */
   details?: Record<string, (record: RaRecord) => ReactNode>;
 }) {
+  // The row's values at once, then the record as the gateway reads it now, again while the dialog is open (Hiper's
+  // code arriving on an order); a failed read keeps what is shown.
+  const { data } = useGetOne(resource, { id: row.id }, { placeholderData: row, ...liveRecordQuery });
+  const record = data ?? row;
   const translate = useTranslate();
   const titleId = useId();
   const lang = useScreenLang();

@@ -46,8 +46,10 @@ import {
 } from '../dataProvider/resourceTypes';
 import { labelsOf } from '../labels';
 import { toCsv } from './csv';
+import { dayText, momentText } from './dates';
+import { liveQuery } from './live';
 import { fieldsOf, type FieldDescription } from './description';
-import { correctedSearch, DEFAULT_SORT, PAGE_SIZE } from './listAddress';
+import { correctedSearch, DEFAULT_SORT, PAGE_SIZE, pageSizesOf } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { AfterFirstPaint, afterFirstPaintModule } from '../layout/firstPaint';
 import { useFailureToast, useToast } from '../layout/useToast';
@@ -104,14 +106,9 @@ export function Truncated({ text, width = 150 }: { text: string; width?: number 
   );
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Moments as the screen's language writes them: 27/11/2026, 10:16:33 on a Portuguese screen, whatever the browser's. */
-export function dateFormatOf(lang: string) {
-  let format = dateFormats.get(lang);
-  if (!format)
-    dateFormats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' })));
-  return format;
+/** Moments as every screen writes them (dates.ts), whatever the browser's or the screen's language: 15/03/2026 14:30. */
+export function dateFormatOf(_lang?: string) {
+  return { format: momentText };
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
@@ -146,7 +143,8 @@ export function defaultText(
   if (field?.secret) return translate(value ? 'app.secret.set' : 'app.secret.unset');
   if (value == null || value === '') return field?.nullable ? translate('app.list.empty_value') : '';
   if (field?.type === 'Boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
-  if (field?.type === 'DateTime') return dateFormatOf(lang).format(new Date(String(value)));
+  if (field?.type === 'DateTime') return momentText(value);
+  if (field?.type === 'Date') return dayText(value);
   if (field?.display === 'money') return moneyText(value, lang);
   if (field?.type === 'JSON') return Array.isArray(value) ? String(value.length) : JSON.stringify(value);
   // A state, or a text of a few values the labels name (a mail's kind: `Recuperação de senha`), in words.
@@ -827,7 +825,8 @@ export function ResourceList({
   const searchable = Object.values(fieldsOf(typeOfResource(resource))).some((field) => field.searchable);
   const title = translate(`resources.${resource}.title`);
 
-  const corrected = correctedSearch(location.search, PAGE_SIZE);
+  const sizes = pageSizesOf(resource);
+  const corrected = correctedSearch(location.search, sizes);
   if (corrected !== null) return <Navigate replace to={{ pathname: location.pathname, search: corrected }} />;
 
   return (
@@ -840,15 +839,16 @@ export function ResourceList({
         </Typography>
         <ListBase
           resource={resource}
-          perPage={PAGE_SIZE}
+          perPage={sizes[0]}
           sort={DEFAULT_SORT}
           storeKey={false}
           // Who may see the list is settled before it mounts (RequireAccess around every resource screen, the Layout
           // for the session), so the list asks for its rows at once instead of checking both again first.
           disableAuthentication
           exporter={exporter}
-          // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts.
-          queryOptions={{ onError: failed }}
+          // A failed load (the server unreachable, say) is told in the screen's language and the app's toasts; the
+          // page shown is read again while the screen is open.
+          queryOptions={{ onError: failed, ...liveQuery }}
         >
           <Title title={title} preferenceKey={false} />
           <ListPage
@@ -869,7 +869,7 @@ export function ResourceList({
             }
             pagination={
               <AfterFirstPaint>
-                <SpecPagination resource={resource} />
+                <SpecPagination resource={resource} sizes={sizes} />
               </AfterFirstPaint>
             }
           >

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctedSearch, parsePage } from './listAddress';
+import { correctedSearch, pageSizesOf, parsePage } from './listAddress';
 
 describe('the page in the address', () => {
   it('reads a whole number from 1 up, anything else is page 1', () => {
@@ -10,9 +10,17 @@ describe('the page in the address', () => {
   });
 
   it('corrects an invalid page and a foreign page size, and leaves a good address alone', () => {
-    expect(correctedSearch('?page=2', 5)).toBeNull();
-    expect(correctedSearch('', 5)).toBeNull();
-    expect(correctedSearch('?page=abc', 5)).toBe('?page=1');
-    expect(correctedSearch('?page=3&perPage=500', 5)).toBe('?page=3');
+    expect(correctedSearch('?page=2', [5])).toBeNull();
+    expect(correctedSearch('', [5])).toBeNull();
+    expect(correctedSearch('?page=abc', [5])).toBe('?page=1');
+    expect(correctedSearch('?page=3&perPage=500', [5])).toBe('?page=3');
+    expect(correctedSearch('?page=3&perPage=25', [5])).toBe('?page=3');
+    expect(correctedSearch('?page=3&perPage=25', pageSizesOf('pedidos'))).toBeNull();
+  });
+
+  it('keeps five rows on the specification’s lists and offers 10, 25 or 50 on the others', () => {
+    for (const spec of ['items', 'clientes', 'admin']) expect(pageSizesOf(spec)).toEqual([5]);
+    for (const added of ['pedidos', 'sincronizacoes', 'webhooks', 'emails'])
+      expect(pageSizesOf(added)).toEqual([10, 25, 50]);
   });
 });

@@ -5,6 +5,7 @@ import { memoryProvider, renderWithAdmin } from '../testing';
 import DeclaredList from './DeclaredList';
 import { formInputs, updateData } from './formInputs';
 import { instantOf } from './DerivedInput';
+import { toHttpError } from '../dataProvider';
 
 // The README's Note ("Adding a resource") as `npm run schema` describes it, beside the real resources.
 vi.mock('../../../schema/generated/description', async (original) => {
@@ -129,6 +130,55 @@ describe("a new resource's dialog", () => {
     // The row links to the client (named by its title where the app registers the screens: tests/e2e/references)
     // and reads the reminder as a moment of this screen's language.
     await waitFor(() => expect(document.querySelector('a[href*="/clientes"]')).not.toBeNull());
-    expect(screen.getByText(/10\/03\/2025/)).toBeInTheDocument();
+    expect(screen.getByText('10/03/2025 09:30')).toBeInTheDocument();
+    expect(screen.getByText('11/03/2025')).toBeInTheDocument();
+  });
+
+  it('refuses a year of five digits or a day that does not exist on the field, in Portuguese, sending nothing', async () => {
+    const person = userEvent.setup();
+    const provider = notesAndClients();
+    renderWithAdmin(<DeclaredList resource={'notes' as never} />, { path: '/notes', dataProvider: provider });
+    await person.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    await person.type(within(dialog).getByLabelText(/^Body/), 'Call the store');
+    fireEvent.change(within(dialog).getByLabelText('Due on'), { target: { value: '20261-03-20' } });
+    fireEvent.change(within(dialog).getByLabelText('Remind at'), { target: { value: '20261-03-10T09:30' } });
+    fireEvent.submit(within(dialog).getByRole('button', { name: 'Save' }).closest('form')!);
+    const message = 'Informe uma data real, com o ano em quatro dígitos (dd/mm/aaaa)';
+    await waitFor(() => expect(within(dialog).getAllByText(message)).toHaveLength(2));
+    expect(within(dialog).getByLabelText('Due on')).toHaveAttribute('aria-invalid', 'true');
+    expect(provider.notes.create).not.toHaveBeenCalled();
+  });
+
+  it('marks the field the gateway refuses with its detail, with no toast of the client library’s words', async () => {
+    const person = userEvent.setup();
+    const provider = notesAndClients();
+    const detail = 'Já existe uma nota com este texto';
+    provider.notes.create.mockImplementationOnce(() =>
+      Promise.reject(
+        toHttpError({
+          graphQLErrors: [
+            {
+              message: detail,
+              extensions: {
+                code: 'BAD_USER_INPUT',
+                status: 422,
+                detail: [{ loc: ['body', 'body'], msg: detail, type: 'value_error' }],
+              },
+            },
+          ],
+          networkError: null,
+          message: 'Response not successful: Received status code 422',
+        }),
+      ),
+    );
+    renderWithAdmin(<DeclaredList resource={'notes' as never} />, { path: '/notes', dataProvider: provider });
+    await person.click(await screen.findByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog');
+    await person.type(within(dialog).getByLabelText(/^Body/), 'Call the store');
+    fireEvent.submit(within(dialog).getByRole('button', { name: 'Save' }).closest('form')!);
+    await waitFor(() => expect(within(dialog).getByText(detail)).toBeInTheDocument());
+    expect(within(dialog).getByLabelText(/^Body/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText(/Response not successful/)).not.toBeInTheDocument();
   });
 });

@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
 import { email, useTranslate, type Validator } from 'react-admin';
+import { isRealDay } from './dates';
 import type { InputDescription } from './formInputs';
 
-type Rule = 'required' | 'minLength' | 'maxLength' | 'minValue' | 'maxValue' | 'email' | 'url' | 'digits' | 'match';
+type Rule =
+  'required' | 'minLength' | 'maxLength' | 'minValue' | 'maxValue' | 'email' | 'url' | 'digits' | 'match' | 'date';
 
 /** The translation key of a rule's message: the screen's own for this field if it has one, else the shared one. */
 export type MessageKey = (rule: Rule) => string;
@@ -36,6 +38,11 @@ export function validatorsFor(input: InputDescription, messageKey: MessageKey): 
     validators.push(markRequired((value) => (text(value).trim() ? undefined : message('required'))));
   }
   if (input.kind === 'boolean') return validators;
+  if (input.kind === 'date' || input.kind === 'datetime') {
+    // Checked here, not left to the gateway: a browser's date box takes a year of up to six digits.
+    validators.push((value) => (text(value) && !isRealDay(text(value)) ? message('date') : undefined));
+    return validators;
+  }
   if (input.kind === 'number') {
     const signed = constraint.min === undefined || constraint.min < 0;
     const pattern = input.type === 'Float' ? /^-?\d+(\.\d+)?$/ : signed ? /^-?\d+$/ : /^\d+$/;
@@ -76,7 +83,7 @@ export function useMessageKey(resource: string, source: string): MessageKey {
     return (rule: Rule) => {
       const own = `resources.${resource}.validation.${source}.${rule}`;
       if (translate(own, { _: '' })) return own;
-      return rule === 'digits' || rule === 'match' || rule === 'url'
+      return rule === 'digits' || rule === 'match' || rule === 'url' || rule === 'date'
         ? `app.validation.${rule}`
         : `ra.validation.${rule}`;
     };

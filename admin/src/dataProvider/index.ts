@@ -9,6 +9,28 @@ interface GraphQLFailure {
   networkError?: { statusCode?: number; result?: { errors?: GraphQLFailure['graphQLErrors'] } };
 }
 
+/** GraphQL's own refusal of a variable (a Date that is not one): the field it names. */
+const REFUSED_VARIABLE = /^Variable "\$(\w+)" got invalid value/;
+
+/**
+ * A refusal's messages by the field they concern, as react-admin's forms mark them (`body.errors`): each 422 issue
+ * whose `loc` names a field, with the gateway's own text; a variable GraphQL itself refused, in Portuguese (its text is
+ * graphql-js's English). Undefined when no field is named.
+ */
+function fieldErrors(errors: GraphQLFailure['graphQLErrors'], detail: unknown): Record<string, string> | undefined {
+  const found: Record<string, string> = {};
+  for (const issue of Array.isArray(detail) ? (detail as ValidationIssue[]) : []) {
+    // `loc` starts where the value was (the body, or the query's arguments), then its field.
+    const field = issue.loc.length > 1 ? issue.loc[1] : issue.loc[0];
+    if (typeof field === 'string' && typeof issue.msg === 'string') found[field] ??= issue.msg;
+  }
+  for (const error of errors ?? []) {
+    const variable = REFUSED_VARIABLE.exec(error.message)?.[1];
+    if (variable) found[variable] ??= 'Valor em formato que o gateway não aceita: confira o que foi digitado';
+  }
+  return Object.keys(found).length ? found : undefined;
+}
+
 /**
  * react-admin's errors carry the gateway's status, `detail` and `code` (`UNAUTHENTICATED` for a session that can no
  * longer be used, `FORBIDDEN` for a refusal...), so checkError can tell an expired session from a refusal, and
@@ -16,7 +38,8 @@ interface GraphQLFailure {
  */
 export function toHttpError(error: unknown): HttpError {
   const body = (error as { body?: GraphQLFailure } | undefined)?.body ?? (error as GraphQLFailure);
-  const graphQLError = body?.graphQLErrors?.[0] ?? body?.networkError?.result?.errors?.[0];
+  const graphQLErrors = body?.graphQLErrors?.length ? body.graphQLErrors : body?.networkError?.result?.errors;
+  const graphQLError = graphQLErrors?.[0];
   const status =
     graphQLError?.extensions?.status ??
     body?.networkError?.statusCode ??
@@ -27,7 +50,8 @@ export function toHttpError(error: unknown): HttpError {
   const detail = graphQLError?.extensions?.detail ?? graphQLError?.message ?? own?.detail ?? own?.message;
   const message = Array.isArray(detail) ? (detail[0]?.msg ?? 'Validation Error') : (detail ?? 'Something went wrong.');
   const code = graphQLError?.extensions?.code ?? (typeof own?.code === 'string' ? own.code : undefined);
-  return new HttpError(message, status, { detail, code });
+  const errors = fieldErrors(graphQLErrors, detail);
+  return new HttpError(message, status, errors ? { detail, code, errors } : { detail, code });
 }
 
 const call =

@@ -15,7 +15,14 @@ const messages = {
   ra: {
     ...englishMessages.ra,
     page: { ...englishMessages.ra.page, not_found: 'Not Found', error: 'Something went wrong!' },
-    action: { ...englishMessages.ra.action, open_menu: 'Abrir menu', close_menu: 'Fechar menu' },
+    // The app bar's tools speak the staff's language, whatever the screen below.
+    action: {
+      ...englishMessages.ra.action,
+      open_menu: 'Abrir menu',
+      close_menu: 'Fechar menu',
+      refresh: 'Atualizar',
+      toggle_theme: 'Alternar tema claro/escuro',
+    },
     // A sort control reads its column's label as written ('Sort by Full name ascending'), not lower-cased.
     sort: { ...englishMessages.ra.sort, sort_by: 'Sort by %{field} %{order}' },
     navigation: {

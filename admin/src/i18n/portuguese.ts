@@ -42,7 +42,7 @@ export const portugueseMessages: TranslationMessages = {
       move_up: 'Mover para cima',
       move_down: 'Mover para baixo',
       open: 'Abrir',
-      toggle_theme: 'Alternar modo claro/escuro',
+      toggle_theme: 'Alternar tema claro/escuro',
       select_columns: 'Colunas',
       update_application: 'Recarregar aplicação',
     },

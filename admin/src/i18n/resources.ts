@@ -19,12 +19,15 @@ export const englishAppMessages = {
     filter_all: 'All',
     remove_filter: 'Remove filter',
     close: 'Close',
+    rows_per_page: 'Linhas por página',
   },
   secret: { set: 'Set', unset: 'Not set' },
   validation: {
     digits: 'Digits only',
     match: 'The values do not match',
     url: 'Enter an http or https address, such as https://loja.example.com',
+    // Staff read dates in Portuguese on every screen (dd/mm/aaaa).
+    date: 'Informe uma data real, com o ano em quatro dígitos (dd/mm/aaaa)',
   },
   map: {
     add: 'Add',
@@ -56,12 +59,14 @@ export const portugueseAppMessages = {
     filter_all: 'Todos',
     remove_filter: 'Remover filtro',
     close: 'Fechar',
+    rows_per_page: 'Linhas por página',
   },
   secret: { set: 'Definido', unset: 'Não definido' },
   validation: {
     digits: 'Informe apenas números.',
     match: 'Os valores não conferem',
     url: 'Informe um endereço http ou https, como https://loja.example.com',
+    date: 'Informe uma data real, com o ano em quatro dígitos (dd/mm/aaaa)',
   },
   map: {
     add: 'Adicionar',

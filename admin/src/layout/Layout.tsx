@@ -32,10 +32,14 @@ function SessionCheck() {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (!LAYOUT_PATHS.includes(path)) return <NotFound />;
-  if (!getToken()) return <Navigate to="/login" replace />;
+  // Signing in then opens the screen the link was for (react-admin's useLogin reads this state), not the dashboard.
+  if (!getToken())
+    return (
+      <Navigate to="/login" replace state={path === '/' ? undefined : { nextPathname: path, nextSearch: search }} />
+    );
   return (
     <RaLayout appBar={AppBar} menu={Menu} error={ErrorFallback}>
       {children}

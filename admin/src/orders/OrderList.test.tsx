@@ -147,9 +147,10 @@ describe('the Pedidos screen', () => {
     const history = within(dialog).getByRole('list', { name: 'Histórico' });
     const steps = within(history).getAllByRole('listitem');
     expect(steps).toHaveLength(2);
-    // The moment in the viewer's locale (pt-BR, the browser's time zone), the state by its label, the note.
-    const when = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
-    expect(within(steps[0]).getByText(when.format(new Date('2026-11-27T13:05:09Z')))).toBeInTheDocument();
+    // The moment as dd/mm/aaaa hh:mm (the browser's time zone), the state by its label, the note.
+    const at = new Date('2026-11-27T13:05:09Z');
+    const when = `27/11/2026 ${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+    expect(within(steps[0]).getByText(when)).toBeInTheDocument();
     expect(within(steps[0]).getByText('Recebido')).toBeInTheDocument();
     expect(within(steps[0]).getByText('Recebido por webhook (order/paid)')).toBeInTheDocument();
     expect(within(steps[1]).getByText('Aguardando pessoa')).toBeInTheDocument();
