@@ -332,8 +332,7 @@ export const types = {
         "nullable": true
       },
       "cancel_refused": {
-        "type": "Boolean",
-        "filterable": true
+        "type": "Boolean"
       },
       "lines": {
         "type": "JSON",
