@@ -9,7 +9,7 @@ export interface ListOptions extends ListQuery {
   sortOrder?: 'ASC' | 'DESC';
   q?: string;
   ids?: string[];
-  /** Exact values of the resource's filter fields (references and states), by API field name. */
+  /** Exact values of the resource's filter fields (references, states and booleans), by API field name. */
   filter?: Record<string, unknown>;
 }
 

@@ -141,7 +141,8 @@ export const isAnswered = (field: Field) => field.kind !== 'password';
 /** Taken from a create or update body. */
 export const isWritable = (field: Field) => field.kind !== 'id' && !field.readOnly;
 /** Lists filter by an exact value of it. */
-export const isFilter = (field: Field) => !!field.filterable && (field.kind === 'reference' || field.kind === 'state');
+export const isFilter = (field: Field) =>
+  !!field.filterable && (field.kind === 'reference' || field.kind === 'state' || field.kind === 'boolean');
 
 /** `full_name` → `fullName`. */
 export const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -8,9 +8,10 @@ import type { Context } from './context';
 import { argumentsOf, filterTypeOf, inputOf, objectTypeOf } from './derived-types';
 import { IdArgs, ListMetadata, PageOfListArgs } from './types';
 
-/** A filter field's rule: an id for a reference, one of its values for a state. */
+/** A filter field's rule: an id for a reference, one of its values for a state, true or false for a boolean. */
 const filterRule = (resource: Resource, name: string) => {
   const field = resource.fields[name];
+  if (field.kind === 'boolean') return z.boolean();
   return field.kind === 'state' ? z.enum(field.values as [string, ...string[]]) : z.guid();
 };
 

@@ -84,6 +84,7 @@ export const orderResource = new Resource(
     cancel_refused: boolean({
       default: false,
       readOnly: true,
+      filterable: true,
       description: 'Hiper refused to cancel it after the store cancelled it: it waits for a person',
     }),
     lines: json({

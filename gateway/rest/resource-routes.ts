@@ -15,7 +15,12 @@ function listQuery(resource: Resource) {
   const filterRules = Object.fromEntries(
     filters.map((name) => {
       const field = resource.fields[name];
-      const rule = field.kind === 'state' ? z.enum(field.values as [string, ...string[]]) : z.guid();
+      const rule =
+        field.kind === 'state'
+          ? z.enum(field.values as [string, ...string[]])
+          : field.kind === 'boolean'
+            ? z.enum(['true', 'false']).transform((value) => value === 'true')
+            : z.guid();
       return [name, rule.optional()];
     }),
   );

@@ -332,7 +332,8 @@ export const types = {
         "nullable": true
       },
       "cancel_refused": {
-        "type": "Boolean"
+        "type": "Boolean",
+        "filterable": true
       },
       "lines": {
         "type": "JSON",

@@ -45,7 +45,7 @@ export type DashboardCountsQueryVariables = Exact<{
 }>;
 
 
-export type DashboardCountsQuery = { clients: { count: number }, notConnected: { count: number }, partial: { count: number }, failed: { count: number }, tokenRevoked: { count: number }, disconnected: { count: number }, suspended: { count: number }, heldOrders: { count: number }, uncertainOrders: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
+export type DashboardCountsQuery = { clients: { count: number }, notConnected: { count: number }, partial: { count: number }, failed: { count: number }, tokenRevoked: { count: number }, disconnected: { count: number }, suspended: { count: number }, heldOrders: { count: number }, uncertainOrders: { count: number }, cancelRefusedOrders: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -134,6 +134,9 @@ export const DashboardCountsDocument = new TypedDocumentString(`
     count
   }
   uncertainOrders: _allOrdersMeta(filter: {state: uncertain}) {
+    count
+  }
+  cancelRefusedOrders: _allOrdersMeta(filter: {cancel_refused: true}) {
     count
   }
   items: _allItemsMeta {

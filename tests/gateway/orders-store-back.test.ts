@@ -94,6 +94,22 @@ describe('a cancellation', () => {
     expect(row.last_error).toBe('Hiper recusou o cancelamento: Pedido já faturado');
     expect(row.cancel_refused).toBe(true);
     expect(hiperOrder.cancelado).toBe(false);
+    // Among the orders that wait for a person: filtered so through REST and GraphQL (the dashboard's count).
+    const other = c.store.seedOrder({ lines: [{ variant: c.shirt.variant }] });
+    await suite.tools.webhook(c.storeId, 'order/paid', other.id);
+    await suite.tools.waitForOrder(c.id, other.id, ['sent']);
+    const refused = await suite.t.request('GET', `/api/v1/orders/?client_id=${c.id}&cancel_refused=true`, {
+      token: suite.su,
+    });
+    expect(refused.body.data.map((o: { id: string }) => o.id)).toEqual([row.id]);
+    const counted = await suite.t.graphql(
+      `query ($client: ID!) { _allOrdersMeta(filter: { client_id: $client, cancel_refused: true }) { count } }`,
+      { client: c.id },
+      suite.su,
+    );
+    expect(counted.body.data._allOrdersMeta.count).toBe(1);
+    const wrong = await suite.t.request('GET', `/api/v1/orders/?cancel_refused=maybe`, { token: suite.su });
+    expect(wrong.status).toBe(422);
   });
 
   it('accepted is confirmed by Hiper’s events; an NF-e reported instead is put before staff', async () => {

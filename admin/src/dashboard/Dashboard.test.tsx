@@ -31,6 +31,7 @@ describe('Dashboard', () => {
           items: { count: 12 },
           heldOrders: { count: 4 },
           uncertainOrders: { count: 1 },
+          cancelRefusedOrders: { count: 2 },
           users: { count: 5 },
           failedMail: { count: 2 },
         },
@@ -59,7 +60,7 @@ describe('Dashboard', () => {
     expect(screen.getByRole('link', { name: 'Usuários 5' })).toHaveAttribute('href', '/admin');
     expect(screen.getByText('E-mails que falharam: 2')).toBeInTheDocument();
     // Orders waiting for a person, each kind leading to those orders.
-    expect(screen.getByRole('heading', { name: 'Pedidos parados: 5' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Pedidos parados: 7' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Aguardando pessoa: 4' })).toHaveAttribute(
       'href',
       `/pedidos?filter=${encodeURIComponent('{"state":"held"}')}`,
@@ -67,6 +68,10 @@ describe('Dashboard', () => {
     expect(screen.getByRole('link', { name: 'Incertos: 1' })).toHaveAttribute(
       'href',
       `/pedidos?filter=${encodeURIComponent('{"state":"uncertain"}')}`,
+    );
+    expect(screen.getByRole('link', { name: 'Cancelamento recusado: 2' })).toHaveAttribute(
+      'href',
+      `/pedidos?filter=${encodeURIComponent('{"cancel_refused":true}')}`,
     );
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(JSON.parse(fetch.mock.calls[0][1].body).variables).toEqual({ superuser: true });
@@ -86,6 +91,7 @@ describe('Dashboard', () => {
           items: { count: 1 },
           heldOrders: { count: 0 },
           uncertainOrders: { count: 0 },
+          cancelRefusedOrders: { count: 0 },
         },
       }),
     );

@@ -64,8 +64,8 @@ const ordersIn = (state: string) => `/pedidos?filter=${encodeURIComponent(JSON.s
  * "Pedidos parados": orders that wait for a person, held (with a reason to act on) or uncertain (a send whose outcome
  * is unknown), each count leading to those orders.
  */
-function StoppedOrders({ held, uncertain }: { held: number; uncertain: number }) {
-  const stopped = held + uncertain;
+function StoppedOrders({ held, uncertain, cancelRefused }: { held: number; uncertain: number; cancelRefused: number }) {
+  const stopped = held + uncertain + cancelRefused;
   return (
     <Card variant="outlined" component="section" aria-label="Pedidos parados" sx={{ mt: 3, maxWidth: 420 }}>
       <CardContent>
@@ -78,6 +78,13 @@ function StoppedOrders({ held, uncertain }: { held: number; uncertain: number })
           </Typography>
           <Typography component={Link} to={ordersIn('uncertain')} color={uncertain ? 'error' : 'primary'}>
             Incertos: {uncertain}
+          </Typography>
+          <Typography
+            component={Link}
+            to={`/pedidos?filter=${encodeURIComponent(JSON.stringify({ cancel_refused: true }))}`}
+            color={cancelRefused ? 'error' : 'primary'}
+          >
+            Cancelamento recusado: {cancelRefused}
           </Typography>
         </Box>
       </CardContent>
@@ -142,7 +149,11 @@ function Counts({ superuser }: { superuser: boolean }) {
         {data.users && <CountCard label="Usuários" count={data.users.count} to="/admin" />}
       </Box>
       <StoppedClients counts={data} />
-      <StoppedOrders held={data.heldOrders.count} uncertain={data.uncertainOrders.count} />
+      <StoppedOrders
+        held={data.heldOrders.count}
+        uncertain={data.uncertainOrders.count}
+        cancelRefused={data.cancelRefusedOrders.count}
+      />
       {data.failedMail && <FailedMail count={data.failedMail.count} />}
     </>
   );

@@ -84,7 +84,8 @@ export function listVariables(type: TypeName, params: ListParams, many = false):
   if (!many && Array.isArray(given.ids)) filter.ids = given.ids;
   const fields = fieldsOf(type);
   for (const [name, value] of Object.entries(given)) {
-    if (fields[name]?.filterable && typeof value === 'string' && value) filter[name] = value;
+    if (!fields[name]?.filterable) continue;
+    if ((typeof value === 'string' && value) || typeof value === 'boolean') filter[name] = value;
   }
   const variables: Record<string, unknown> = {
     page: many ? 0 : page - 1,
