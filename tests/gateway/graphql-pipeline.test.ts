@@ -37,6 +37,7 @@ async function answer(body: unknown, headers: Record<string, string> = {}, token
   return { status: reply.status, headers: kept, text: reply.text };
 }
 
+let prepared = 0;
 const CLIENT_BY_ID = 'query ClientById($id: ID!) { data: Client(id: $id) { id url hiper_token } }';
 
 describe('a repeated query answers as it did the first time', () => {
@@ -52,7 +53,12 @@ describe('a repeated query answers as it did the first time', () => {
     ['an operation name naming none', { query: 'query A { me { id } }', operationName: 'C' }],
     ['a list and its count', { query: '{ allClients(perPage: 2) { id url } _allClientsMeta { count } }' }],
   ])('%s', async (_, request) => {
-    const created = await t.graphql('mutation { createClient(url: "https://prepared.example") { id } }', {}, su);
+    // A URL is one client's: each case prepares its own.
+    const created = await t.graphql(
+      `mutation { createClient(url: "https://prepared-${++prepared}.example") { id } }`,
+      {},
+      su,
+    );
     const body =
       'variables' in request && request.variables && 'id' in request.variables && !request.variables.id
         ? { ...request, variables: { id: created.body.data.createClient.id } }
