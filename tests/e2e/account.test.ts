@@ -289,13 +289,13 @@ describe('phone width', () => {
   it('opens the menu from a hamburger, with the same entries', async () => {
     const page = await open({ width: 390, height: 844 });
     await login(page, SUPERUSER.email, SUPERUSER.password);
-    await expect(page.getByRole('menuitem', { name: 'Clientes' }).isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('menuitem', { name: 'Clientes', exact: true }).isVisible()).resolves.toBe(false);
     await page.getByRole('button', { name: 'Abrir menu' }).click();
     for (const entry of ['Dashboard', 'Clientes', 'Itens', 'Configurações', 'Admin', 'Logout']) {
-      await page.getByRole('menuitem', { name: entry }).waitFor();
+      await page.getByRole('menuitem', { name: entry, exact: true }).waitFor();
     }
     await page.getByText('Logado como: admin@example.com').waitFor();
-    await page.getByRole('menuitem', { name: 'Clientes' }).click();
+    await page.getByRole('menuitem', { name: 'Clientes', exact: true }).click();
     await page.waitForURL('**/clientes');
     await page.getByRole('heading', { name: 'Gerenciar clientes' }).waitFor();
   });

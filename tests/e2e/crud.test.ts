@@ -315,7 +315,7 @@ describe('a signed-in start', () => {
       expect(tooltipCodeAsked).toEqual([true]);
       // So are the controls drawn after the rows (the menu's entries, the row menus, the pagination), in places kept
       // for them: the rows have not moved.
-      await page.getByRole('menuitem', { name: 'Clientes' }).waitFor();
+      await page.getByRole('menuitem', { name: 'Clientes', exact: true }).waitFor();
       await page.getByRole('button', { name: `Ações: ${url}` }).waitFor();
       await page.getByRole('navigation', { name: 'pagination' }).getByRole('button', { name: 'Próximo' }).waitFor();
       const row = page.getByRole('row').filter({ hasText: url });
@@ -432,7 +432,7 @@ describe('clients', () => {
       });
     }
     const page = await signedIn();
-    await page.getByRole('menuitem', { name: 'Clientes' }).click();
+    await page.getByRole('menuitem', { name: 'Clientes', exact: true }).click();
     await page.waitForURL('**/clientes');
     await page.getByRole('heading', { name: 'Gerenciar clientes' }).waitFor();
     for (const column of ['URL', 'ID da loja Nuvemshop', 'Token Hiper', 'Token Nuvemshop', 'Ações']) {

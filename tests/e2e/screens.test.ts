@@ -461,6 +461,7 @@ describe('icons and alignment', () => {
       expect(edges.map((entry) => entry.text)).toEqual([
         'Dashboard',
         'Clientes',
+        'Clientes arquivados',
         'Pedidos',
         'Sincronizações',
         'Produtos vinculados',
@@ -468,6 +469,7 @@ describe('icons and alignment', () => {
         'Configurações',
         'Admin',
         'Webhooks',
+        'Webhooks por dia',
         'E-mails',
         'Logout',
       ]);

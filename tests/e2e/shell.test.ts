@@ -304,7 +304,7 @@ describe('menu and access', () => {
     const page = await open();
     await login(page, SUPERUSER.email, SUPERUSER.password);
     for (const entry of ['Dashboard', 'Clientes', 'Itens', 'Configurações', 'Admin', 'Logout']) {
-      await page.getByRole('menuitem', { name: entry }).waitFor();
+      await page.getByRole('menuitem', { name: entry, exact: true }).waitFor();
     }
     await page.getByRole('menuitem', { name: 'Itens' }).click();
     await page.waitForURL('**/items');
