@@ -92,6 +92,8 @@ describe('the lists’ sizes', () => {
         if (size === 'phone') continue;
         expect(await overflow(page), 'the table scrolls sideways').toBeLessThanOrEqual(0);
         const sizes = page.getByRole('combobox', { name: 'Linhas por página' });
+        // The choice is drawn with the pagination, once the page's rows and total have come.
+        await sizes.waitFor();
         expect(await sizes.locator('option').allTextContents()).toEqual(['10', '25', '50']);
         await expect.poll(() => page.getByRole('row').count()).toBe(11);
         await sizes.selectOption('25');
