@@ -134,7 +134,7 @@ async function fixture(): Promise<Fixture> {
   const client = ok(
     await t.request('POST', '/api/v1/clients/', {
       token: victim.token,
-      json: { url: `https://${MARK}.example`, hiper_token: `${MARK}-hiper`, nuvemshop_token: `${MARK}-nuvem` },
+      json: { url: `https://${unique(MARK)}.example`, hiper_token: `${MARK}-hiper`, nuvemshop_token: `${MARK}-nuvem` },
     }),
     'create client',
   );
@@ -225,9 +225,18 @@ const freshItem = async (token: string) =>
     .id as string;
 const freshClient = async () =>
   ok(
-    await t.request('POST', '/api/v1/clients/', { token: adminToken, json: { url: `https://${MARK}-fresh.example` } }),
+    await t.request('POST', '/api/v1/clients/', {
+      token: adminToken,
+      json: { url: `https://${unique(`${MARK}-fresh`)}.example` },
+    }),
     'create client',
   ).id as string;
+/** A client deleted (so archived) for one cell: restored or purged by it, or refused. */
+const archivedClient = async () => {
+  const id = await freshClient();
+  ok(await t.request('DELETE', `/api/v1/clients/${id}`, { token: adminToken }), 'archive client');
+  return id;
+};
 const freshUser = async () => (await person()).id;
 /** The caller's own item when it can make one; the other user's otherwise (the call is refused either way). */
 const ownItem = async (f: Fixture, caller: Caller) =>
@@ -304,7 +313,11 @@ const REST: Record<string, Build<RestCall>> = {
   }),
   'DELETE /items/{id} (own)': async (f, caller) => ({ method: 'DELETE', path: `/items/${await ownItem(f, caller)}` }),
   'GET /clients/': () => ({ method: 'GET', path: '/clients/' }),
-  'POST /clients/': () => ({ method: 'POST', path: '/clients/', json: { url: 'https://new.example' } }),
+  'POST /clients/': () => ({ method: 'POST', path: '/clients/', json: { url: `https://${unique('new')}.example` } }),
+  'GET /archived-clients/': () => ({ method: 'GET', path: '/archived-clients/' }),
+  'GET /archived-clients/{id}': async () => ({ method: 'GET', path: `/archived-clients/${await archivedClient()}` }),
+  'POST /clients/{id}/restore': async () => ({ method: 'POST', path: `/clients/${await archivedClient()}/restore` }),
+  'POST /clients/{id}/purge': async () => ({ method: 'POST', path: `/clients/${await archivedClient()}/purge` }),
   'GET /clients/{id}': (f) => ({ method: 'GET', path: `/clients/${f.victim.clientId}` }),
   'GET /mail-jobs/': () => ({ method: 'GET', path: '/mail-jobs/' }),
   // The victim's client has no store id: a signed-in caller is answered 409, past every authorization check.
@@ -326,7 +339,7 @@ const REST: Record<string, Build<RestCall>> = {
   'PUT /clients/{id}': async () => ({
     method: 'PUT',
     path: `/clients/${await freshClient()}`,
-    json: { url: 'https://changed.example' },
+    json: { url: `https://${unique('changed')}.example` },
   }),
   'DELETE /clients/{id}': async () => ({ method: 'DELETE', path: `/clients/${await freshClient()}` }),
   'POST /callback/authorize': () => ({ method: 'POST', path: '/callback/authorize', json: { code: unique('code') } }),
@@ -499,9 +512,25 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
     query: `mutation ($id: ID!) { deleteItem(id: $id) ${ITEM_FIELDS} }`,
     variables: { id: await ownItem(f, caller) },
   }),
-  'mutation createClient': () => ({ query: `mutation { createClient(url: "https://new.example") ${CLIENT_FIELDS} }` }),
+  'mutation createClient': () => ({
+    query: `mutation { createClient(url: "https://${unique('new')}.example") ${CLIENT_FIELDS} }`,
+  }),
+  'query allArchivedClients': () => ({ query: '{ allArchivedClients { id url archived_at } }' }),
+  'query _allArchivedClientsMeta': () => ({ query: '{ _allArchivedClientsMeta { count } }' }),
+  'query ArchivedClient': async () => ({
+    query: 'query ($id: ID!) { ArchivedClient(id: $id) { id archived_at } }',
+    variables: { id: await archivedClient() },
+  }),
+  'mutation restoreClient': async () => ({
+    query: 'mutation ($id: ID!) { restoreClient(id: $id) { id archived_at } }',
+    variables: { id: await archivedClient() },
+  }),
+  'mutation purgeClient': async () => ({
+    query: 'mutation ($id: ID!) { purgeClient(id: $id) { id } }',
+    variables: { id: await archivedClient() },
+  }),
   'mutation updateClient': async () => ({
-    query: `mutation ($id: ID!) { updateClient(id: $id, url: "https://changed.example") ${CLIENT_FIELDS} }`,
+    query: `mutation ($id: ID!) { updateClient(id: $id, url: "https://${unique('changed')}.example") ${CLIENT_FIELDS} }`,
     variables: { id: await freshClient() },
   }),
   'mutation deleteClient': async () => ({
