@@ -62,8 +62,12 @@ describe('a database outage while orders are sent', () => {
     let outage: Promise<void> | undefined;
     let answeredDuringOutage = 0;
     let down = false;
+    // Hiper takes nothing until every order's webhook has been answered: the outage is the sends', not the intake's.
+    let arm!: () => void;
+    const armed = new Promise<void>((resolve) => (arm = resolve));
     hiper.intercept(async (request, phase) => {
       if (request.method !== 'POST' || !/^\/pedido-de-venda\/?$/.test(request.path) || phase !== 'served') return;
+      await armed;
       if (down) answeredDuringOutage++;
       if (outage) return;
       // The database goes away as Hiper takes the first sales order, and comes back 20 s later.
@@ -78,6 +82,7 @@ describe('a database outage while orders are sent', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     });
     for (const order of orders) expect(await tools.webhook(c.storeId, 'order/paid', order.id)).toBe(200);
+    arm();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(outage).toBeDefined();
     await outage;

@@ -94,8 +94,13 @@ describe(`searching ${CLIENTS.toLocaleString('en')} clients`, () => {
     const found = await clients.list(superuser, { skip: 0, limit: 25, q: storeOf(123_456) });
     expect(found).toMatchObject({ count: 1, data: [{ url: urlOf(123_456), hiper_token: 'hiper-56-token' }] });
     expect(sent.map((s) => s.text)).toEqual([
-      expect.stringMatching(/^select .* from "clients" where \("url" ilike \$1\) order by .* limit \$2 offset \$3$/),
-      expect.stringMatching(/^select count\(\*\) as total from "clients" where \("url" ilike \$1\)$/),
+      // Archived (deleted) clients are left out of every list.
+      expect.stringMatching(
+        /^select .* from "clients" where "archived_at" is null and \("url" ilike \$1\) order by .* limit \$2 offset \$3$/,
+      ),
+      expect.stringMatching(
+        /^select count\(\*\) as total from "clients" where "archived_at" is null and \("url" ilike \$1\)$/,
+      ),
     ]);
     const plans: string[] = [];
     for (const { text, values } of sent) {
