@@ -1,3 +1,5 @@
+/** Clients made so far by the scenarios: each takes a URL of its own. */
+let made = 0;
 /** The client fields the GraphQL scenarios select. */
 export const CLIENT_FIELDS =
   'id url nuvemshop_store_id hiper_token nuvemshop_token hiper_sync_update_image hiper_sync_update_dimensions';
@@ -48,7 +50,8 @@ export function scenarios({ token, ids, deepSkip, users, password, tag }) {
     path: '/api/v1/clients/',
     headers: { ...auth, ...json },
     body: JSON.stringify({
-      url: `https://created-${tag}-${n}.bench.example`,
+      // A URL is one client's: every request made, by either server's run, names its own.
+      url: `https://created-${tag}-${n}-${++made}.bench.example`,
       hiper_token: `hiper-token-${n}`,
       nuvemshop_token: `nuvemshop-token-${tag}-${n}`,
       hiper_sync_update_image: true,
