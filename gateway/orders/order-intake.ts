@@ -15,6 +15,7 @@ import { storeClient } from '../resources/store-connection';
 import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';
 import { isConnected } from '../sync/sync-runner';
 import { upsertOrder } from './order-rows';
+import { orderNotes, webhookNotes } from '../../schema/staff-notes';
 
 /** The order events registered beside the app's own, for clients with orders on. */
 export const ORDER_EVENTS = ['order/created', 'order/paid', 'order/updated', 'order/cancelled'] as const;
@@ -45,10 +46,10 @@ export async function recordOrderWebhook(
 ): Promise<void> {
   const client = await storeClient(em, delivery.storeId);
   const verdict = !client
-    ? { outcome: 'ignored', note: 'No client has this store' }
+    ? { outcome: 'ignored', note: webhookNotes.no_client }
     : !client.ordersEnabled
-      ? { outcome: 'ignored', note: 'Orders are off for this client' }
-      : { outcome: 'handled', note: `Order ${delivery.orderId} recorded and queued` };
+      ? { outcome: 'ignored', note: webhookNotes.orders_off }
+      : { outcome: 'handled', note: webhookNotes.order_queued(delivery.orderId) };
   if (await delivery.record(client?.id ?? null)) {
     await em.execute(
       `insert into webhook_events
@@ -68,7 +69,7 @@ export async function recordOrderWebhook(
     );
   }
   if (verdict.outcome !== 'handled') return;
-  const order = await upsertOrder(em, client!.id, delivery.orderId, `Recebido por webhook (${delivery.event})`);
+  const order = await upsertOrder(em, client!.id, delivery.orderId, orderNotes.received_by_webhook(delivery.event));
   await jobs.send('order', { orderId: order.id }, { em, singletonKey: order.id });
 }
 
@@ -138,7 +139,7 @@ export class OrderSweep {
         const placed = Date.parse(String(order.created_at).replace(/\+0000$/, 'Z'));
         if (placed < Math.floor(enabledAt.getTime() / 1000) * 1000) continue;
         await em.transactional(async (tx) => {
-          const row = await upsertOrder(tx, clientId, order.id, 'Encontrado pela varredura');
+          const row = await upsertOrder(tx, clientId, order.id, orderNotes.found_by_sweep);
           // An order waiting (received, held) is looked at again; one sent is looked at when the store cancelled it.
           const cancelled =
             order.status === 'cancelled' || order.payment_status === 'voided' || order.payment_status === 'refunded';

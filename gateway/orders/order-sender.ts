@@ -18,7 +18,7 @@ import {
   type NuvemshopStoreClient,
 } from '../sync/nuvemshop.client';
 import { permissionMissingText } from '../sync/nuvemshop-scopes';
-import { PlatformError } from '../sync/platform-call';
+import { PlatformError, staffTextOf } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import type { JobQueue } from '../queue/queue';
 import { AnswerJournal } from './answer-journal';
@@ -27,6 +27,7 @@ import { isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
 import { CANCEL_REFUSED, judgeOrderAnswer } from './order-answer';
 import { consumerCostCents, mapOrder, type HiperSalesOrderBody } from './order-mapping';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
+import { orderNotes } from '../../schema/staff-notes';
 
 /** Hiper's answer said nothing was created because it was busy: the job tries again later. */
 export class HiperBusy extends PlatformError {
@@ -34,13 +35,6 @@ export class HiperBusy extends PlatformError {
     super('Hiper answered 429: nothing was created; tried again later', true, 429);
   }
 }
-
-export const NOT_BEFORE_ORDERS_ON = 'Feito antes de os pedidos serem ligados: não enviado';
-export const REFUNDED_AFTER_NFE = 'Reembolsado na loja depois da NF-e: trate no Hiper';
-export const REOPENED_AFTER_CANCEL =
-  'Pago de novo na loja depois de cancelado: confira no Hiper e use Reenviar para criar um novo pedido de venda';
-export const REOPENED_BEFORE_SEND =
-  'Pago de novo na loja depois de cancelado antes do envio: use Reenviar para enviá-lo';
 
 const isStoreCancelled = (order: NuvemshopOrder) =>
   order.status === 'cancelled' || order.payment_status === 'voided' || order.payment_status === 'refunded';
@@ -169,7 +163,7 @@ export class OrderSender {
         await em.execute(`delete from orders where id = ? and state = 'received' and hiper_order_id is null`, [row.id]);
         return { removed: 'not in the store' };
       }
-      await moveOrder(em, row.id, { last_error: 'O pedido não existe na loja' });
+      await moveOrder(em, row.id, { last_error: orderNotes.not_in_store });
       return { skipped: 'not in the store' };
     }
     await moveOrder(em, row.id, {
@@ -186,17 +180,14 @@ export class OrderSender {
       case 'received':
       case 'held': {
         if (cancelled) {
-          await moveOrder(em, row.id, { state: 'cancelled' }, 'Cancelado na loja antes do envio: nunca enviado', [
-            'received',
-            'held',
-          ]);
+          await moveOrder(em, row.id, { state: 'cancelled' }, orderNotes.cancelled_before_send, ['received', 'held']);
           return { cancelled: true };
         }
         const enabledAt = client.ordersEnabledAt ? new Date(client.ordersEnabledAt) : null;
         const placed = new Date(order.created_at.replace(/\+0000$/, 'Z'));
         // Store dates are whole seconds: an order placed in the second orders were turned on counts as after.
         if (!client.ordersEnabled || !enabledAt || placed.getTime() < Math.floor(enabledAt.getTime() / 1000) * 1000) {
-          await moveOrder(em, row.id, { last_error: NOT_BEFORE_ORDERS_ON });
+          await moveOrder(em, row.id, { last_error: orderNotes.placed_before_orders_on });
           return { skipped: 'placed before orders were turned on' };
         }
         const payable = ['paid', ...(client.ordersSendOn === 'authorized' ? ['authorized'] : [])];
@@ -235,14 +226,14 @@ export class OrderSender {
       case 'invoiced':
       case 'shipped':
         if (order.payment_status === 'refunded' || order.payment_status === 'voided') {
-          await moveOrder(em, row.id, { last_error: REFUNDED_AFTER_NFE }, REFUNDED_AFTER_NFE);
+          await moveOrder(em, row.id, { last_error: orderNotes.refunded_after_nfe }, orderNotes.refunded_after_nfe);
         }
         return { unchanged: row.state };
       case 'cancelled': {
         // Paid again in the store after a cancellation: shown to staff rather than left diverging from the store.
         const payable = ['paid', ...(client.ordersSendOn === 'authorized' ? ['authorized'] : [])];
         if (cancelled || !payable.includes(order.payment_status)) return { unchanged: row.state };
-        const reason = row.hiper_order_id ? REOPENED_AFTER_CANCEL : REOPENED_BEFORE_SEND;
+        const reason = row.hiper_order_id ? orderNotes.reopened_after_cancel : orderNotes.reopened_before_send;
         await moveOrder(em, row.id, { state: 'held', hold_reason: reason }, reason, ['cancelled']);
         return { held: reason };
       }
@@ -283,11 +274,9 @@ export class OrderSender {
       await hiper.token();
     } catch (error) {
       if (error instanceof HiperKeyRefused) {
-        await moveOrder(em, row.id, { state: 'held', hold_reason: error.message, lines }, error.message, [
-          'received',
-          'held',
-        ]);
-        return { held: error.message };
+        const reason = orderNotes.hiper_key_refused;
+        await moveOrder(em, row.id, { state: 'held', hold_reason: reason, lines }, reason, ['received', 'held']);
+        return { held: reason };
       }
       throw error;
     }
@@ -295,7 +284,7 @@ export class OrderSender {
       em,
       row.id,
       { state: 'sending', sending_since: new Date(), hold_reason: null, last_error: null, lines },
-      'Enviando ao Hiper',
+      orderNotes.sending,
       ['received', 'held'],
     );
     if (!claimed) return { skipped: 'another worker took it' };
@@ -304,11 +293,11 @@ export class OrderSender {
       answer = await hiper.authorized('POST', '/pedido-de-venda/', body);
     } catch (error) {
       if (error instanceof HiperNotReached) {
-        const reason = 'Não foi possível conectar ao Hiper: nada foi enviado';
+        const reason = orderNotes.hiper_not_connected;
         await moveOrder(em, row.id, { state: 'held', hold_reason: reason, sending_since: null }, reason, ['sending']);
         return { held: reason };
       }
-      const reason = `${error instanceof Error ? error.message : String(error)}: o pedido pode ter sido criado no Hiper`;
+      const reason = orderNotes.may_exist(staffTextOf(error));
       await moveOrder(em, row.id, { state: 'uncertain', last_error: reason, sending_since: null }, reason, ['sending']);
       this.log.warn({ order: row.id }, 'order send uncertain: no answer from Hiper');
       return { uncertain: reason };
@@ -317,8 +306,8 @@ export class OrderSender {
     switch (verdict.kind) {
       case 'sent': {
         const note = verdict.warning
-          ? `Recebido pelo Hiper (${verdict.id}), com aviso: ${verdict.warning}`
-          : `Recebido pelo Hiper (${verdict.id})`;
+          ? orderNotes.received_with_warning(verdict.id, verdict.warning)
+          : orderNotes.received_by_hiper(verdict.id);
         const saved = await this.answers.keep({
           orderId: row.id,
           hiperOrderId: verdict.id,
@@ -337,9 +326,7 @@ export class OrderSender {
         );
         return { uncertain: verdict.reason };
       case 'busy':
-        await moveOrder(em, row.id, { state: 'received', sending_since: null }, 'Hiper ocupado (429): nada criado', [
-          'sending',
-        ]);
+        await moveOrder(em, row.id, { state: 'received', sending_since: null }, orderNotes.hiper_busy, ['sending']);
         throw new HiperBusy();
       case 'refused': {
         // A refusal with its reasons: nothing was created.
@@ -359,7 +346,7 @@ export class OrderSender {
   /** A store cancellation, refund or void after sending: Hiper is asked to cancel its sales order. */
   private async cancelInHiper(em: EntityManager, row: OrderRow, key: string): Promise<Record<string, unknown>> {
     if (!isHiperOrderId(row.hiper_order_id)) {
-      const reason = `Cancelado na loja: ${notAHiperOrderId(row.hiper_order_id)}; cancele-o no Hiper`;
+      const reason = orderNotes.cancelled_without_id(notAHiperOrderId(row.hiper_order_id));
       await moveOrder(em, row.id, { last_error: reason }, reason);
       return { failed: 'no Hiper id' };
     }
@@ -370,7 +357,7 @@ export class OrderSender {
         em,
         row.id,
         { state: 'cancelled', cancel_requested_at: new Date(), last_error: null, cancel_refused: false },
-        'Cancelado na loja depois do envio: cancelamento pedido ao Hiper',
+        orderNotes.cancelled_after_send,
         ['sent', 'processed'],
       );
       return { cancelled: true };

@@ -15,7 +15,8 @@ import {
 import { isConnected } from '../sync/sync-runner';
 import type { AnswerJournal } from './answer-journal';
 import { moveOrder } from './order-rows';
-import { HiperBusy, NOT_BEFORE_ORDERS_ON } from './order-sender';
+import { HiperBusy } from './order-sender';
+import { orderNotes } from '../../schema/staff-notes';
 
 /** How long a payable order may sit `received` with no job before the watch queues it again. */
 const STRANDED_AFTER_SECONDS = 300;
@@ -24,24 +25,16 @@ const STRANDED_PER_WATCH = 200;
 
 /** Why an order's job gave up, as staff read it: what failed, that nothing was created, and what to do. */
 export function givenUpReason(error: unknown): string {
-  if (error instanceof HiperBusy) {
-    return 'O Hiper respondeu 429 (ocupado) a todas as tentativas: nada foi criado no Hiper. Use Reenviar.';
-  }
-  if (error instanceof HiperKeyRefused) return 'Token Hiper recusado pelo Hiper: corrija-o no cliente e use Reenviar.';
-  if (error instanceof HiperUnavailable) {
-    return 'Não foi possível falar com o Hiper em nenhuma tentativa: nada foi enviado. Use Reenviar.';
-  }
-  if (error instanceof TokenRevoked) {
-    return 'Token Nuvemshop recusado ao ler o pedido: corrija-o no cliente e use Reenviar.';
-  }
-  if (error instanceof StoreSuspended) return 'Loja suspensa na Nuvemshop: o pedido não pôde ser lido. Use Reenviar.';
-  if (error instanceof PermissionMissing) {
-    return 'Permissão ausente na Nuvemshop para ler o pedido: reinstale o app na loja e use Reenviar.';
-  }
+  if (error instanceof HiperBusy) return orderNotes.hiper_busy_every_try;
+  if (error instanceof HiperKeyRefused) return orderNotes.hiper_key_refused;
+  if (error instanceof HiperUnavailable) return orderNotes.hiper_unreachable_every_try;
+  if (error instanceof TokenRevoked) return orderNotes.store_token_refused;
+  if (error instanceof StoreSuspended) return orderNotes.store_suspended;
+  if (error instanceof PermissionMissing) return orderNotes.store_permission_missing;
   if (error instanceof NuvemshopUnavailable || error instanceof NuvemshopRefused) {
-    return 'Não foi possível ler o pedido na Nuvemshop em nenhuma tentativa: nada foi enviado. Use Reenviar.';
+    return orderNotes.store_unreadable_every_try;
   }
-  return 'O envio ao Hiper falhou em todas as tentativas: nada foi enviado. Use Reenviar.';
+  return orderNotes.send_failed_every_try;
 }
 
 /**
@@ -88,11 +81,10 @@ export class OrderWatch {
     const seconds = Math.ceil(this.config.HIPER_TIMEOUT_MS / 1000) * 2 + 30;
     const rows = (await this.orm.em.fork().execute(
       `update orders set state = 'uncertain', sending_since = null, updated_at = now(),
-          last_error = 'O envio ao Hiper foi interrompido: o pedido pode ter sido criado no Hiper',
-          history = history || jsonb_build_array(jsonb_build_object('at', now(), 'state', 'uncertain',
-            'note', 'O envio ao Hiper foi interrompido: o pedido pode ter sido criado no Hiper'))
+          last_error = ?,
+          history = history || jsonb_build_array(jsonb_build_object('at', now(), 'state', 'uncertain', 'note', ?::text))
         where state = 'sending' and sending_since < now() - make_interval(secs => ?) returning id`,
-      [seconds],
+      [orderNotes.send_interrupted, orderNotes.send_interrupted, seconds],
     )) as { id: string }[];
     return rows.length;
   }
@@ -113,7 +105,7 @@ export class OrderWatch {
                            where j.name = 'order' and j.singleton_key = o.id::text
                              and j.state in ('created', 'retry', 'active'))
         order by o.updated_at limit ?`,
-      [NOT_BEFORE_ORDERS_ON, STRANDED_AFTER_SECONDS, STRANDED_PER_WATCH],
+      [orderNotes.placed_before_orders_on, STRANDED_AFTER_SECONDS, STRANDED_PER_WATCH],
     )) as { id: string; client_id: string }[];
     if (rows.length === 0) return 0;
     const clients = await em.find(entityFor(clientResource), {

@@ -14,7 +14,7 @@ import {
 } from '../resources/order.resource';
 import { HiperClient, HiperKeyRefused } from '../sync/hiper.client';
 import { hiperTokenStore } from '../sync/hiper-token-store';
-import { PlatformError } from '../sync/platform-call';
+import { PlatformError, staffTextOf } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import { recordId, validate } from '../validation';
 import { cancelSalesOrder } from './hiper-cancel';
@@ -22,6 +22,7 @@ import { HIPER_ORDER_ID_REQUIRED, HiperOrderId, isHiperOrderId, notAHiperOrderId
 import type { OrderSweep } from './order-intake';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
 import type { OrderSender } from './order-sender';
+import { syncErrorNotes } from '../../schema/staff-notes';
 
 export const ORDER_NOT_SENDABLE = 'Order cannot be sent in its state';
 export const ORDER_NOT_UNCERTAIN = 'Order cannot be marked sent in its state';
@@ -129,13 +130,13 @@ export class OrderService {
       answer = await cancelSalesOrder(hiper, row.hiper_order_id);
     } catch (error) {
       if (error instanceof HiperKeyRefused) {
-        throw await refuse(409, REJECTED_CANCEL_REFUSED, `${error.message}: nada foi reenviado`);
+        throw await refuse(409, REJECTED_CANCEL_REFUSED, `${syncErrorNotes.hiper_key_refused}: nada foi reenviado`);
       }
       if (!(error instanceof PlatformError)) throw error;
       throw await refuse(
         502,
         REJECTED_CANCEL_UNREACHABLE,
-        `Não foi possível pedir ao Hiper o cancelamento do pedido de venda ${row.hiper_order_id} (${error.message}): nada foi reenviado`,
+        `Não foi possível pedir ao Hiper o cancelamento do pedido de venda ${row.hiper_order_id} (${staffTextOf(error)}): nada foi reenviado`,
       );
     }
     if (!answer.asked) {

@@ -1,4 +1,5 @@
 import type { SyncErrorCode } from '../resources/sync-run.resource';
+import { syncErrorNotes } from '../../schema/staff-notes';
 
 /**
  * A call to Hiper or Nuvemshop that did not do what was asked, with the `code` a run's error carries. `retryable` says whether the same call may succeed
@@ -24,6 +25,12 @@ export class PlatformError extends Error {
   get detail(): string | undefined {
     return undefined;
   }
+}
+
+/** A failed call as staff read it (an order's hold or history): its code's text, and the status the platform gave. */
+export function staffTextOf(error: unknown): string {
+  if (!(error instanceof PlatformError)) return syncErrorNotes.internal;
+  return error.status ? `${syncErrorNotes[error.code]} (HTTP ${error.status})` : syncErrorNotes[error.code];
 }
 
 /** Waits `ms` milliseconds. */

@@ -10,6 +10,7 @@ import { NuvemshopClient, StoreSuspended, TokenRevoked, type NuvemshopStoreInfo 
 import { PlatformError } from '../sync/platform-call';
 import { ORDER_EVENTS } from '../orders/order-intake';
 import { APP_EVENTS } from './webhook.service';
+import { webhookNotes } from '../../schema/staff-notes';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 interface EventRow {
@@ -32,7 +33,6 @@ export const STANDING_EVENTS: WebhookEventName[] = ['app/suspended', 'app/resume
 
 /** Nuvemshop sends `store/redact` 48 hours after an uninstall; the store's data is erased no earlier. */
 export const REDACT_AFTER_MS = 48 * 3600 * 1000;
-export const NO_CUSTOMER_DATA = 'The product keeps no customer data';
 
 /** The URL an install without a readable store record leaves, for staff to replace. */
 export const placeholderUrl = (storeId: number) => `nuvemshop://${storeId}`;
@@ -101,29 +101,29 @@ export class StoreLife {
     const received = new Date(event.received_at);
     switch (event.event) {
       case 'customers/redact':
-        return { outcome: 'handled', note: `${NO_CUSTOMER_DATA}: nothing to erase` };
+        return { outcome: 'handled', note: webhookNotes.no_customer_data_erase };
       case 'customers/data_request':
-        return { outcome: 'handled', note: `${NO_CUSTOMER_DATA}: nothing to send` };
+        return { outcome: 'handled', note: webhookNotes.no_customer_data_send };
       case 'store/redact':
         return this.redact(em, event, client);
     }
-    if (!client) return { outcome: 'ignored', note: 'No client has this store' };
+    if (!client) return { outcome: 'ignored', note: webhookNotes.no_client };
     if (client.installedAt && received < new Date(client.installedAt)) {
-      return { outcome: 'ignored', note: 'Older than the store’s latest install' };
+      return { outcome: 'ignored', note: webhookNotes.older_than_install };
     }
     switch (event.event) {
       case 'app/uninstalled':
         if (standing === 'working') {
-          return { outcome: 'ignored', note: 'The store’s token still works: older than the store’s latest install' };
+          return { outcome: 'ignored', note: webhookNotes.token_still_works };
         }
         client.nuvemshopToken = null;
         client.syncState = 'disconnected';
-        return { outcome: 'handled', note: 'App uninstalled: store token erased, client disconnected' };
+        return { outcome: 'handled', note: webhookNotes.uninstalled };
       case 'app/suspended':
       case 'app/resumed':
         return this.follow(em, event, client, standing);
     }
-    return { outcome: 'ignored', note: 'Unknown event' };
+    return { outcome: 'ignored', note: webhookNotes.unknown_event };
   }
 
   /**
@@ -136,32 +136,31 @@ export class StoreLife {
     client: ClientEntity,
     standing: Standing | undefined,
   ): Promise<Verdict> {
-    if (client.syncState === 'disconnected') return { outcome: 'ignored', note: 'The client is disconnected' };
-    if (!client.nuvemshopToken) return { outcome: 'ignored', note: 'The client has no store token' };
+    if (client.syncState === 'disconnected') return { outcome: 'ignored', note: webhookNotes.client_disconnected };
+    if (!client.nuvemshopToken) return { outcome: 'ignored', note: webhookNotes.no_store_token };
     const [later] = (await em.execute(
       `select 1 from webhook_events where store_id = ? and event in (?, ?) and outcome = 'handled' and received_at > ?
         limit 1`,
       [Number(event.store_id), ...STANDING_EVENTS, event.received_at],
     )) as unknown[];
-    if (later) return { outcome: 'ignored', note: 'A later suspension or resumption already decided' };
-    if (!standing) return { outcome: 'ignored', note: 'GET /store answered neither 200, 401 nor 402: state kept' };
+    if (later) return { outcome: 'ignored', note: webhookNotes.later_decided };
+    if (!standing) return { outcome: 'ignored', note: webhookNotes.standing_unknown };
     return { outcome: 'handled', note: this.apply(client, standing) };
   }
 
   /** Sets a client's state from its store's answer to `GET /store`; answers what happened. */
   private apply(client: ClientEntity, standing: Standing): string {
-    const before = client.syncState;
     if (standing === 'revoked') {
       client.syncState = 'token_revoked';
-      return 'GET /store answered 401: store token revoked';
+      return webhookNotes.standing_revoked;
     }
     if (standing === 'suspended') {
       client.syncState = 'suspended';
-      return 'GET /store answered 402: store suspended, no calls to it but the suspended check';
+      return webhookNotes.standing_suspended;
     }
-    if (before === 'suspended' || before === 'token_revoked')
+    if (client.syncState === 'suspended' || client.syncState === 'token_revoked')
       client.syncState = settledSyncState({ ...client, syncState: 'idle' });
-    return `GET /store answered 200: the store works (${before} → ${client.syncState})`;
+    return webhookNotes.standing_working;
   }
 
   /**
@@ -205,9 +204,9 @@ export class StoreLife {
     event: EventRow,
     client: ClientEntity | null,
   ): Promise<Verdict | (Verdict & { due: Date })> {
-    if (!event.signed) return { outcome: 'ignored', note: 'Unsigned: recorded, nothing erased' };
-    if (!client) return { outcome: 'handled', note: 'No client has this store: nothing to erase' };
-    if (client.redactedAt) return { outcome: 'ignored', note: 'The store’s data was already erased' };
+    if (!event.signed) return { outcome: 'ignored', note: webhookNotes.unsigned_nothing_erased };
+    if (!client) return { outcome: 'handled', note: webhookNotes.redact_no_client };
+    if (client.redactedAt) return { outcome: 'ignored', note: webhookNotes.already_erased };
     const [last] = (await em.execute(
       `select max(received_at) as at from webhook_events
         where store_id = ? and event = 'app/uninstalled' and outcome = 'handled'`,
@@ -219,11 +218,11 @@ export class StoreLife {
       client.syncState !== 'disconnected' ||
       (client.installedAt && client.installedAt > uninstalled)
     ) {
-      return { outcome: 'ignored', note: 'The app is installed on this store: nothing erased' };
+      return { outcome: 'ignored', note: webhookNotes.installed_nothing_erased };
     }
     const due = new Date(uninstalled.getTime() + REDACT_AFTER_MS);
     if (Date.now() < due.getTime()) {
-      return { outcome: 'recorded', note: `Erasure due at ${due.toISOString()}, 48 h after the uninstall`, due };
+      return { outcome: 'recorded', note: webhookNotes.erasure_due(due), due };
     }
     client.nuvemshopToken = null;
     client.hiperToken = null;
@@ -242,7 +241,7 @@ export class StoreLife {
     }
     return {
       outcome: 'handled',
-      note: `Store data erased: tokens and ${erased} product links; the client record stays`,
+      note: webhookNotes.erased(erased),
     };
   }
 

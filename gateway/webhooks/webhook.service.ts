@@ -15,6 +15,7 @@ import type { Admission } from '../http/admission';
 import { validate } from '../validation';
 import { isOrderEvent, ORDER_EVENTS, recordOrderWebhook } from '../orders/order-intake';
 import { firstInWindow, StoreDayBudget } from './delivery-bounds';
+import { webhookNotes } from '../../schema/staff-notes';
 
 /** The URLs Nuvemshop posts to: one for the events the app registers, one per privacy request (set in its portal). */
 export type WebhookRoute = 'app' | 'store-redact' | 'customers-redact' | 'customers-data-request';
@@ -232,7 +233,7 @@ export class WebhookService {
           event,
           storeId,
           client.id,
-          event === 'store/redact' ? 'Unsigned: recorded, nothing erased' : 'Unsigned: recorded, nothing done',
+          event === 'store/redact' ? webhookNotes.unsigned_nothing_erased : webhookNotes.unsigned_nothing_done,
           `${event} ${storeId} unsigned ${sha256(body)}`,
         ],
       );

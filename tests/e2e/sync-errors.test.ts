@@ -86,7 +86,7 @@ describe('the Sincronizações screen', () => {
       const page = await openIn(theme, size);
       await page.goto('/sincronizacoes');
       await page.getByRole('heading', { name: 'Sincronizações' }).waitFor();
-      await page.getByText('Hiper recusou a chave de segurança', { exact: true }).first().waitFor();
+      await page.getByText('Token Hiper recusado pelo Hiper', { exact: true }).first().waitFor();
       await page
         .getByText(
           'SKU 501: A Nuvemshop recusou o produto: The image must be a .gif, .jpg, .png or .webp file (e mais 1)',

@@ -141,7 +141,7 @@ describe('which orders go, and when', () => {
       `select outcome, note from webhook_events where store_id = $1 and event = 'order/paid'`,
       [c.storeId],
     );
-    expect(event).toEqual({ outcome: 'ignored', note: 'Orders are off for this client' });
+    expect(event).toEqual({ outcome: 'ignored', note: 'Os pedidos estão desligados para este cliente' });
     expect(await suite.tools.orderOf(c.id, order.id)).toBeUndefined();
   });
 

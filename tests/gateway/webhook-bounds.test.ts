@@ -119,7 +119,7 @@ describe('signed deliveries for a store no client has', () => {
       `select outcome, note from webhook_events where store_id = $1`,
       [storeId],
     );
-    expect(row).toEqual({ outcome: 'ignored', note: 'No client has this store' });
+    expect(row).toEqual({ outcome: 'ignored', note: 'Nenhum cliente tem esta loja' });
 
     const distinct = await Promise.all(
       Array.from({ length: 20 }, (_, i) => deliver({ store_id: storeId, event: 'order/updated', id: 100 + i })),

@@ -197,9 +197,9 @@ describe('Nuvemshop webhooks', () => {
       ['customers/redact', false, 'unsigned', client.id],
       ['customers/data_request', true, 'handled', client.id],
     ]);
-    expect(rows[1].note).toBe('Unsigned: recorded, nothing erased');
-    expect(rows[2].note).toBe('Unsigned: recorded, nothing done');
-    expect(rows[3].note).toMatch(/keeps no customer data/);
+    expect(rows[1].note).toBe('Sem assinatura: registrado, nada apagado');
+    expect(rows[2].note).toBe('Sem assinatura: registrado, nada feito');
+    expect(rows[3].note).toMatch(/não guarda dados de clientes da loja/);
     expect(await clientOf(storeId)).toMatchObject({ has_hiper: true, redacted_at: null });
   });
 
@@ -224,7 +224,7 @@ describe('Nuvemshop webhooks', () => {
       'the early redact looked at',
     );
     expect(early).toMatchObject({ outcome: 'recorded', signed: true });
-    expect(early.note).toMatch(/^Erasure due at/);
+    expect(early.note).toMatch(/^Apagamento previsto para \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} \(horário de Brasília\)/);
     const [job] = await t.sql<{ start_after: Date }>(
       `select start_after from pgboss.job where name = 'webhook' and data->>'id' = $1 and state = 'created'`,
       [early.id],
@@ -246,7 +246,7 @@ describe('Nuvemshop webhooks', () => {
     );
     const late = rows[2];
     expect(late).toMatchObject({ event: 'store/redact', outcome: 'handled' });
-    expect(late.note).toMatch(/tokens and 0 product links/);
+    expect(late.note).toMatch(/tokens e 0 vínculos de produtos/);
     const after = await clientOf(storeId);
     expect(after).toMatchObject({ id: client.id, has_token: false, has_hiper: false, sync_state: 'disconnected' });
     expect(after.redacted_at).not.toBeNull();
@@ -398,7 +398,7 @@ describe('Nuvemshop webhooks', () => {
     await deliver(APP, appEvent(storeId, 'app/uninstalled'));
     const late = (await settled(storeId, 3))[2];
     expect(late).toMatchObject({ event: 'app/uninstalled', outcome: 'ignored' });
-    expect(late.note).toMatch(/older than the store’s latest install/);
+    expect(late.note).toMatch(/anterior à última instalação do aplicativo na loja/);
     expect(await clientOf(storeId)).toMatchObject({ sync_state: 'not_connected', has_token: true });
   });
 

@@ -28,6 +28,8 @@ const messages = {
     navigation: {
       ...englishMessages.ra.navigation,
       page_range_info: '%{offsetBegin}–%{offsetEnd} of %{total}',
+      // The layout's keyboard link to the page, beside the app bar's tools, speaks the staff's language too.
+      skip_nav: 'Pular para o conteúdo',
       partial_page_range_info: '%{offsetBegin}–%{offsetEnd} of more than %{offsetEnd}',
     },
   },

@@ -1,3 +1,5 @@
+import { syncErrorNotes } from '../../../schema/staff-notes';
+
 /** The sincronizacoes screen's texts (`resources.sincronizacoes` in react-admin's convention): see ./index.ts for what each key says. */
 export default {
   menu: 'Sincronizações',
@@ -20,30 +22,7 @@ export default {
     waiting: 'Nova tentativa',
   },
   /** What each error code of a run says (the API's `code`; its English `message` when a code has no text here). */
-  errors: {
-    not_connected: 'O cliente não está conectado às duas plataformas',
-    hiper_key_refused: 'Hiper recusou a chave de segurança',
-    hiper_unreachable: 'Não foi possível falar com o Hiper',
-    hiper_timeout: 'O Hiper não respondeu a tempo',
-    hiper_unavailable: 'O Hiper está fora do ar (respondeu com erro)',
-    hiper_refused: 'O Hiper recusou a chamada',
-    hiper_not_understood: 'O Hiper deu uma resposta que a integração não entende',
-    hiper_cursor_stuck: 'O ponto de sincronização do Hiper não avançou',
-    nuvemshop_token_revoked: 'A Nuvemshop recusou o token da loja (401): o aplicativo precisa ser instalado de novo',
-    nuvemshop_suspended: 'A Nuvemshop suspendeu a loja por falta de pagamento (402)',
-    nuvemshop_permission_missing: 'A Nuvemshop recusou a chamada: falta uma permissão ao aplicativo (403)',
-    nuvemshop_busy: 'A Nuvemshop pediu para esperar: alterações demais ao mesmo tempo (409)',
-    nuvemshop_rate_limited: 'A Nuvemshop continuou limitando as chamadas (429)',
-    nuvemshop_unreachable: 'Não foi possível falar com a Nuvemshop',
-    nuvemshop_timeout: 'A Nuvemshop não respondeu a tempo',
-    nuvemshop_unavailable: 'A Nuvemshop está fora do ar (respondeu com erro)',
-    nuvemshop_refused: 'A Nuvemshop recusou o produto',
-    nuvemshop_not_understood: 'A Nuvemshop deu uma resposta que a integração não entende',
-    nuvemshop_variant_refused: 'A Nuvemshop não gravou o preço e o estoque da variante',
-    sku_ambiguous: 'O SKU corresponde a mais de um produto na loja',
-    internal: 'Erro interno da integração',
-    internal_repeated: 'A mesma falha interna da integração se repetiu em duas tentativas seguidas',
-  },
+  errors: syncErrorNotes,
   error_of_sku: 'SKU %{sku}: %{reason}',
   more_errors: '(e mais %{count})',
   no_errors: 'Nenhum',

@@ -1,0 +1,112 @@
+/**
+ * What the product tells staff on its screens, in Portuguese, keyed by stable codes: why a run failed, why an order
+ * waits, what a webhook did. The gateway writes a note from it (an order's hold and history, a webhook's
+ * observation) and the admin translates a run's error code with it, so each text is written once. Field names are
+ * said as their labels say them ("Token Hiper"). The API's own English messages (REST-CONTRACT.md) are not here.
+ */
+
+const brasilia = new Intl.DateTimeFormat('pt-BR', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'America/Sao_Paulo',
+});
+
+/** A moment written into a stored note, as the screens write moments (dd/mm/aaaa hh:mm), in Brasília's time. */
+export function brasiliaMoment(moment: Date): string {
+  const part = Object.fromEntries(brasilia.formatToParts(moment).map(({ type, value }) => [type, value]));
+  return `${part.day}/${part.month}/${part.year} ${part.hour}:${part.minute} (horário de Brasília)`;
+}
+
+/** A synchronisation error's code (a run's `errors[].code`, the gateway's `SyncErrorCode`) as staff read it. */
+export const syncErrorNotes = {
+  not_connected: 'O cliente não está conectado às duas plataformas',
+  hiper_key_refused: 'Token Hiper recusado pelo Hiper',
+  hiper_unreachable: 'Não foi possível falar com o Hiper',
+  hiper_timeout: 'O Hiper não respondeu a tempo',
+  hiper_unavailable: 'O Hiper está fora do ar (respondeu com erro)',
+  hiper_refused: 'O Hiper recusou a chamada',
+  hiper_not_understood: 'O Hiper deu uma resposta que a integração não entende',
+  hiper_cursor_stuck: 'O ponto de sincronização do Hiper não avançou',
+  nuvemshop_token_revoked: 'Token Nuvemshop recusado pela Nuvemshop (401): o aplicativo precisa ser instalado de novo',
+  nuvemshop_suspended: 'A Nuvemshop suspendeu a loja por falta de pagamento (402)',
+  nuvemshop_permission_missing: 'A Nuvemshop recusou a chamada: falta uma permissão ao aplicativo (403)',
+  nuvemshop_busy: 'A Nuvemshop pediu para esperar: alterações demais ao mesmo tempo (409)',
+  nuvemshop_rate_limited: 'A Nuvemshop continuou limitando as chamadas (429)',
+  nuvemshop_unreachable: 'Não foi possível falar com a Nuvemshop',
+  nuvemshop_timeout: 'A Nuvemshop não respondeu a tempo',
+  nuvemshop_unavailable: 'A Nuvemshop está fora do ar (respondeu com erro)',
+  nuvemshop_refused: 'A Nuvemshop recusou o produto',
+  nuvemshop_not_understood: 'A Nuvemshop deu uma resposta que a integração não entende',
+  nuvemshop_variant_refused: 'A Nuvemshop não gravou o preço e o estoque da variante',
+  sku_ambiguous: 'O SKU corresponde a mais de um produto na loja',
+  internal: 'Erro interno da integração',
+  internal_repeated: 'A mesma falha interna da integração se repetiu em duas tentativas seguidas',
+} as const;
+
+/** What a received webhook came to (the Webhooks screen's "Observação"). */
+export const webhookNotes = {
+  no_client: 'Nenhum cliente tem esta loja',
+  orders_off: 'Os pedidos estão desligados para este cliente',
+  order_queued: (orderId: string | number) => `Pedido ${orderId} registrado e na fila para o Hiper`,
+  no_customer_data_erase: 'A integração não guarda dados de clientes da loja: nada a apagar',
+  no_customer_data_send: 'A integração não guarda dados de clientes da loja: nada a enviar',
+  older_than_install: 'Anterior à última instalação do aplicativo na loja',
+  token_still_works: 'O Token Nuvemshop ainda funciona: anterior à última instalação do aplicativo na loja',
+  uninstalled: 'Aplicativo desinstalado: Token Nuvemshop apagado, cliente desconectado',
+  unknown_event: 'Evento desconhecido',
+  client_disconnected: 'O cliente está desconectado',
+  no_store_token: 'O cliente não tem Token Nuvemshop',
+  later_decided: 'Uma suspensão ou retomada mais recente já decidiu',
+  standing_unknown: 'A loja não respondeu 200, 401 nem 402 à consulta: estado mantido',
+  standing_revoked: 'A loja respondeu 401 à consulta: Token Nuvemshop revogado',
+  standing_suspended: 'A loja respondeu 402 à consulta: loja suspensa, só a consulta de suspensão é feita',
+  standing_working: 'A loja respondeu 200 à consulta: a loja funciona',
+  unsigned_nothing_erased: 'Sem assinatura: registrado, nada apagado',
+  unsigned_nothing_done: 'Sem assinatura: registrado, nada feito',
+  redact_no_client: 'Nenhum cliente tem esta loja: nada a apagar',
+  already_erased: 'Os dados da loja já foram apagados',
+  installed_nothing_erased: 'O aplicativo está instalado nesta loja: nada apagado',
+  erasure_due: (due: Date) => `Apagamento previsto para ${brasiliaMoment(due)}, 48 h depois da desinstalação`,
+  erased: (links: number) =>
+    `Dados da loja apagados: tokens e ${links} ${links === 1 ? 'vínculo de produto' : 'vínculos de produtos'}; o cadastro do cliente fica`,
+} as const;
+
+/** Why an order waits for a person, and the lines of its history that are not in a hold. */
+export const orderNotes = {
+  hiper_key_refused: 'Token Hiper recusado pelo Hiper: corrija-o no cliente e use Reenviar.',
+  hiper_busy_every_try:
+    'O Hiper respondeu 429 (ocupado) a todas as tentativas: nada foi criado no Hiper. Use Reenviar.',
+  hiper_unreachable_every_try:
+    'Não foi possível falar com o Hiper em nenhuma tentativa: nada foi enviado. Use Reenviar.',
+  store_token_refused: 'Token Nuvemshop recusado ao ler o pedido: corrija-o no cliente e use Reenviar.',
+  store_suspended: 'Loja suspensa na Nuvemshop: o pedido não pôde ser lido. Use Reenviar.',
+  store_permission_missing: 'Permissão ausente na Nuvemshop para ler o pedido: reinstale o app na loja e use Reenviar.',
+  store_unreadable_every_try:
+    'Não foi possível ler o pedido na Nuvemshop em nenhuma tentativa: nada foi enviado. Use Reenviar.',
+  send_failed_every_try: 'O envio ao Hiper falhou em todas as tentativas: nada foi enviado. Use Reenviar.',
+  send_interrupted: 'O envio ao Hiper foi interrompido: o pedido pode ter sido criado no Hiper',
+  hiper_not_connected: 'Não foi possível conectar ao Hiper: nada foi enviado',
+  /** The Hiper call's failure, as a run's error says it, and that the order may exist in Hiper. */
+  may_exist: (said: string) => `${said}: o pedido pode ter sido criado no Hiper`,
+  hiper_busy: 'Hiper ocupado (429): nada criado',
+  sending: 'Enviando ao Hiper',
+  received_by_hiper: (id: string) => `Recebido pelo Hiper (${id})`,
+  received_with_warning: (id: string, warning: string) => `Recebido pelo Hiper (${id}), com aviso: ${warning}`,
+  not_in_store: 'O pedido não existe na loja',
+  cancelled_before_send: 'Cancelado na loja antes do envio: nunca enviado',
+  cancelled_after_send: 'Cancelado na loja depois do envio: cancelamento pedido ao Hiper',
+  cancelled_without_id: (why: string) => `Cancelado na loja: ${why}; cancele-o no Hiper`,
+  placed_before_orders_on: 'Feito antes de os pedidos serem ligados: não enviado',
+  refunded_after_nfe: 'Reembolsado na loja depois da NF-e: trate no Hiper',
+  reopened_after_cancel:
+    'Pago de novo na loja depois de cancelado: confira no Hiper e use Reenviar para criar um novo pedido de venda',
+  reopened_before_send: 'Pago de novo na loja depois de cancelado antes do envio: use Reenviar para enviá-lo',
+  received_by_webhook: (event: string) => `Recebido por webhook (${event})`,
+  found_by_sweep: 'Encontrado pela varredura',
+} as const;
+
+export type SyncErrorNoteCode = keyof typeof syncErrorNotes;
