@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { orderNotes, webhookNotes } from '../schema/staff-notes';
+import { orderNotes, orderStateNames, webhookNotes } from '../schema/staff-notes';
 
 /** Webhook notes as they were written in English, and what each now says. */
 const WEBHOOK_NOTES: [string, string][] = [
@@ -28,7 +28,8 @@ const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * Notes kept in English before the screens spoke Portuguese, rewritten as the catalogue now writes them: a webhook's
- * observation, and an order held (or a history line written) when Hiper refused its key. Notes with values (an
+ * observation, an order held (or a history line written) when Hiper refused its key, and staff's Reenviar naming
+ * the state it left in English. Notes with values (an
  * order's number, a count of links, a moment) keep their values.
  */
 export class Migration20261202013000 extends Migration {
@@ -60,12 +61,24 @@ export class Migration20261202013000 extends Migration {
     this.addSql(
       `update "orders" set "hold_reason" = ${keyRefused} where "hold_reason" = 'Hiper refused the security key';`,
     );
+    // A history line as the catalogue writes it: the key's hold, and staff's Reenviar naming the state it left.
+    const states = Object.entries(orderStateNames)
+      .map(([state, name]) => `when ${quote(state)} then ${quote(name)}`)
+      .join(' ');
+    const resent = `'^Reenviar pedido pela equipe \\(estava (\\w+)\\)'`;
+    const rewritten = `case
+      when line->>'note' = 'Hiper refused the security key' then ${keyRefused}
+      when line->>'note' ~ ${resent} then 'Reenviado pela equipe (estava “' ||
+        (case substring(line->>'note' from ${resent}) ${states} else substring(line->>'note' from ${resent}) end) ||
+        '”)' || regexp_replace(line->>'note', ${resent}, '')
+      end`;
     this.addSql(
       `update "orders" set "history" = (
-          select jsonb_agg(case when line->>'note' = 'Hiper refused the security key'
-            then jsonb_set(line, '{note}', to_jsonb(${keyRefused}::text)) else line end order by at)
+          select jsonb_agg(case when (${rewritten}) is null then line
+            else jsonb_set(line, '{note}', to_jsonb((${rewritten})::text)) end order by at)
           from jsonb_array_elements("history") with ordinality as lines(line, at))
-        where "history" @> '[{"note": "Hiper refused the security key"}]';`,
+        where "history" @> '[{"note": "Hiper refused the security key"}]'
+          or "history"::text like '%Reenviar pedido pela equipe (estava %';`,
     );
   }
 

@@ -75,6 +75,20 @@ export const webhookNotes = {
     `Dados da loja apagados: tokens e ${links} ${links === 1 ? 'vínculo de produto' : 'vínculos de produtos'}; o cadastro do cliente fica`,
 } as const;
 
+/** An order's states as staff read them (the Pedidos screen's chips and filter, and the history's words). */
+export const orderStateNames = {
+  received: 'Recebido',
+  held: 'Aguardando pessoa',
+  sending: 'Enviando',
+  sent: 'Enviado',
+  processed: 'Processado',
+  rejected: 'Rejeitado',
+  invoiced: 'Faturado',
+  shipped: 'Despachado',
+  cancelled: 'Cancelado',
+  uncertain: 'Incerto',
+} as const;
+
 /** Why an order waits for a person, and the lines of its history that are not in a hold. */
 export const orderNotes = {
   hiper_key_refused: 'Token Hiper recusado pelo Hiper: corrija-o no cliente e use Reenviar.',
@@ -107,6 +121,24 @@ export const orderNotes = {
   reopened_before_send: 'Pago de novo na loja depois de cancelado antes do envio: use Reenviar para enviá-lo',
   received_by_webhook: (event: string) => `Recebido por webhook (${event})`,
   found_by_sweep: 'Encontrado pela varredura',
+  resent: (was: keyof typeof orderStateNames) => `Reenviado pela equipe (estava “${orderStateNames[was]}”)`,
+  resent_after_cancel: (salesOrder: string) =>
+    `Reenviado pela equipe (estava “${orderStateNames.rejected}”): pedido de venda ${salesOrder} cancelado no Hiper antes`,
+  marked_sent: (id: string) => `Já está no Hiper (${id}), pela equipe`,
+  cancelled_in_hiper: 'Cancelado no Hiper',
+  cancelled_in_hiper_and_store: 'Cancelado no Hiper: cancelado na loja',
+  processed_with_error: 'Hiper processou o pedido com erro',
+  processed: 'Processado pelo Hiper',
+  invoice_written: (key: string) => `NF-e ${key} escrita na loja`,
+  shipped: 'Entregue à transportadora: enviado na loja',
+  cancel_confirmed: 'Cancelamento confirmado pelo Hiper',
+  cancel_after_shipping:
+    'Cancelado na loja, mas o Hiper diz que o pedido foi entregue à transportadora: trate no Hiper',
+  cancel_after_invoice: (key: string) => `Cancelado na loja, mas o Hiper emitiu a NF-e ${key}: trate no Hiper`,
+  no_longer_watched: (days: number) =>
+    `Acompanhado por ${days} dias depois do envio: os eventos do Hiper não são mais lidos`,
+  not_dispatched: 'A Nuvemshop recusou marcar como enviado',
+  cancel_refused: 'Hiper recusou o cancelamento',
 } as const;
 
 export type SyncErrorNoteCode = keyof typeof syncErrorNotes;

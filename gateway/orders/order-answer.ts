@@ -1,4 +1,5 @@
 import { isHiperOrderId } from './hiper-order-id';
+import { orderNotes } from '../../schema/staff-notes';
 
 /** What Hiper's answer to a sales order's POST proves, whatever its shape. */
 export type OrderAnswerVerdict =
@@ -36,7 +37,7 @@ const hasErrors = (body: unknown) => {
 };
 
 /** What `last_error` starts with when Hiper refused a cancellation: such an order waits for a person. */
-export const CANCEL_REFUSED = 'Hiper recusou o cancelamento';
+export const CANCEL_REFUSED = orderNotes.cancel_refused;
 
 const MAY_HOLD = 'o pedido pode ter sido criado no Hiper';
 

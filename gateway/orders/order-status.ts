@@ -17,6 +17,7 @@ import { PlatformError } from '../sync/platform-call';
 import { isConnected } from '../sync/sync-runner';
 import { hiperOrderPath, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
 import { moveOrder } from './order-rows';
+import { orderNotes } from '../../schema/staff-notes';
 
 /** One event of a Hiper sales order. */
 interface HiperEvent {
@@ -57,7 +58,7 @@ const AT_ONCE = 4;
 const PER_CLIENT = 50;
 /** How long after it was sent an order's events are read. */
 const WATCHED_DAYS = 30;
-export const NO_LONGER_WATCHED = `Acompanhado por ${WATCHED_DAYS} dias depois do envio: os eventos do Hiper não são mais lidos`;
+export const NO_LONGER_WATCHED = orderNotes.no_longer_watched(WATCHED_DAYS);
 
 interface Watched {
   id: string;
@@ -172,7 +173,7 @@ export class OrderStatus {
         em,
         order.id,
         { state: 'cancelled' },
-        client.ordersCancelInStore ? 'Cancelado no Hiper: cancelado na loja' : 'Cancelado no Hiper',
+        client.ordersCancelInStore ? orderNotes.cancelled_in_hiper_and_store : orderNotes.cancelled_in_hiper,
         ['sent', 'processed', 'invoiced'],
       );
       return;
@@ -184,13 +185,13 @@ export class OrderStatus {
           .map((e) => e.observacao)
           .filter(Boolean)
           .at(-1) ||
-        'Hiper processou o pedido com erro';
+        orderNotes.processed_with_error;
       await moveOrder(em, order.id, { state: 'rejected', last_error: reason }, reason, ['sent', 'processed']);
       return;
     }
     let state = order.state;
     if (state === 'sent' && said.codigoDaSituacaoDeProcessamento === PROCESSED) {
-      await moveOrder(em, order.id, { state: 'processed' }, 'Processado pelo Hiper', ['sent']);
+      await moveOrder(em, order.id, { state: 'processed' }, orderNotes.processed, ['sent']);
       state = 'processed';
     }
     const invoice = events.find((e) => e.codigoDoTipoDeEvento === NFE_ISSUED && e.chaveDocumentoFiscal);
@@ -200,7 +201,7 @@ export class OrderStatus {
         em,
         order.id,
         { state: 'invoiced', nfe_key: invoice.chaveDocumentoFiscal },
-        `NF-e ${invoice.chaveDocumentoFiscal} escrita na loja`,
+        orderNotes.invoice_written(invoice.chaveDocumentoFiscal!),
         ['sent', 'processed'],
       );
     }
@@ -211,11 +212,7 @@ export class OrderStatus {
         await moveOrder(em, order.id, { last_error: refusal, fulfil_refused_at: new Date() }, refusal);
         return;
       }
-      await moveOrder(em, order.id, { state: 'shipped' }, 'Entregue à transportadora: enviado na loja', [
-        'sent',
-        'processed',
-        'invoiced',
-      ]);
+      await moveOrder(em, order.id, { state: 'shipped' }, orderNotes.shipped, ['sent', 'processed', 'invoiced']);
     }
   }
 
@@ -225,15 +222,15 @@ export class OrderStatus {
    */
   private async confirmCancel(em: EntityManager, order: Watched, said: HiperOrderStatus, events: HiperEvent[]) {
     if (said.cancelado || events.some((e) => e.codigoDoTipoDeEvento === CANCELLED)) {
-      await moveOrder(em, order.id, { cancel_requested_at: null }, 'Cancelamento confirmado pelo Hiper');
+      await moveOrder(em, order.id, { cancel_requested_at: null }, orderNotes.cancel_confirmed);
       return;
     }
     const invoice = events.find((e) => e.codigoDoTipoDeEvento === NFE_ISSUED && e.chaveDocumentoFiscal);
     const handed = events.some((e) => e.codigoDoTipoDeEvento === HANDED_TO_CARRIER);
     if (!invoice && !handed) return;
     const why = handed
-      ? 'Cancelado na loja, mas o Hiper diz que o pedido foi entregue à transportadora: trate no Hiper'
-      : `Cancelado na loja, mas o Hiper emitiu a NF-e ${invoice!.chaveDocumentoFiscal}: trate no Hiper`;
+      ? orderNotes.cancel_after_shipping
+      : orderNotes.cancel_after_invoice(invoice!.chaveDocumentoFiscal!);
     await moveOrder(em, order.id, { last_error: why, cancel_requested_at: null }, why);
   }
 
@@ -311,7 +308,7 @@ export class OrderStatus {
   }
 }
 
-const NOT_DISPATCHED = 'A Nuvemshop recusou marcar como enviado';
+const NOT_DISPATCHED = orderNotes.not_dispatched;
 
 /** A refusal for a scope, as staff read it: the scope named, and how it is granted. */
 const notDispatched = (refusal: PermissionMissing) =>

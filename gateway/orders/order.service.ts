@@ -22,7 +22,7 @@ import { HIPER_ORDER_ID_REQUIRED, HiperOrderId, isHiperOrderId, notAHiperOrderId
 import type { OrderSweep } from './order-intake';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
 import type { OrderSender } from './order-sender';
-import { syncErrorNotes } from '../../schema/staff-notes';
+import { orderNotes, syncErrorNotes } from '../../schema/staff-notes';
 
 export const ORDER_NOT_SENDABLE = 'Order cannot be sent in its state';
 export const ORDER_NOT_UNCERTAIN = 'Order cannot be marked sent in its state';
@@ -91,9 +91,7 @@ export class OrderService {
           // The cancelled sales order is no longer this order's: the next send records the new one.
           ...(cancelled ? { hiper_order_id: null, hiper_code: null, hiper_events_seen: 0, sent_at: null } : {}),
         },
-        cancelled
-          ? `Reenviar pedido pela equipe (estava rejected): pedido de venda ${cancelled} cancelado no Hiper antes`
-          : `Reenviar pedido pela equipe (estava ${row.state})`,
+        cancelled ? orderNotes.resent_after_cancel(cancelled) : orderNotes.resent(row.state),
         cancelled ? ['rejected'] : RESENDABLE,
       );
     });
@@ -166,7 +164,7 @@ export class OrderService {
         em,
         orderId,
         { state: 'sent', sent_at: new Date(), last_error: null, hiper_order_id: hiperOrderId },
-        `Já está no Hiper (${hiperOrderId}), pela equipe`,
+        orderNotes.marked_sent(hiperOrderId!),
         MARKABLE,
       );
       // The store is read again: an order it cancelled meanwhile is then cancelled in Hiper, as any sent order is.

@@ -18,7 +18,7 @@ const HISTORY = [
   { at: '2026-11-27T13:05:09Z', state: 'received', note: 'Recebido por webhook (order/paid)' },
   { at: '2026-11-27T13:05:10Z', state: 'sending', note: 'Enviando ao Hiper' },
   { at: '2026-11-27T13:05:11Z', state: 'held', note: 'O documento do cliente é inválido' },
-  { at: '2026-11-27T13:20:00Z', state: 'received', note: 'Reenviar pedido pela equipe (estava held)' },
+  { at: '2026-11-27T13:20:00Z', state: 'received', note: 'Reenviado pela equipe (estava “Aguardando pessoa”)' },
   { at: '2026-11-27T13:20:01Z', state: 'sending', note: 'Enviando ao Hiper' },
   {
     at: '2026-11-27T13:20:04Z',

@@ -65,7 +65,7 @@ describe('Reenviar on a rejected order', () => {
     expect(sent.hiper_order_id).toBe(open[0].id);
     const read = await suite.t.request('GET', `/api/v1/orders/${rejected.id}`, { token: suite.su });
     expect(read.body.history.map((h: { note: string }) => h.note)).toContain(
-      `Reenviar pedido pela equipe (estava rejected): pedido de venda ${first.id} cancelado no Hiper antes`,
+      `Reenviado pela equipe (estava “Rejeitado”): pedido de venda ${first.id} cancelado no Hiper antes`,
     );
   });
 

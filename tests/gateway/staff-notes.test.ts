@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { SYNC_ERROR_CODES } from '../../gateway/resources/sync-run.resource';
-import { orderNotes, syncErrorNotes, webhookNotes } from '../../schema/staff-notes';
+import { orderNotes, orderStateNames, syncErrorNotes, webhookNotes } from '../../schema/staff-notes';
 import { englishIn } from '../support/english';
 import { createTestDatabase } from '../support/database';
 
@@ -13,7 +13,13 @@ function textsOf(section: Record<string, unknown>): [string, string][] {
     if (typeof entry === 'string') return [code, entry];
     const made = (entry as (...values: unknown[]) => string)(
       ...Array.from({ length: (entry as () => string).length }, (_, i) =>
-        code === 'erasure_due' ? new Date('2026-03-20T17:30:00Z') : i === 0 ? 123 : 'LV00000000001',
+        code === 'erasure_due'
+          ? new Date('2026-03-20T17:30:00Z')
+          : code === 'resent'
+            ? 'held'
+            : i === 0
+              ? 123
+              : 'LV00000000001',
       ),
     );
     return [code, made];
@@ -26,7 +32,7 @@ describe('the catalogue of what the screens tell staff', () => {
   });
 
   it('says every code in Portuguese, and names the fields as their labels do', () => {
-    for (const section of [syncErrorNotes, webhookNotes, orderNotes]) {
+    for (const section of [syncErrorNotes, webhookNotes, orderNotes, orderStateNames]) {
       for (const [code, text] of textsOf(section)) {
         expect({ code, english: englishIn(text) }).toEqual({ code, english: [] });
         expect(text.trim()).toBe(text);
@@ -88,7 +94,10 @@ describe('the migration that rewrites English notes', () => {
         values (gen_random_uuid(), '00000000-0000-4000-8000-000000000001', 1, 'held',
           'Hiper refused the security key', '[]',
           '[{"at": "2026-03-20T10:00:00Z", "note": "Recebido por webhook (order/paid)"},
-            {"at": "2026-03-20T10:00:01Z", "state": "held", "note": "Hiper refused the security key"}]',
+            {"at": "2026-03-20T10:00:01Z", "state": "held", "note": "Hiper refused the security key"},
+            {"at": "2026-03-20T10:05:00Z", "state": "received", "note": "Reenviar pedido pela equipe (estava held)"},
+            {"at": "2026-03-20T10:06:00Z", "state": "received",
+             "note": "Reenviar pedido pela equipe (estava rejected): pedido de venda a-1 cancelado no Hiper antes"}]',
           now(), now())`,
     );
 
@@ -111,6 +120,9 @@ describe('the migration that rewrites English notes', () => {
     expect(order.history.map((line) => line.note)).toEqual([
       'Recebido por webhook (order/paid)',
       orderNotes.hiper_key_refused,
+      'Reenviado pela equipe (estava “Aguardando pessoa”)',
+      'Reenviado pela equipe (estava “Rejeitado”): pedido de venda a-1 cancelado no Hiper antes',
     ]);
+    expect(orderNotes.resent_after_cancel('a-1')).toBe(order.history[3].note);
   });
 });

@@ -1,3 +1,5 @@
+import { orderStateNames } from '../../../schema/staff-notes';
+
 /** The pedidos screen's texts (`resources.pedidos` in react-admin's convention): see ./index.ts for what each key says. */
 const notSendable = 'Este pedido não pode ser enviado no estado em que está.';
 export default {
@@ -44,18 +46,7 @@ export default {
     history: { at: 'Quando', state: 'Estado', note: 'Nota', none: 'Sem histórico ainda.' },
   },
   values: {
-    state: {
-      received: 'Recebido',
-      held: 'Aguardando pessoa',
-      sending: 'Enviando',
-      sent: 'Enviado',
-      processed: 'Processado',
-      rejected: 'Rejeitado',
-      invoiced: 'Faturado',
-      shipped: 'Despachado',
-      cancelled: 'Cancelado',
-      uncertain: 'Incerto',
-    },
+    state: orderStateNames,
     payment_status: {
       pending: 'Pendente',
       authorized: 'Autorizado',

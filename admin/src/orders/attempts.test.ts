@@ -7,7 +7,7 @@ describe('an order’s sends to Hiper, from its history', () => {
       { at: '2026-11-27T13:00:00Z', state: 'received', note: 'Recebido por webhook (order/paid)' },
       { at: '2026-11-27T13:00:01Z', state: 'sending', note: 'Enviando ao Hiper' },
       { at: '2026-11-27T13:00:02Z', state: 'held', note: 'O documento do cliente é inválido' },
-      { at: '2026-11-27T13:05:00Z', state: 'received', note: 'Reenviar pedido pela equipe (estava held)' },
+      { at: '2026-11-27T13:05:00Z', state: 'received', note: 'Reenviado pela equipe (estava “Aguardando pessoa”)' },
       { at: '2026-11-27T13:05:01Z', state: 'sending', note: 'Enviando ao Hiper' },
       { at: '2026-11-27T13:05:03Z', state: 'uncertain', note: 'Hiper respondeu HTTP 502 sem o id do pedido' },
     ];
