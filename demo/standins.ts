@@ -16,6 +16,19 @@ export const DEMO_CLIENT = {
   appSecret: 'demo-nuvemshop-app-secret',
 };
 
+/**
+ * A second store whose client staff typed with an old Token Hiper: it fails with "Token Hiper recusado pelo Hiper"
+ * until the right one (`hiperKey`) is put back in "Editar cliente".
+ */
+export const DEMO_SECOND_CLIENT = {
+  name: 'Loja do Bruno',
+  url: 'https://loja-do-bruno.example.com',
+  hiperKey: 'demo0000000000000000000000000000000000000000000000000000000bruno',
+  wrongHiperKey: 'demo0000000000000000000000000000000000000000000000000000000antiga',
+  storeId: 1_000_002,
+  storeToken: 'demo-nuvemshop-store-token-bruno',
+};
+
 export interface DemoStandInsOptions {
   /** The ports of the Hiper and Nuvemshop stand-ins on 127.0.0.1 (0: any free one). */
   hiperPort: number;
@@ -39,7 +52,8 @@ export interface DemoStandIns {
 
 /**
  * The project's own Hiper and Nuvemshop stand-ins, started as servers on 127.0.0.1 for `npm run demo`: one Hiper
- * account with the demo catalogue and its page, one store with its page.
+ * account with the demo catalogue and its page, one store with its page; and a second store and account, for the client
+ * whose Token Hiper staff put right.
  */
 export async function startDemoStandIns(options: DemoStandInsOptions): Promise<DemoStandIns> {
   let storeUrl = '';
@@ -75,6 +89,10 @@ export async function startDemoStandIns(options: DemoStandInsOptions): Promise<D
       storePage: () => storeUrl,
     });
     seedCatalogue(account, `${erpUrl}images`);
+    nuvemshop.addStore(DEMO_SECOND_CLIENT.storeId, { token: DEMO_SECOND_CLIENT.storeToken }).info.name = {
+      pt: DEMO_SECOND_CLIENT.name,
+    };
+    seedCatalogue(hiper.addAccount(DEMO_SECOND_CLIENT.hiperKey), `${erpUrl}images`);
     const started = nuvemshop;
     return {
       hiper,

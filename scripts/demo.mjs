@@ -81,7 +81,7 @@ await new Promise((resolve) => {
 status.write(`Demo: compiled in ${seconds(compiling)}\n`);
 
 // 2. The stand-ins, serving their pages.
-const { startDemoStandIns, DEMO_CLIENT } = require(path.join(root, 'dist/demo/demo/standins.js'));
+const { startDemoStandIns, DEMO_CLIENT, DEMO_SECOND_CLIENT } = require(path.join(root, 'dist/demo/demo/standins.js'));
 try {
   standIns = await startDemoStandIns({
     hiperPort,
@@ -164,6 +164,21 @@ async function connect(url) {
       orders_enabled: true,
     }),
   });
+  // The second client, typed with an old Token Hiper: its first run fails, and staff put the right one back.
+  const second = await call('POST', '/api/v1/clients/', {
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      name: DEMO_SECOND_CLIENT.name,
+      url: DEMO_SECOND_CLIENT.url,
+      hiper_token: DEMO_SECOND_CLIENT.wrongHiperKey,
+      nuvemshop_token: DEMO_SECOND_CLIENT.storeToken,
+      nuvemshop_store_id: DEMO_SECOND_CLIENT.storeId,
+    }),
+  });
+  await call('POST', `/api/v1/clients/${second.id}/sync`, {
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   standIns.connect(api);
   process.stdout.write(
     [
@@ -171,6 +186,9 @@ async function connect(url) {
       'The demo is running (Ctrl-C stops it; every start begins afresh).',
       `  Admin:        ${url}/clientes  sign in as ${superuser.email} / ${superuser.password}`,
       `                the client "${DEMO_CLIENT.name}" is connected: its row menu, "Sincronizar agora"`,
+      `                the client "${DEMO_SECOND_CLIENT.name}" has an old Token Hiper: it shows "Falhou" (Token Hiper`,
+      `                recusado pelo Hiper). In "Editar cliente" put ${DEMO_SECOND_CLIENT.hiperKey}`,
+      '                as Token Hiper and save: it leaves "Falhou" at once, and "Sincronizar agora" fills its store.',
       `  Demo ERP:     ${standIns.erpUrl}  (Hiper stand-in) change a price or a stock, add a product`,
       `  Demo store:   ${standIns.storeUrl}  (Nuvemshop stand-in) its products; JSON at ${standIns.storeUrl}products.json`,
       `  Stock runs every ${stockInterval} s carry price and stock changes; a new product comes with the next`,

@@ -98,13 +98,47 @@ describe('npm run demo', () => {
       expect(signIn.status).toBe(200);
       const token = signIn.body.access_token as string;
       const clients = await call(api, 'GET', '/api/v1/clients/', { token });
-      expect(clients.body.data).toHaveLength(1);
-      const client = clients.body.data[0];
-      expect(client).toMatchObject({
-        name: 'Loja Demonstração',
-        nuvemshop_store_id: 1_000_001,
-        sync_state: 'never_synced',
+      expect(clients.body.data).toHaveLength(2);
+      const client = clients.body.data.find((c: { name: string }) => c.name === 'Loja Demonstração');
+      expect(client).toMatchObject({ nuvemshop_store_id: 1_000_001, sync_state: 'never_synced' });
+
+      // The second client's old Token Hiper: its run fails saying so, and the client reads "Falhou" until the right
+      // key, the one the banner gives, is saved; then the client may be synchronised again, and its store fills.
+      const bruno = clients.body.data.find((c: { name: string }) => c.name === 'Loja do Bruno');
+      const rightKey = /In "Editar cliente" put (\S+)\s/.exec(banner)![1];
+      const failed = await until(
+        demo,
+        'the second client failing on its Token Hiper',
+        async () => {
+          const runs = await call(api, 'GET', `/api/v1/sync-runs/?client_id=${bruno.id}`, { token });
+          return runs.body.data.find((r: { state: string }) => r.state === 'failed');
+        },
+        30_000,
+      );
+      expect(failed.errors).toEqual([expect.objectContaining({ code: 'hiper_key_refused' })]);
+      expect((await call(api, 'GET', `/api/v1/clients/${bruno.id}`, { token })).body.sync_state).toBe('failed');
+      const fixed = await call(api, 'PUT', `/api/v1/clients/${bruno.id}`, {
+        token,
+        json: { url: bruno.url, name: bruno.name, nuvemshop_store_id: bruno.nuvemshop_store_id, hiper_token: rightKey },
       });
+      expect(fixed.status, fixed.text).toBe(200);
+      expect(fixed.body.sync_state).not.toBe('failed');
+      const again = await until(
+        demo,
+        'the second client synchronised with its right key',
+        async () => {
+          const started = await call(api, 'POST', `/api/v1/clients/${bruno.id}/sync`, { token, json: {} });
+          let answer = started;
+          while (['queued', 'running'].includes(answer.body.state)) {
+            await new Promise((r) => setTimeout(r, 250));
+            answer = await call(api, 'GET', `/api/v1/sync-runs/${started.body.id}`, { token });
+          }
+          return answer.body.kind === 'catalogue' ? answer.body : undefined;
+        },
+        60_000,
+      );
+      expect(again).toMatchObject({ state: 'succeeded', created: 4, failed: 0 });
+      expect((await call(api, 'GET', `/api/v1/clients/${bruno.id}`, { token })).body.sync_state).toBe('idle');
 
       const erpPage = await fetch(erp);
       expect(erpPage.status).toBe(200);
