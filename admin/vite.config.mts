@@ -158,8 +158,8 @@ async function buildLoader(): Promise<string> {
 /**
  * The public pages (src/prerendered/prerender.tsx, `PRERENDERED_PAGES`) written already rendered, as
  * pages/<name>.html, which the gateway answers for their addresses (gateway/admin-files.ts). A signed-out visitor
- * sees the page with its first bytes, and runs none of the app's code until they use the page: on /login that is
- * React, MUI, react-admin and the app, about 400 kB, of which a page nobody has touched runs a quarter.
+ * sees the page with its first bytes, and runs none of the app's code (React, MUI, react-admin and the app, most of
+ * which an untouched page would never run) until they use the page.
  *
  * Each page is the admin's page (index.html) with the page in both appearances, each in a <template>, and one small
  * script instead of the app's (src/prerendered/loader.ts) that shows the visitor's appearance and loads the app on
@@ -267,9 +267,9 @@ export default defineConfig({
   build: {
     outDir,
     emptyOutDir: true,
-    // The GraphQL explorer's page loads GraphiQL as one chunk of about 720 kB (240 kB gzip), past Vite's 500 kB
-    // warning. Only that page, opened by a developer, loads it; the admin's own chunks stay under 350 kB, and the
-    // benchmark holds them to a stricter budget (its JavaScript until the first rows, bench/README.md).
+    // The GraphQL explorer's page loads GraphiQL as one chunk past Vite's 500 kB warning; only that page, opened by a
+    // developer, loads it, and the benchmark holds the admin's own first screen to a stricter budget (bench/README.md,
+    // "Targets").
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       input: {

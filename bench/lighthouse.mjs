@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Lighthouse 12's scores for /login and a signed-in /clientes, desktop and mobile (bench/README.md, "Lighthouse").
+ * Lighthouse 12's scores for /login and a signed-in /clientes, desktop and mobile (bench/README.md, "Other benchmarks").
  *
  *   npm run bench:lighthouse [-- --runs 3] [-- --url http://127.0.0.1:8000] [-- --baseline ../baseline]
  *

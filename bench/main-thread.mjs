@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The main thread after a list's rows appear, and the JavaScript the login page never runs, measured in headless
- * Chromium (bench/README.md, "Main thread after the rows").
+ * Chromium (bench/README.md, "Other benchmarks").
  *
  *   node bench/main-thread.mjs [--runs 5] [--path /clientes] [--cpu-slowdown 1] [--url http://127.0.0.1:8000]
  *

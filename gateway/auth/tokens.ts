@@ -24,11 +24,10 @@ export class TokenIssuer {
   // A KeyObject, not the string: given a string, jsonwebtoken first tries to parse it as a PEM key on every call.
   private readonly key: KeyObject;
   /**
-   * Access tokens already verified, with their claims and expiry: every signed-in request presents one, and
-   * verifying it again (decoding, an HMAC, jsonwebtoken's checks) cost more than the rest of authentication. Only
-   * tokens that passed verification are kept, each until it expires; revocation is the user's row's business
-   * (`ver`, `sid`), read on every request all the same. Only tokens this gateway signed get in, so each entry is
-   * one of our tokens (about 250 characters) and its four claims: at most about 1 KB, 1 MB for the 1,000 kept.
+   * Access tokens already verified, with their claims and expiry, because every signed-in request presents one and
+   * verifying it again costs more than the rest of authentication. Only tokens this gateway signed and that passed
+   * verification get in, each until it expires, so the cache stays small; revocation is the user's row's business
+   * (`ver`, `sid`), read on every request all the same.
    */
   private readonly verified = new LRUCache<string, { claims: Claims; expires: number }>({ max: 1000 });
 

@@ -12,10 +12,9 @@ interface KnexClient {
  * from the very settings the ORM's connections are made from (the address, the statement timeout, the connection
  * timeout, and MikroORM's type parsers, which leave dates as text), and it holds as many of them as the ORM's pool.
  *
- * A read takes a connection of `pg`'s pool as the benchmark's raw baseline does, where knex's pool (tarn) spends a
- * pending operation, a timer and several promises on every acquisition. The ORM keeps its own pool for its unit of
- * work and transactions; the job queue has a third, pg-boss's. The pool opens when first read from and closes with
- * the ORM.
+ * A read takes its connection here because knex's pool (tarn) spends a pending operation, a timer and several promises
+ * on every acquisition. The ORM keeps its own pool for its unit of work and transactions; the job queue has a third,
+ * pg-boss's. The pool opens when first read from and closes with the ORM.
  */
 export class PostgreSqlReadsDriver extends PostgreSqlDriver {
   private pool?: Pool;

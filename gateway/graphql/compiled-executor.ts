@@ -13,25 +13,19 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 
 /**
- * What the largest operation the limits let through holds once compiled, its document included, measured
- * (tests/gateway/graphql-memory.test.ts) on the widest resource (clients, 15 fields: 404 KB). It grows with a type's
- * fields, and the test says when a new one outgrows it.
+ * The most the largest operation the limits let through may hold once compiled, its document included: the bound
+ * `GRAPHQL_COMPILED_OPERATIONS` multiplies. tests/gateway/graphql-memory.test.ts says when a wider type outgrows it.
  */
 export const COMPILED_OPERATION_BYTES = 512 * 1024;
 
 /**
- * Apollo Server runs its whole request pipeline for every request (parsing or its document store, validation with the
- * depth, alias, cost and row limits, operation resolution, variable coercion, errors, every plugin); only execution
- * is handed over here, through the `gateway` option (Apollo's place for a custom executor). An operation runs on
- * graphql-js the first time, and from its second run on as graphql-jit's compiled form, which resolves a list page's
- * hundreds of fields as plain function calls instead of walking the document for each: a text sent once (as an
- * attack's distinct texts are) never pays for compiling.
+ * Execution only, through Apollo's `gateway` option, so every request still passes Apollo's whole pipeline. An
+ * operation runs on graphql-js the first time and compiled by graphql-jit from its second run on, so a text sent once
+ * (as an attack's distinct texts are) never pays for compiling.
  *
- * Operations are told apart by their node in Apollo's document: Apollo hands the same document for the same text while
- * its document store keeps it (a text parsed again is another document, seen anew). How often each ran is kept
- * weakly, with the document; compiled operations are kept for the `maxCompiled` last used, each holding its document
- * alive. The worst case of one (the largest operation the parser's token bound and the cost limit let through) is
- * measured by tests/gateway/graphql-memory.test.ts; docs/architecture.md (GraphQL) gives the figures.
+ * Operations are told apart by their node in Apollo's document, which Apollo hands again for the same text while its
+ * document store keeps it. Run counts are kept weakly with the document; compiled operations for the `maxCompiled`
+ * last used, each holding its document alive (bounded as `COMPILED_OPERATION_BYTES` says).
  */
 export function compiledExecution(
   schema: GraphQLSchema,

@@ -22,8 +22,7 @@ export interface ContextRequest {
 /**
  * The context keeps the two values it reads of the request, not the request: whatever still holds a context after its
  * answer is sent (Apollo's context for the executor until the collector frees it, a promise still pending) then holds
- * two strings, not the HTTP request and response with their headers and every handler's state (bench/README.md, "Why
- * a GraphQL read cost more to collect").
+ * two strings, not the HTTP request and response with their headers and every handler's state.
  */
 export function buildContext(req: ContextRequest, services: Services): Context {
   const { authorization } = req.headers;

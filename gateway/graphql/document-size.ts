@@ -26,10 +26,9 @@ export function selectionsIn(document: DocumentNode): number {
  * own "Validation aborted." error after this one): what a document seen for the first time costs to validate is
  * then bounded, whoever sends it.
  *
- * Validation's cost grows faster than a document's text: graphql-js's rule that fields of one name can be merged
- * compares the fields and fragments of a selection set in pairs, so 430 one-field fragments spread in one query,
- * within every other limit, cost 87 ms of it. The rules run side by side over one walk of the document, and the
- * document is entered before any of its selection sets, so the count (one walk, linear) comes before those pairs.
+ * Validation's cost grows faster than a document's text (graphql-js compares a selection set's fields and fragments in
+ * pairs to see whether they merge); the document is entered before any of its selection sets, so this linear count
+ * comes before those pairs.
  */
 export function documentSizeRule(maxSelections: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({

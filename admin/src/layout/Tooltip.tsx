@@ -6,8 +6,8 @@ import { afterFirstPaintModule, usePainted } from './firstPaint';
 export type * from '@mui/material/Tooltip';
 
 /**
- * MUI's Tooltip itself (with Popper and popper.js, about 9 kB gzip), kept out of the first screen's code: fetched once
- * the app has been painted, when the first tooltips take over from their children.
+ * MUI's Tooltip itself (with Popper and popper.js), kept out of the first screen's code: fetched once the app has been
+ * painted, when the first tooltips take over from their children.
  */
 const mui = afterFirstPaintModule(() => import('@mui/material/Tooltip'));
 const MuiTooltip = mui.component((module) => module.default);
