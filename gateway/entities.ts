@@ -2,7 +2,7 @@ import { AuthorizationCode } from './callback/authorization-code.entity';
 import { RateLimitCounter } from './auth/rate-limit.entity';
 import { DeletedUser, User } from './users/user.entity';
 import { OwnerItemCount, RowCount } from './database/row-count.entity';
-import { entityFor } from './resources/entity';
+import { entityFor } from './kit/entity';
 import { SyncClient, SyncImage, SyncProduct } from './sync/sync.entities';
 import { declaredResources } from './resources';
 import { OrderClient } from './orders/order.entities';

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { Migrator } from '@mikro-orm/migrations';
 import { loadMigrations } from '../migrations';
-import { loadResources } from './resources';
 import { loadConfig } from './config';
 import { ormOptions } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
@@ -12,7 +11,6 @@ setTokenEncryptionKey(config.TOKEN_ENCRYPTION_KEY);
 if (!config.DATABASE_URL) throw new Error('Set DATABASE_URL to run the MikroORM CLI');
 const databaseUrl = config.DATABASE_URL;
 export default async () => {
-  await loadResources();
   const options = ormOptions(databaseUrl);
   return {
     ...options,

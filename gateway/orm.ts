@@ -3,7 +3,6 @@ import path from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { compiled, projectRoot } from './paths';
 import { entities } from './entities';
-import { loadResources } from './resources';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './config';
 import { PostgreSqlReadsDriver } from './database/reads-driver';
 
@@ -52,7 +51,6 @@ export async function openDatabase(
   poolMax?: number,
   statementTimeoutMs?: number,
 ): Promise<MikroORM> {
-  await loadResources();
   return MikroORM.init(ormOptions(databaseUrl, poolMax, statementTimeoutMs));
 }
 

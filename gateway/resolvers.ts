@@ -10,8 +10,7 @@ let built: Resolvers | undefined;
 
 /**
  * Every GraphQL resolver: the schema at /graphql and in schema/schema.graphql is built from these. Each declared
- * resource's operations come from its declaration (gateway/graphql/resource-resolver.ts); built once, after
- * `loadResources()`.
+ * resource's operations come from its declaration (gateway/graphql/resource-resolver.ts).
  */
 export function resolvers(): Resolvers {
   return (built ??= [

@@ -3,14 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
-import type { Caller } from '../auth/auth.service';
+import type { Caller } from '../users/auth.service';
 import type { RateLimits } from '../auth/rate-limits';
-import { saveStoreToken } from '../resources/store-connection';
+import { saveStoreToken } from '../clients/store-connection';
 import type { PlainRows } from '../database/plain-rows';
 import type { JobQueue } from '../queue/queue';
 import { AuthorizationCode } from './authorization-code.entity';
 import type { AuthorizeCallback, CallbackAnswer } from './callback.schemas';
-import { exchangeCode, type NuvemshopApp } from './nuvemshop-token.client';
+import { exchangeCode, type NuvemshopApp } from '../platforms/nuvemshop-token.client';
 import { messages } from '../messages';
 
 type Outcome = { status: number; answer: Record<string, unknown> };

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthChecker } from 'type-graphql';
-import type { Caller } from '../auth/auth.service';
+import type { Caller } from '../users/auth.service';
 import type { Services } from '../services';
 import type { SignedInUser } from '../users/user.schemas';
 

@@ -12,8 +12,8 @@ import {
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { z } from 'zod';
 import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { isAnswered, type Field as FieldDeclaration, type Fields } from '../fields/field';
-import type { InputShape, RecordAction, Resource } from '../fields/resource';
+import { isAnswered, type Field as FieldDeclaration, type Fields } from '../kit/field';
+import type { InputShape, RecordAction, Resource } from '../kit/resource';
 import { validate } from '../validation';
 
 /** The state in which a record action is not offered: a state field and its values. */

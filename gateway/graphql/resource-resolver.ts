@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { Args, ArgsType, Authorized, Ctx, Field, Info, Mutation, Query, Resolver } from 'type-graphql';
-import type { Reading, Resource } from '../fields/resource';
+import type { Reading, Resource } from '../kit/resource';
 import { pageArgsWith, pageToListWith, type ListOptions } from '../database/pagination';
 import { validate } from '../validation';
 import type { Context } from './context';

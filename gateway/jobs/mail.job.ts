@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { AuthService } from '../auth/auth.service';
+import type { AuthService } from '../users/auth.service';
 import type { Config } from '../config';
 import { emailChangedEmail } from '../email/email-changed.email';
 import { PROJECT_NAME } from '../email/layout';

@@ -3,7 +3,7 @@ import type { OrderSweep } from '../orders/order-intake';
 import type { OrderSender } from '../orders/order-sender';
 import type { OrderWatch } from '../orders/order-watch';
 import type { OrderStatus } from '../orders/order-status';
-import { PlatformError } from '../sync/platform-call';
+import { PlatformError } from '../platforms/platform-call';
 import type { Job, QueueDefinition } from '../queue/queue';
 
 export interface OrderJobDeps {

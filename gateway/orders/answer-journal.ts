@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { sleep } from '../sync/platform-call';
+import { sleep } from '../platforms/platform-call';
 import { moveOrder } from './order-rows';
 
 /** Hiper's id of one order's sales order, with what its history says, not yet saved on the order's row. */

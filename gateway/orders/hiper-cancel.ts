@@ -1,5 +1,5 @@
-import type { HiperClient } from '../sync/hiper.client';
-import { PlatformError } from '../sync/platform-call';
+import type { HiperClient } from '../platforms/hiper.client';
+import { PlatformError } from '../platforms/platform-call';
 import { hiperOrderPath } from './hiper-order-id';
 
 /** Hiper's answer to a cancel: asked (it processes the cancel later), or refused with its reasons in its words. */

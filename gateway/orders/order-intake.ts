@@ -9,11 +9,11 @@ import {
   missingConnection,
   notConnectedMessage,
   storeConnectionOf,
-} from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import { storeClient } from '../resources/store-connection';
-import type { NuvemshopClient, NuvemshopStoreClient } from '../sync/nuvemshop.client';
-import { isConnected } from '../sync/sync-runner';
+  isConnected,
+} from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
+import { storeClient } from '../clients/store-connection';
+import type { NuvemshopClient, NuvemshopStoreClient } from '../platforms/nuvemshop.client';
 import { upsertOrder } from './order-rows';
 import { orderNotes, webhookNotes } from '../../schema/staff-notes';
 

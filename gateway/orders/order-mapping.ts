@@ -1,5 +1,5 @@
-import type { NuvemshopOrder } from '../sync/nuvemshop.client';
-import type { OrderLine } from '../resources/order.resource';
+import type { NuvemshopOrder } from '../platforms/nuvemshop.client';
+import type { OrderLine } from './order.resource';
 import { buyerDocument } from './buyer-document';
 import { ibgeCode } from './ibge';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OrderHistoryEntry, OrderState } from '../resources/order.resource';
+import type { OrderHistoryEntry, OrderState } from './order.resource';
 
 /** An order's row as the order work reads it. */
 export interface OrderRow {

@@ -7,19 +7,19 @@ import {
   DEFAULT_PAYMENT_IDS,
   storeConnectionOf,
   type ClientEntity,
-} from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import { HiperClient, HiperKeyRefused, HiperNotReached } from '../sync/hiper.client';
-import { hiperTokenStore } from '../sync/hiper-token-store';
+  isConnected,
+} from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
+import { HiperClient, HiperKeyRefused, HiperNotReached } from '../platforms/hiper.client';
+import { hiperTokenStore } from '../platforms/hiper-token-store';
 import {
   PermissionMissing,
   type NuvemshopClient,
   type NuvemshopOrder,
   type NuvemshopStoreClient,
-} from '../sync/nuvemshop.client';
-import { permissionMissingText } from '../sync/nuvemshop-scopes';
-import { PlatformError, staffTextOf } from '../sync/platform-call';
-import { isConnected } from '../sync/sync-runner';
+} from '../platforms/nuvemshop.client';
+import { permissionMissingText } from '../platforms/nuvemshop-scopes';
+import { PlatformError, staffTextOf } from '../platforms/platform-call';
 import type { JobQueue } from '../queue/queue';
 import { AnswerJournal } from './answer-journal';
 import { cancelSalesOrder } from './hiper-cancel';

@@ -2,19 +2,18 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { clientResource, storeConnectionOf, type ClientEntity } from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import { HiperClient } from '../sync/hiper.client';
-import { hiperTokenStore } from '../sync/hiper-token-store';
+import { clientResource, storeConnectionOf, type ClientEntity, isConnected } from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
+import { HiperClient } from '../platforms/hiper.client';
+import { hiperTokenStore } from '../platforms/hiper-token-store';
 import {
   NuvemshopRefused,
   PermissionMissing,
   type NuvemshopClient,
   type NuvemshopStoreClient,
-} from '../sync/nuvemshop.client';
-import { permissionMissingText } from '../sync/nuvemshop-scopes';
-import { PlatformError } from '../sync/platform-call';
-import { isConnected } from '../sync/sync-runner';
+} from '../platforms/nuvemshop.client';
+import { permissionMissingText } from '../platforms/nuvemshop-scopes';
+import { PlatformError } from '../platforms/platform-call';
 import { hiperOrderPath, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
 import { moveOrder } from './order-rows';
 import { orderNotes } from '../../schema/staff-notes';

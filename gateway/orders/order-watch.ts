@@ -2,17 +2,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../queue/queue';
-import { clientResource } from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import { HiperKeyRefused, HiperUnavailable } from '../sync/hiper.client';
+import { clientResource, isConnected } from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
+import { HiperKeyRefused, HiperUnavailable } from '../platforms/hiper.client';
 import {
   NuvemshopRefused,
   NuvemshopUnavailable,
   PermissionMissing,
   StoreSuspended,
   TokenRevoked,
-} from '../sync/nuvemshop.client';
-import { isConnected } from '../sync/sync-runner';
+} from '../platforms/nuvemshop.client';
 import type { AnswerJournal } from './answer-journal';
 import { moveOrder } from './order-rows';
 import { HiperBusy } from './order-sender';

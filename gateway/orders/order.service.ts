@@ -3,19 +3,18 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { JobQueue } from '../queue/queue';
-import { clientResource, NOT_CONNECTED, storeConnectionOf } from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
+import { clientResource, NOT_CONNECTED, storeConnectionOf, isConnected } from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
 import {
   MARKABLE_SENT_STATES,
   orderResource,
   RESENDABLE_STATES,
   type OrderPublic,
   type OrderState,
-} from '../resources/order.resource';
-import { HiperClient, HiperKeyRefused } from '../sync/hiper.client';
-import { hiperTokenStore } from '../sync/hiper-token-store';
-import { PlatformError, staffTextOf } from '../sync/platform-call';
-import { isConnected } from '../sync/sync-runner';
+} from './order.resource';
+import { HiperClient, HiperKeyRefused } from '../platforms/hiper.client';
+import { hiperTokenStore } from '../platforms/hiper-token-store';
+import { PlatformError, staffTextOf } from '../platforms/platform-call';
 import { recordId, validate } from '../validation';
 import { cancelSalesOrder } from './hiper-cancel';
 import { HIPER_ORDER_ID_REQUIRED, HiperOrderId, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import type { AuthService } from '../auth/auth.service';
+import type { AuthService } from '../users/auth.service';
 import { endpoints, JSON_TYPE, type Endpoint, type Route } from './route';
 
 /**

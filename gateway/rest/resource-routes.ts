@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Resource } from '../fields/resource';
+import type { Resource } from '../kit/resource';
 import { messages } from '../messages';
-import type { ResourceOperations } from '../resources/service';
+import type { ResourceOperations } from '../kit/service';
 import { IdParams, ListQuery, listOf, Message, noNul, NUL_MESSAGE } from '../validation';
 import { route, type Route } from './route';
 

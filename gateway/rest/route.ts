@@ -1,7 +1,7 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
-import type { AuthService, Caller } from '../auth/auth.service';
+import type { AuthService, Caller } from '../users/auth.service';
 import type { Admission, AdmissionRequest } from '../http/admission';
 import type { SignedInUser } from '../users/user.schemas';
 import { ValidationFailed } from '../errors';

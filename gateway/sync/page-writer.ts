@@ -4,16 +4,11 @@ import {
   storeConnectionOf,
   type ClientEntity,
   type StoreConnectionFields,
-} from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import {
-  linkName,
-  productLinkResource,
-  type ProductLinkEntity,
-  type ProductLinkState,
-} from '../resources/product-link.resource';
-import type { SyncKind } from '../resources/sync-run.resource';
-import { isGradeChild, type HiperProduct } from './hiper.client';
+} from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
+import { linkName, productLinkResource, type ProductLinkEntity, type ProductLinkState } from './product-link.resource';
+import type { SyncKind } from './sync-run.resource';
+import { isGradeChild, type HiperProduct } from '../platforms/hiper.client';
 import {
   NuvemshopUnavailable,
   PermissionMissing,
@@ -22,8 +17,8 @@ import {
   type NuvemshopProduct,
   type NuvemshopStoreClient,
   type VariantChanges,
-} from './nuvemshop.client';
-import { PlatformError } from './platform-call';
+} from '../platforms/nuvemshop.client';
+import { PlatformError } from '../platforms/platform-call';
 import {
   createdVariant,
   type Desired,

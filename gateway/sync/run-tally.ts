@@ -1,4 +1,4 @@
-import type { SyncRunError } from '../resources/sync-run.resource';
+import type { SyncRunError } from './sync-run.resource';
 
 /** Per-job tallies, added to the run's counts as products are written. */
 export interface Tally {

@@ -1,5 +1,5 @@
 import { messages } from '../messages';
-import type { SyncRunError } from '../resources/sync-run.resource';
+import type { SyncRunError } from './sync-run.resource';
 
 /**
  * SQLSTATEs of a database that may answer otherwise the next time: a connection lost, a deadlock or serialization

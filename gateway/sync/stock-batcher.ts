@@ -5,7 +5,7 @@ import {
   STOCK_PRICE_BATCH,
   type StockPriceProduct,
   type StockPriceResult,
-} from './nuvemshop.client';
+} from '../platforms/nuvemshop.client';
 import { heldStock, stockFields } from './product-mapping';
 import type { Tally } from './run-tally';
 import { SyncProduct, type WrittenProduct, type WrittenVariant } from './sync.entities';

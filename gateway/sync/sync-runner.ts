@@ -4,27 +4,18 @@ import {
   clientResource,
   STORE_CONNECTION_PROPS,
   storeConnectionOf,
-  type StoreConnectionFields,
   type SyncState,
-} from '../resources/client.resource';
-import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError, type SyncRunWaiting } from '../resources/sync-run.resource';
-import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from './hiper.client';
-import { hiperTokenStore, type KeptRow } from './hiper-token-store';
+  isConnected,
+} from '../clients/client.resource';
+import { MAX_RUN_ERRORS, type SyncKind, type SyncRunError, type SyncRunWaiting } from './sync-run.resource';
+import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from '../platforms/hiper.client';
+import { hiperTokenStore, type KeptRow } from '../platforms/hiper-token-store';
 import { PlainRows } from '../database/plain-rows';
-import { entityFor } from '../resources/entity';
-import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from './nuvemshop.client';
+import { entityFor } from '../kit/entity';
+import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from '../platforms/nuvemshop.client';
 import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
-import { PlatformError } from './platform-call';
+import { PlatformError } from '../platforms/platform-call';
 import { emptyTally, type Tally } from './run-tally';
-
-/** The client states that stop every call to its store until staff or the store act. */
-export const STOPPED_STATES = ['token_revoked', 'suspended', 'disconnected'];
-
-/** A client is synced when it has both credentials and a store, no state stops it, and it is not archived. */
-export const isConnected = (client: StoreConnectionFields) => {
-  const c = storeConnectionOf(client);
-  return !!c.hiperKey && !!c.storeToken && c.storeId > 0 && !STOPPED_STATES.includes(c.state) && !c.archived;
-};
 
 /** What one job of a run does next: nothing (the run is over), or the continuation to queue. */
 export type StepOutcome = { done: true } | { next: { from: number; skip: number }; delaySeconds?: number };

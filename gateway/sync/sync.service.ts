@@ -11,11 +11,12 @@ import {
   notConnectedMessage,
   STORE_CONNECTION_PROPS,
   type StoreConnectionFields,
-} from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from '../resources/sync-run.resource';
+  isConnected,
+  STOPPED_STATES,
+} from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
+import { syncRunResource, type SyncKind, type SyncRunPublic, type SyncTrigger } from './sync-run.resource';
 import { recordId } from '../validation';
-import { isConnected, STOPPED_STATES } from './sync-runner';
 
 /** Starting runs: one client's on request, every connected client's on a schedule. */
 export class SyncService {

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
-import { entityWith, type EntityOf } from '../resources/entity';
+import { entityWith, type EntityOf } from '../kit/entity';
 import { userResource } from './user.resource';
 
 /**

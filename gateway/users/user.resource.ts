@@ -1,5 +1,5 @@
-import { boolean, email, id, password, text, type CreateOf, type PublicOf, type UpdateOf } from '../fields/field';
-import { inputShape, Resource } from '../fields/resource';
+import { boolean, email, id, password, text, type CreateOf, type PublicOf, type UpdateOf } from '../kit/field';
+import { inputShape, Resource } from '../kit/resource';
 
 /** A staff account. The password is write-only: stored hashed, never answered. */
 export const userResource = new Resource(

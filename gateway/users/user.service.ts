@@ -1,8 +1,8 @@
 import { CheckConstraintViolationException, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Registration } from '../config';
-import { ApiError, invalidCredentials, notEnoughPrivileges } from '../errors';
-import type { Caller } from '../auth/caller';
+import { ApiError, invalidCredentials } from '../errors';
+import { requireSuperuser, type Caller } from '../auth/caller';
 import type { PasswordHasher } from '../auth/passwords';
 import type { RateLimits } from '../auth/rate-limits';
 import { findPage, type ListOptions } from '../database/pagination';
@@ -23,10 +23,6 @@ import {
   type UserUpdate,
   type UserUpdateMe,
 } from './user.resource';
-
-export function requireSuperuser(caller: SignedInUser): void {
-  if (!caller.isSuperuser) throw notEnoughPrivileges();
-}
 
 const userNotFound = () => new ApiError(404, messages.userNotFound);
 

@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { clientResource, storeConnectionOf } from '../resources/client.resource';
-import { entityFor } from '../resources/entity';
-import { storeClient } from '../resources/store-connection';
-import { NuvemshopRefused, type NuvemshopClient } from '../sync/nuvemshop.client';
-import { PlatformError } from '../sync/platform-call';
+import { clientResource, storeConnectionOf } from '../clients/client.resource';
+import { entityFor } from '../kit/entity';
+import { storeClient } from '../clients/store-connection';
+import { NuvemshopRefused, type NuvemshopClient } from '../platforms/nuvemshop.client';
+import { PlatformError } from '../platforms/platform-call';
 
 /**
  * What archiving a client asks of its store: the app's webhooks at PUBLIC_URL deleted at Nuvemshop, so the store

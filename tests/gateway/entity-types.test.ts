@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { propertyOf } from '../../gateway/fields/field';
-import { clientResource, type ClientEntity, type SyncState } from '../../gateway/resources/client.resource';
-import type { EntityOf } from '../../gateway/resources/entity';
-import { syncRunResource, type SyncKind, type SyncRunEntity } from '../../gateway/resources/sync-run.resource';
+import { propertyOf } from '../../gateway/kit/field';
+import { clientResource, type ClientEntity, type SyncState } from '../../gateway/clients/client.resource';
+import type { EntityOf } from '../../gateway/kit/entity';
+import { syncRunResource, type SyncKind, type SyncRunEntity } from '../../gateway/sync/sync-run.resource';
 import { User } from '../../gateway/users/user.entity';
 import { userResource } from '../../gateway/users/user.resource';
 

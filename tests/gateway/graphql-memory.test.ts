@@ -1,5 +1,5 @@
 import { selectionOf } from '../support/declarations';
-import { clientResource } from '../../gateway/resources/client.resource';
+import { clientResource } from '../../gateway/clients/client.resource';
 import type { GraphQLSchema } from 'graphql';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -7,8 +7,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parse, validate, specifiedRules, type DocumentNode, type Token } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { describe, expect, it } from 'vitest';
-import { beforeAll } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { loadConfig } from '../../gateway/config';
 import { COMPILED_OPERATION_BYTES } from '../../gateway/graphql/compiled-executor';
 import { buildContext, type ContextRequest } from '../../gateway/graphql/context';
@@ -16,7 +15,6 @@ import type { Services } from '../../gateway/services';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { DOCUMENT_BYTES_PER_TOKEN, limitRules } from '../../gateway/graphql/server';
 import { resolvers } from '../../gateway/resolvers';
-import { loadResources } from '../../gateway/resources';
 
 /**
  * The bounds of the GraphQL caches rest on two measured figures: what a parsed document holds per token, and what
@@ -28,7 +26,6 @@ const gc = vm.runInNewContext('gc') as () => void;
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
 let schema: GraphQLSchema;
 beforeAll(async () => {
-  await loadResources();
   schema = graphqlSchema(resolvers());
 });
 const CLIENT = selectionOf(clientResource);

@@ -9,7 +9,6 @@ import type { Context } from '../../gateway/graphql/context';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { createApolloServer } from '../../gateway/graphql/server';
 import { resolvers } from '../../gateway/resolvers';
-import { loadResources } from '../../gateway/resources';
 import { call, startTestGatewayAsSuperuser, type TestGateway } from '../support/gateway';
 
 /**
@@ -220,7 +219,6 @@ describe("Apollo's pipeline", () => {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
   let schema: GraphQLSchema;
   beforeAll(async () => {
-    await loadResources();
     schema = graphqlSchema(resolvers());
   });
   const context = () => ({ caller: { ip: '127.0.0.1' } }) as unknown as Context;

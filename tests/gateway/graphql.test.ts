@@ -1,7 +1,7 @@
 import { selectionOf } from '../support/declarations';
-import { clientResource } from '../../gateway/resources/client.resource';
+import { clientResource } from '../../gateway/clients/client.resource';
 import { PlainRows } from '../../gateway/database/plain-rows';
-import { entityFor } from '../../gateway/resources/entity';
+import { entityFor } from '../../gateway/kit/entity';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { datetime, id, int, text } from '../../gateway/fields/field';
-import { Resource } from '../../gateway/fields/resource';
+import { datetime, id, int, text } from '../../gateway/kit/field';
+import { Resource } from '../../gateway/kit/resource';
 import { resolverOf } from '../../gateway/graphql/resource-resolver';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { resolvers } from '../../gateway/resolvers';
-import { loadResources } from '../../gateway/resources';
 import { plugin as describeSchema } from '../../schema/codegen/describe.mjs';
 import { startTestGatewayAsSuperuser, type TestGateway } from '../support/gateway';
 
@@ -25,7 +24,6 @@ function lineOf(printed: string, type: string, field: string): string {
 
 describe('the @hidden hint', () => {
   it('is emitted for a field declared hidden, and for no other', async () => {
-    await loadResources();
     const note = new Resource(
       'HiddenNote',
       {
@@ -56,7 +54,6 @@ describe('the @hidden hint', () => {
   });
 
   it("marks the order's and the webhook's bookkeeping, in the schema and the admin's description", async () => {
-    await loadResources();
     const schema = graphqlSchema(resolvers());
     const printed = printSchemaWithDirectives(schema);
     const hidden = {

@@ -45,8 +45,11 @@ const exists = (file: string) => {
 };
 
 const rel = (file: string) => path.relative(gateway, file);
-/** The domains that know nothing of HTTP (webhooks/ decides how a delivery is admitted: it names http/admission.ts). */
-const DOMAINS = ['users', 'callback', 'auth', 'sync', 'email', 'resources', 'orders'];
+/**
+ * The domains, the resource kit and the platform clients: they know nothing of HTTP (webhooks/ decides how a delivery
+ * is admitted: it names http/admission.ts).
+ */
+const DOMAINS = ['users', 'callback', 'auth', 'sync', 'email', 'clients', 'items', 'orders', 'kit', 'platforms'];
 /** The queue (pg-boss, its tables, every job's payload): below the domains, which queue work through it. */
 const QUEUE = 'queue';
 /** The job definitions: each runs a domain's work, so it sits above the domains. */
@@ -54,7 +57,16 @@ const JOBS = 'jobs';
 const folderOf = (file: string) => (rel(file).includes(path.sep) ? rel(file).split(path.sep)[0] : null);
 const ADAPTERS = ['rest', 'graphql', 'http'];
 /** What assembles every domain: it sits at the top, and nothing below imports it. */
-const ASSEMBLY = ['services.ts', 'routes.ts', 'resolvers.ts', 'entities.ts', 'gateway.ts', 'app.ts', 'main.ts'];
+const ASSEMBLY = [
+  'services.ts',
+  'routes.ts',
+  'resolvers.ts',
+  'entities.ts',
+  'resources.ts',
+  'gateway.ts',
+  'app.ts',
+  'main.ts',
+];
 
 describe('the gateway reads as layers', () => {
   const graph = importGraph();
@@ -74,6 +86,39 @@ describe('the gateway reads as layers', () => {
     };
     for (const file of graph.keys()) visit(file, []);
     expect(circles).toEqual([]);
+  });
+
+  it('has no circle between folders: a folder that imports another is never imported back by it, however far', () => {
+    const folders = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const from = folderOf(file);
+      if (from === null) continue;
+      for (const target of targets) {
+        const to = folderOf(target);
+        if (to !== null && to !== from) folders.set(from, (folders.get(from) ?? new Set()).add(to));
+      }
+    }
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+      [...(folders.get(from) ?? [])].some(
+        (next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))),
+      );
+    const circles = [...folders].flatMap(([from, tos]) =>
+      [...tos].filter((to) => reaches(to, from)).map((to) => `${from}/ → ${to}/ → … → ${from}/`),
+    );
+    expect(folders.size).toBeGreaterThan(10);
+    expect(circles).toEqual([]);
+  });
+
+  it('registers every resource in one explicit list, scanning no folder for declarations', () => {
+    const declarations = sources(gateway).filter((file) => /\.resource\.ts$/.test(file));
+    const registry = readFileSync(path.join(gateway, 'resources.ts'), 'utf8');
+    const unlisted = declarations
+      .filter((file) => !/users\//.test(rel(file)))
+      .filter((file) => !registry.includes(`'./${rel(file).replace(/\.ts$/, '')}'`))
+      .map(rel);
+    expect(declarations.length).toBeGreaterThan(8);
+    expect(unlisted).toEqual([]);
+    expect(registry).not.toMatch(/modulesIn|readdir|import\(/);
   });
 
   it('keeps domains free of REST, GraphQL and HTTP, and of what assembles them', () => {
@@ -137,7 +182,7 @@ describe('one declaration per field', () => {
   }
 
   // The declaration (its one line) and the admin's messages (its label); the store id also where an app install
-  // finds its client (resources/store-connection.ts). The entity is derived from the declaration.
+  // finds its client (clients/store-connection.ts). The entity is derived from the declaration.
   it.each([
     ['hiper_sync_update_dimensions', 2],
     ['nuvemshop_store_id', 3],

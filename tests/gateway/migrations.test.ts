@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
 import { createTestDatabase } from '../support/database';
-import { clientResource } from '../../gateway/resources/client.resource';
-import { itemResource } from '../../gateway/resources/item.resource';
+import { clientResource } from '../../gateway/clients/client.resource';
+import { itemResource } from '../../gateway/items/item.resource';
 import { userResource } from '../../gateway/users/user.resource';
 
 let orm: MikroORM;

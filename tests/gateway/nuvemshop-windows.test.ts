@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NuvemshopClient } from '../../gateway/sync/nuvemshop.client';
+import { NuvemshopClient } from '../../gateway/platforms/nuvemshop.client';
 import { startNuvemshopApi, type ReceivedRequest } from '../support/standins/nuvemshop-api';
 
 /**

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HiperClient, HiperNotReached } from '../../gateway/sync/hiper.client';
-import { NuvemshopClient } from '../../gateway/sync/nuvemshop.client';
+import { HiperClient, HiperNotReached } from '../../gateway/platforms/hiper.client';
+import { NuvemshopClient } from '../../gateway/platforms/nuvemshop.client';
 import { startHiper, type HiperStandIn } from '../support/standins/hiper';
 import { startNuvemshopApi, type NuvemshopApiStandIn } from '../support/standins/nuvemshop-api';
 

@@ -7,15 +7,15 @@ import {
   HiperKeyRefused,
   HiperUnavailable,
   isGradeChild,
-} from '../../gateway/sync/hiper.client';
+} from '../../gateway/platforms/hiper.client';
 import {
   NuvemshopClient,
   NuvemshopRefused,
   NuvemshopUnavailable,
   StoreSuspended,
   TokenRevoked,
-} from '../../gateway/sync/nuvemshop.client';
-import { exchangeCode } from '../../gateway/callback/nuvemshop-token.client';
+} from '../../gateway/platforms/nuvemshop.client';
+import { exchangeCode } from '../../gateway/platforms/nuvemshop-token.client';
 import {
   docDescribedError,
   docFieldErrors,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { isAnswered, type Field } from '../../gateway/fields/field';
-import { clientResource } from '../../gateway/resources/client.resource';
+import { isAnswered, type Field } from '../../gateway/kit/field';
+import { clientResource } from '../../gateway/clients/client.resource';
 
 /** What a client's answer holds: every answered field of its declaration, so a field added there is expected here. */
 const CLIENT_KEYS = Object.entries(clientResource.fields)

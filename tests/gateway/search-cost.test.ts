@@ -1,17 +1,14 @@
 import type { GraphQLSchema } from 'graphql';
-import { describe, expect, it } from 'vitest';
-import { beforeAll } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { ApolloServer } from '@apollo/server';
 import { parse, validate } from 'graphql';
 import { loadConfig } from '../../gateway/config';
 import { graphqlSchema } from '../../gateway/graphql/schema';
 import { searchCostRule } from '../../gateway/graphql/search-cost';
 import { resolvers } from '../../gateway/resolvers';
-import { loadResources } from '../../gateway/resources';
 
 let schema: GraphQLSchema;
 beforeAll(async () => {
-  await loadResources();
   schema = graphqlSchema(resolvers());
 });
 const { GRAPHQL_MAX_SEARCHES } = loadConfig({});

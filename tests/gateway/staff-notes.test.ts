@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
-import { SYNC_ERROR_CODES } from '../../gateway/resources/sync-run.resource';
+import { SYNC_ERROR_CODES } from '../../gateway/platforms/platform-call';
 import { orderNotes, orderStateNames, syncErrorNotes, webhookNotes } from '../../schema/staff-notes';
 import { englishIn } from '../support/english';
 import { createTestDatabase } from '../support/database';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../gateway/paths';
 import { loadConfig } from '../../gateway/config';
 import { GIVE_UP_AFTER_MS, retryDelaySeconds } from '../../gateway/jobs/sync.job';
-import { SYNC_ERROR_CODES } from '../../gateway/resources/sync-run.resource';
+import { SYNC_ERROR_CODES } from '../../gateway/platforms/platform-call';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { freePort } from '../support/net';
 import { startHiper, type HiperStandIn } from '../support/standins/hiper';

@@ -1,5 +1,5 @@
 import { selectionOf } from '../support/declarations';
-import { clientResource } from '../../gateway/resources/client.resource';
+import { clientResource } from '../../gateway/clients/client.resource';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, sql } from '../support/database';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResourceService } from '../../gateway/resources/service';
-import { entityFor } from '../../gateway/resources/entity';
-import { clientResource } from '../../gateway/resources/client.resource';
-import type { Resource } from '../../gateway/fields/resource';
+import { ResourceService } from '../../gateway/kit/service';
+import { entityFor } from '../../gateway/kit/entity';
+import { clientResource } from '../../gateway/clients/client.resource';
+import type { Resource } from '../../gateway/kit/resource';
 
 /** The clients' declaration, served as the generic service serves any resource. */
 const anyResource: Resource = clientResource;

@@ -1,5 +1,5 @@
-import { isAnswered } from '../../gateway/fields/field';
-import type { Resource } from '../../gateway/fields/resource';
+import { isAnswered } from '../../gateway/kit/field';
+import type { Resource } from '../../gateway/kit/resource';
 
 /** Every field a resource answers, as a GraphQL selection: what its declaration says, so tests follow it. */
 export const selectionOf = (resource: Pick<Resource, 'fields'>): string =>

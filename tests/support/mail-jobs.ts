@@ -1,4 +1,4 @@
-import type { MailJobPublic } from '../../gateway/resources/mail-job.resource';
+import type { MailJobPublic } from '../../gateway/email/mail-job.resource';
 import type { TestGateway } from './gateway';
 
 /** What `allMailJobs` answers for one job: the service's public shape. */

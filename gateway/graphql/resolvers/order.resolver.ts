@@ -1,5 +1,5 @@
 import { Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Resolver } from 'type-graphql';
-import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
+import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../orders/order.resource';
 import type { Context } from '../context';
 import { objectTypeOf } from '../derived-types';
 

@@ -1,5 +1,5 @@
 import { Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, registerEnumType, Resolver } from 'type-graphql';
-import { syncRunResource, SYNC_KINDS, type SyncKind } from '../../resources/sync-run.resource';
+import { syncRunResource, SYNC_KINDS, type SyncKind } from '../../sync/sync-run.resource';
 import type { Context } from '../context';
 import { objectTypeOf } from '../derived-types';
 

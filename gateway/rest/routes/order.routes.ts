@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { clientResource } from '../../resources/client.resource';
-import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../resources/order.resource';
+import { clientResource, NOT_CONNECTED } from '../../clients/client.resource';
+import { MARKABLE_SENT_STATES, orderResource, RESENDABLE_STATES, statesText } from '../../orders/order.resource';
 import {
   MarkSentFormat,
   ORDER_NOT_SENDABLE,
@@ -9,7 +9,6 @@ import {
   REJECTED_CANCEL_UNREACHABLE,
   type OrderService,
 } from '../../orders/order.service';
-import { NOT_CONNECTED } from '../../resources/client.resource';
 import { IdParams, Message } from '../../validation';
 import { route } from '../route';
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { clientResource } from '../../resources/client.resource';
-import { syncRunResource } from '../../resources/sync-run.resource';
-import { NOT_CONNECTED } from '../../resources/client.resource';
+import { clientResource, NOT_CONNECTED } from '../../clients/client.resource';
+import { syncRunResource } from '../../sync/sync-run.resource';
 import type { SyncService } from '../../sync/sync.service';
 import { SyncRequest } from '../../sync/sync.schemas';
 import { messages } from '../../messages';

@@ -1,4 +1,4 @@
-import type { AuthService } from '../../auth/auth.service';
+import type { AuthService } from '../../users/auth.service';
 import { messages } from '../../messages';
 import { EmailParams, LoginForm, Token, toUserPublic } from '../../users/user.schemas';
 import { NewPassword, UpdatePassword, userResource, UserRegister, UserUpdateMe } from '../../users/user.resource';

@@ -7,8 +7,8 @@ import {
   type EntitySchemaProperty,
 } from '@mikro-orm/core';
 import { EncryptedText } from '../database/token-cipher';
-import { isAnswered, propertyOf, type Field } from '../fields/field';
-import type { Resource } from '../fields/resource';
+import { isAnswered, propertyOf, type Field } from './field';
+import type { Resource } from './resource';
 
 type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 /** A field's entity property: its declared `property`, else its name in camelCase (`full_name` → `fullName`). */

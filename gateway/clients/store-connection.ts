@@ -2,9 +2,9 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors';
 import type { PlainRows } from '../database/plain-rows';
-import { missingScopes, scopeList, scopeNames } from '../sync/nuvemshop-scopes';
+import { missingScopes, scopeList, scopeNames } from '../platforms/nuvemshop-scopes';
 import { clientResource, settledSyncState, type ClientEntity } from './client.resource';
-import { entityFor } from './entity';
+import { entityFor } from '../kit/entity';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 

@@ -1,6 +1,6 @@
-import { boolean, datetime, id, int, state, text } from '../fields/field';
-import { Resource } from '../fields/resource';
-import type { PublicOf } from '../fields/field';
+import { boolean, datetime, id, int, state, text } from '../kit/field';
+import { Resource } from '../kit/resource';
+import type { PublicOf } from '../kit/field';
 import { JOBS_SCHEMA } from '../queue/queue';
 
 /** The states of a queued email: pg-boss's own, `failed` meaning after its last retry. */

@@ -4,13 +4,12 @@ import { ApiError, ValidationFailed, type ValidationIssue } from '../errors';
 import { findPage, type ListOptions, type ListScope, type Total } from '../database/pagination';
 import type { PlainRows } from '../database/plain-rows';
 import type { SearchLimits } from '../database/search-limits';
-import type { Operation, Reading, Resource } from '../fields/resource';
-import { isWritable, propertyOf } from '../fields/field';
+import type { Operation, Reading, Resource } from './resource';
+import { isWritable, propertyOf } from './field';
 import { messages } from '../messages';
 import type { JobPayloads, QueueName } from '../queue/payloads';
 import type { JobQueue } from '../queue/queue';
-import { requireSuperuser } from '../users/user.service';
-import type { SignedInUser } from '../users/user.schemas';
+import { requireSuperuser, type Actor } from '../auth/caller';
 import { recordId } from '../validation';
 import type { EntityRow } from './entity';
 
@@ -26,15 +25,15 @@ const nounOf = (type: string) => {
 /** What a generic adapter (REST routes, GraphQL operations) asks of a resource's service. */
 export interface ResourceOperations {
   /** A page; `reading` says which fields its rows are read and answered with (every answered field unless told). */
-  list(caller: SignedInUser, options: ListOptions, reading?: Reading): Promise<{ data: Row[]; count: number }>;
-  get(caller: SignedInUser, id: string, reading?: Reading): Promise<Row>;
-  create(caller: SignedInUser, input: object): Promise<Row>;
-  update(caller: SignedInUser, id: string, input: object): Promise<Row>;
-  delete(caller: SignedInUser, id: string): Promise<Row>;
+  list(caller: Actor, options: ListOptions, reading?: Reading): Promise<{ data: Row[]; count: number }>;
+  get(caller: Actor, id: string, reading?: Reading): Promise<Row>;
+  create(caller: Actor, input: object): Promise<Row>;
+  update(caller: Actor, id: string, input: object): Promise<Row>;
+  delete(caller: Actor, id: string): Promise<Row>;
   /** An archived record back in lists (superusers; a resource that archives). */
-  restore?(caller: SignedInUser, id: string): Promise<Row>;
+  restore?(caller: Actor, id: string): Promise<Row>;
   /** An archived record and its history deleted for good (superusers; a resource that archives). */
-  purge?(caller: SignedInUser, id: string): Promise<Row>;
+  purge?(caller: Actor, id: string): Promise<Row>;
 }
 
 /**
@@ -88,22 +87,22 @@ export class ResourceService implements ResourceOperations {
     if (issues.length) throw new ValidationFailed(issues);
   }
 
-  private allow(caller: SignedInUser, operation: Operation): void {
+  private allow(caller: Actor, operation: Operation): void {
     if (!this.resource.offers(operation)) throw new ApiError(405, messages.methodNotAllowed);
     const audience = operation === 'list' || operation === 'get' ? this.resource.read : this.resource.write;
     if (audience === 'superuser') requireSuperuser(caller);
   }
 
-  private answer(row: object, caller: SignedInUser, reading = this.resource.full): Row {
+  private answer(row: object, caller: Actor, reading = this.resource.full): Row {
     return reading.toPublic(row, caller.isSuperuser);
   }
 
-  private ownScope(caller: SignedInUser): boolean {
+  private ownScope(caller: Actor): boolean {
     return !!this.owner && !caller.isSuperuser;
   }
 
   async list(
-    caller: SignedInUser,
+    caller: Actor,
     options: ListOptions,
     reading = this.resource.full,
   ): Promise<{ data: Row[]; count: number }> {
@@ -126,7 +125,7 @@ export class ResourceService implements ResourceOperations {
     return { data: rows.map((row) => this.answer(row as object, caller, reading)), count };
   }
 
-  async get(caller: SignedInUser, id: string, reading = this.resource.full): Promise<Row> {
+  async get(caller: Actor, id: string, reading = this.resource.full): Promise<Row> {
     this.allow(caller, 'get');
     const found = (await this.rows.findOne(this.entity, reading.props, recordId(id))) as Row | undefined;
     // An archived record is deleted as far as its resource's doors go: superusers read it among the archived.
@@ -134,7 +133,7 @@ export class ResourceService implements ResourceOperations {
     return this.answer(this.readable(caller, found), caller, reading);
   }
 
-  async create(caller: SignedInUser, input: object): Promise<Row> {
+  async create(caller: Actor, input: object): Promise<Row> {
     this.allow(caller, 'create');
     const em = this.orm.em.fork();
     await this.checkReferences(em, input);
@@ -147,7 +146,7 @@ export class ResourceService implements ResourceOperations {
   }
 
   /** Only the fields sent change, so two editors of different fields do not undo each other. */
-  async update(caller: SignedInUser, id: string, input: object): Promise<Row> {
+  async update(caller: Actor, id: string, input: object): Promise<Row> {
     this.allow(caller, 'update');
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
@@ -161,7 +160,7 @@ export class ResourceService implements ResourceOperations {
   }
 
   /** Removes the record, or archives it when its resource archives (one already archived is gone: 404). */
-  async delete(caller: SignedInUser, id: string): Promise<Row> {
+  async delete(caller: Actor, id: string): Promise<Row> {
     this.allow(caller, 'delete');
     const em = this.orm.em.fork();
     const found = await this.find(em, caller, id);
@@ -177,7 +176,7 @@ export class ResourceService implements ResourceOperations {
     return deleted;
   }
 
-  async restore(caller: SignedInUser, id: string): Promise<Row> {
+  async restore(caller: Actor, id: string): Promise<Row> {
     const em = this.orm.em.fork();
     const found = await this.findArchived(em, caller, id);
     const before: Row = { ...found };
@@ -188,7 +187,7 @@ export class ResourceService implements ResourceOperations {
   }
 
   /** Deletes the archived record and every row of its history, in one transaction. */
-  async purge(caller: SignedInUser, id: string): Promise<Row> {
+  async purge(caller: Actor, id: string): Promise<Row> {
     const em = this.orm.em.fork();
     const found = await this.findArchived(em, caller, id);
     const purged = this.answer(found, caller);
@@ -201,7 +200,7 @@ export class ResourceService implements ResourceOperations {
   }
 
   /** An archived record, for a superuser: 404 when there is none, 409 when it is not archived. */
-  private async findArchived(em: Em, caller: SignedInUser, id: string): Promise<EntityRow> {
+  private async findArchived(em: Em, caller: Actor, id: string): Promise<EntityRow> {
     if (!this.archived) throw new ApiError(405, messages.methodNotAllowed);
     requireSuperuser(caller);
     const found = await this.find(em, caller, id);
@@ -209,12 +208,12 @@ export class ResourceService implements ResourceOperations {
     return found;
   }
 
-  private async find(em: Em, caller: SignedInUser, id: string): Promise<EntityRow> {
+  private async find(em: Em, caller: Actor, id: string): Promise<EntityRow> {
     return this.readable(caller, await em.findOne(this.entity, { id: recordId(id) }));
   }
 
   /** The record, if it exists and the caller may see it: anyone's for a superuser, else their own when owned. */
-  private readable<T extends Row>(caller: SignedInUser, found: T | null | undefined): T {
+  private readable<T extends Row>(caller: Actor, found: T | null | undefined): T {
     if (!found) throw new ApiError(404, this.resource.messages.notFound);
     if (this.ownScope(caller) && (found[this.owner!] as { id: string } | undefined)?.id !== caller.id)
       throw new ApiError(403, messages.notEnoughPermissions);

@@ -1,6 +1,6 @@
-import { id, reference, text } from '../fields/field';
-import { Resource } from '../fields/resource';
-import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
+import { id, reference, text } from '../kit/field';
+import { Resource } from '../kit/resource';
+import type { CreateOf, PublicOf, UpdateOf } from '../kit/field';
 
 /** A generic item, owned by the user who created it: anyone but a superuser sees only their own. */
 export const itemResource = new Resource(

@@ -1,6 +1,6 @@
-import { boolean, datetime, id, int, json, reference, state, text } from '../fields/field';
-import { Resource } from '../fields/resource';
-import type { PublicOf } from '../fields/field';
+import { boolean, datetime, id, int, json, reference, state, text } from '../kit/field';
+import { Resource } from '../kit/resource';
+import type { PublicOf } from '../kit/field';
 
 /**
  * An order's states: `received` (seen, not payable yet), `held` (waits for a person; `hold_reason` says why),

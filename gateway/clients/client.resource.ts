@@ -1,8 +1,8 @@
-import { boolean, datetime, id, int, map, state, text, url } from '../fields/field';
-import { Resource, type QueuedWork } from '../fields/resource';
-import type { CreateOf, PublicOf, UpdateOf } from '../fields/field';
-import type { EntityOf } from './entity';
-import { SCOPES_MAX } from '../sync/nuvemshop-scopes';
+import { boolean, datetime, id, int, map, state, text, url } from '../kit/field';
+import { Resource, type QueuedWork } from '../kit/resource';
+import type { CreateOf, PublicOf, UpdateOf } from '../kit/field';
+import type { EntityOf } from '../kit/entity';
+import { SCOPES_MAX } from '../platforms/nuvemshop-scopes';
 
 /**
  * Where a client's synchronisation stands: `not_connected` (a credential or the store missing), `never_synced`, `idle`
@@ -314,3 +314,10 @@ export function storeConnectionOf(row: StoreConnectionFields) {
     archived: !!row.archivedAt,
   };
 }
+
+/** A client is synced when it has both credentials and a store, no state stops it, and it is not archived. */
+export const isConnected = (client: StoreConnectionFields) => {
+  const c = storeConnectionOf(client);
+  const stopped = (STOPPED_STATES as readonly string[]).includes(c.state);
+  return !!c.hiperKey && !!c.storeToken && c.storeId > 0 && !stopped && !c.archived;
+};

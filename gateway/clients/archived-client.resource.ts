@@ -1,5 +1,5 @@
-import { datetime, id, text, url } from '../fields/field';
-import { Resource } from '../fields/resource';
+import { datetime, id, text, url } from '../kit/field';
+import { Resource } from '../kit/resource';
 
 /**
  * The clients staff deleted (archived: their history kept), as superusers review them: each restored to Clientes, or

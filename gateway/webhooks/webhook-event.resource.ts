@@ -1,6 +1,6 @@
-import { boolean, datetime, id, int, reference, state, text } from '../fields/field';
-import { Resource } from '../fields/resource';
-import type { PublicOf } from '../fields/field';
+import { boolean, datetime, id, int, reference, state, text } from '../kit/field';
+import { Resource } from '../kit/resource';
+import type { PublicOf } from '../kit/field';
 
 /**
  * What a store tells the app: the three events it registers, the three privacy requests (told by their URL), and the

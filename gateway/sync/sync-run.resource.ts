@@ -1,7 +1,8 @@
-import { datetime, id, int, json, reference, state } from '../fields/field';
-import { Resource } from '../fields/resource';
-import type { PublicOf } from '../fields/field';
-import type { EntityOf } from './entity';
+import type { SyncErrorCode } from '../platforms/platform-call';
+import { datetime, id, int, json, reference, state } from '../kit/field';
+import { Resource } from '../kit/resource';
+import type { PublicOf } from '../kit/field';
+import type { EntityOf } from '../kit/entity';
 
 export const SYNC_KINDS = ['catalogue', 'stock', 'full'] as const;
 export const SYNC_TRIGGERS = ['schedule', 'manual', 'webhook'] as const;
@@ -13,51 +14,6 @@ export type SyncRunState = (typeof SYNC_RUN_STATES)[number];
 
 /** How many product errors a run keeps: the first ones, enough to see what went wrong. */
 export const MAX_RUN_ERRORS = 50;
-
-/**
- * Every reason a run or a product can fail, as the API names it (`code`); its English `message` stays beside it, and
- * the admin says it in the screen's language from the code.
- */
-export const SYNC_ERROR_CODES = [
-  /** The client lacks a credential or the store id, or its state stops every call. */
-  'not_connected',
-  'hiper_key_refused',
-  /** No answer from Hiper (refused connection, unknown host, cut short). */
-  'hiper_unreachable',
-  'hiper_timeout',
-  /** Hiper answered 5xx, 408 or 429. */
-  'hiper_unavailable',
-  /** Hiper refused a call other than the key's (another 4xx, or a token it had just issued). */
-  'hiper_refused',
-  'hiper_not_understood',
-  'hiper_cursor_stuck',
-  /** Nuvemshop's 401, 402 and 403. */
-  'nuvemshop_token_revoked',
-  'nuvemshop_suspended',
-  'nuvemshop_permission_missing',
-  /** Nuvemshop's 409 ("too many PUT requests"), retried. */
-  'nuvemshop_busy',
-  /** Nuvemshop kept answering 429 past the retries a call gets. */
-  'nuvemshop_rate_limited',
-  'nuvemshop_unreachable',
-  'nuvemshop_timeout',
-  /** Nuvemshop answered 5xx or 408. */
-  'nuvemshop_unavailable',
-  /** Nuvemshop refused a product's call (422, 400, 404...): `detail` has its words. */
-  'nuvemshop_refused',
-  /** A 2xx without what it should carry. */
-  'nuvemshop_not_understood',
-  /** `PATCH /products/stock-price` did not apply a variant: `detail` has Nuvemshop's words. */
-  'nuvemshop_variant_refused',
-  /** A SKU that matches several products in the store. */
-  'sku_ambiguous',
-  /** Anything else (the database, a fault of the product's own): the server log has the rest. */
-  'internal',
-  /** The same failure of the product's own on two attempts in a row: the run ends rather than waiting for nothing. */
-  'internal_repeated',
-] as const;
-
-export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];
 
 /**
  * One error a run keeps: the Hiper product (empty for the run's own), its SKU, a stable English `message`, its `code`,

@@ -1,7 +1,7 @@
-import { datetime, id, int, reference, state, text } from '../fields/field';
-import { Resource } from '../fields/resource';
-import type { PublicOf } from '../fields/field';
-import type { EntityOf } from './entity';
+import { datetime, id, int, reference, state, text } from '../kit/field';
+import { Resource } from '../kit/resource';
+import type { PublicOf } from '../kit/field';
+import type { EntityOf } from '../kit/entity';
 
 export const PRODUCT_LINK_STATES = ['linked', 'unpublished', 'failed'] as const;
 export type ProductLinkState = (typeof PRODUCT_LINK_STATES)[number];

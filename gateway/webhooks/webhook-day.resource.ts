@@ -1,6 +1,6 @@
-import { date, id, int } from '../fields/field';
-import { Resource } from '../fields/resource';
-import type { PublicOf } from '../fields/field';
+import { date, id, int } from '../kit/field';
+import { Resource } from '../kit/resource';
+import type { PublicOf } from '../kit/field';
 
 /**
  * The signed webhooks of one store on one day (UTC): how many were recorded, and how many came past the day's cap,

@@ -14,15 +14,16 @@ import {
   sessionUserGone,
 } from '../errors';
 import { messages } from '../messages';
-import { DeletedUser, User } from '../users/user.entity';
-import { requireSuperuser, type UserService } from '../users/user.service';
-import { SIGNED_IN_PROPS, sessionIsCurrent, type LoginForm, type SignedInUser } from '../users/user.schemas';
-import type { NewPassword } from '../users/user.resource';
-import type { PasswordHasher } from './passwords';
-import type { RateLimits } from './rate-limits';
-import type { TokenIssuer } from './tokens';
+import { DeletedUser, User } from './user.entity';
+import type { UserService } from './user.service';
+import { requireSuperuser } from '../auth/caller';
+import { SIGNED_IN_PROPS, sessionIsCurrent, type LoginForm, type SignedInUser } from './user.schemas';
+import type { NewPassword } from './user.resource';
+import type { PasswordHasher } from '../auth/passwords';
+import type { RateLimits } from '../auth/rate-limits';
+import type { TokenIssuer } from '../auth/tokens';
 
-import type { Caller } from './caller';
+import type { Caller } from '../auth/caller';
 
 export type { Caller };
 
