@@ -13,6 +13,7 @@ import {
   type PublicOf,
   type UpdateOf,
 } from './field';
+import type { EntityOfFields } from './entity-type';
 
 /** The fixed run a masked secret starts with; a real token never contains `•`. */
 export const MASK = '••••••••';
@@ -267,8 +268,11 @@ export interface QueuedWork {
   singletonKey?: string;
 }
 
-/** Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. */
-export interface ResourceOptions {
+/**
+ * Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. `E` is
+ * the resource's entity as the ORM holds it, which its hooks are given.
+ */
+export interface ResourceOptions<E = EntityOfFields<Fields>> {
   /** The table (default: the name in snake_case, plural: `SyncRun` → `sync_runs`). */
   table?: string;
   /**
@@ -305,17 +309,18 @@ export interface ResourceOptions {
   icon?: string;
   /** Actions on one record beyond edit and delete, each a mutation taking its `id` (see RecordAction). */
   actions?: readonly RecordAction[];
+  // The hooks are methods so that a resource's own options (typed by its entity) still count as any resource's.
   /**
    * Brings a record's derived columns in line with what it holds, before a create or an update is written; given the
    * record as it was (null on create).
    */
-  settle?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => void;
+  settle?(row: E, before: E | null): void;
   /**
    * The work a create or an update queues, given the record as written and as it was (null on create): queued in the
    * write's own transaction, so the change and its work are saved together or not at all (a client's orders turned
    * on: their webhooks registered at once).
    */
-  queues?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => readonly QueuedWork[];
+  queues?(row: E, before: E | null): readonly QueuedWork[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
   /**
@@ -380,13 +385,13 @@ export class Resource<F extends Fields = Fields> {
     /** The GraphQL type name, and the OpenAPI components' prefix. */
     readonly name: string,
     readonly fields: F,
-    readonly options: ResourceOptions = {},
+    readonly options: ResourceOptions<EntityOfFields<F>> = {},
   ) {
     const entries = Object.entries(fields);
     const answered = entries.filter(([, f]) => isAnswered(f));
     this.public = z
       .object(Object.fromEntries(answered.map(([n, f]) => [n, outputRule(f)])))
-      .meta({ id: `${name}Public` }) as unknown as z.ZodType<PublicOf<F>>;
+      .meta({ id: `${name}Public` }) as z.ZodType<PublicOf<F>>;
     this.full = this.readingOf('*', answered);
     this.sortable = {
       ...Object.fromEntries(entries.flatMap(([n, f]) => (f.sortable ? [[n, propertyOf(n, f)]] : []))),

@@ -63,7 +63,7 @@ export const route = <
   A extends boolean,
 >(
   r: Route<B, Q, P, A>,
-): Route => r as unknown as Route;
+): Route => r as Route;
 
 const ErrorDetail = z.object({ detail: z.string() }).meta({ id: 'HTTPError' });
 const ValidationDetail = z
