@@ -1,5 +1,5 @@
 import type { OptionalProps } from '@mikro-orm/core';
-import type { Field } from './field';
+import type { Base, Field } from './field';
 
 type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 /** A field's entity property: its declared `property`, else its name in camelCase (`full_name` → `fullName`). */
@@ -13,17 +13,9 @@ type Stored<F> = F extends { kind: 'reference' }
   ? { id: string }
   : F extends { kind: 'datetime' }
     ? Date
-    : F extends { kind: 'int' }
-      ? number
-      : F extends { kind: 'map'; items: { value: infer V } }
-        ? Record<string, Stored<V>>
-        : F extends { kind: 'json' }
-          ? unknown
-          : F extends { kind: 'boolean' }
-            ? boolean
-            : F extends { values: readonly (infer V)[] }
-              ? V
-              : string;
+    : F extends { kind: 'map'; items: { value: infer V } }
+      ? Record<string, Stored<V>>
+      : Base<F>;
 type StoredValue<F> = Field extends F ? unknown : F extends { nullable: true } ? Stored<F> | null : Stored<F>;
 /**
  * Fields the database fills in on create when not given: the id, defaulted, nullable and the timestamps (any field of

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { Email, HttpUrl, noNul, NUL_MESSAGE, secretNames } from '../validation';
+import { Email, HttpUrl, noNul, NUL_MESSAGE } from '../validation';
 import {
   isAnswered,
   isFilter,
@@ -37,7 +37,13 @@ export interface InputShape<S extends z.ZodType = z.ZodType> {
   mode: InputMode;
   fields: Fields;
   schema: S;
+  /** Its secret and password fields: a validation error never echoes their values. */
+  secrets: ReadonlySet<string>;
 }
+
+/** The fields of `fields` whose values are never shown back: secrets and passwords. */
+const secretsOf = (fields: Fields): ReadonlySet<string> =>
+  new Set(Object.entries(fields).flatMap(([n, f]) => (f.secret || f.kind === 'password' ? [n] : [])));
 
 /** The rule for a value of the field, before required-ness, defaults and null are applied. */
 function valueRule(field: Field): z.ZodType {
@@ -220,7 +226,7 @@ export function inputShape(id: string, mode: InputMode, fields: Fields): InputSh
   const schema = z
     .object(Object.fromEntries(Object.entries(fields).map(([n, f]) => [n, inputRule(f, mode)])))
     .meta({ id });
-  return { id, mode, fields, schema };
+  return { id, mode, fields, schema, secrets: secretsOf(fields) };
 }
 
 type WritableName<F> = {
@@ -359,6 +365,8 @@ export class Resource<F extends Fields = Fields> {
   readonly filters: Record<string, string>;
   /** The fields no two records share. */
   readonly unique: string[];
+  /** Its secret and password fields: masked in answers to anyone but a superuser, never echoed by an error. */
+  readonly secrets: ReadonlySet<string>;
   readonly create: InputShape<z.ZodType<CreateOf<F, WritableName<F>>>>;
   readonly update: InputShape<z.ZodType<UpdateOf<F, WritableName<F>>>>;
   readonly table: string;
@@ -375,7 +383,6 @@ export class Resource<F extends Fields = Fields> {
     taken: string;
     /** Per unique field, the 409 naming that field alone (`A client with this url already exists`). */
     takenBy: Record<string, string>;
-    archived: string;
     notArchived: string;
     restored: string;
     purged: string;
@@ -400,7 +407,7 @@ export class Resource<F extends Fields = Fields> {
     this.searched = entries.flatMap(([n, f]) => (f.searchable ? [propertyOf(n, f)] : []));
     this.filters = Object.fromEntries(entries.flatMap(([n, f]) => (isFilter(f) ? [[n, propertyOf(n, f)]] : [])));
     this.unique = entries.flatMap(([n, f]) => (f.unique ? [n] : []));
-    for (const [n, f] of entries) if (f.secret || f.kind === 'password') secretNames.add(n);
+    this.secrets = secretsOf(fields);
     this.create = this.createInput(`${name}Create`);
     this.update = this.updateInput(`${name}Update`);
     const words = snakeCase(name);
@@ -417,7 +424,6 @@ export class Resource<F extends Fields = Fields> {
       deleted: `${Noun} deleted successfully`,
       taken: `A ${this.noun} with this ${this.unique.join(' or ')} already exists`,
       takenBy: Object.fromEntries(this.unique.map((n) => [n, `A ${this.noun} with this ${n} already exists`])),
-      archived: `${Noun} is archived: a superuser restores it first`,
       notArchived: `${Noun} is not archived`,
       restored: `${Noun} restored successfully`,
       purged: `${Noun} and its history purged successfully`,

@@ -386,7 +386,7 @@ export function inputOf<T>(shape: InputShape<z.ZodType<T>>, args: object): T {
     if (!field || value === undefined || (value === null && !field.nullable)) continue;
     body[name] = value;
   }
-  return validate(shape.schema, body, 'body');
+  return validate(shape.schema, body, 'body', shape.secrets);
 }
 
 /** Arguments read as a body with the same schema REST uses: an argument not given is not sent. */
