@@ -4,10 +4,16 @@ import { ValidationFailed, type ValidationIssue } from './errors';
 export type Location = 'body' | 'query' | 'path';
 
 /**
- * Fields whose values are never echoed back in a validation error: these, and every secret or password field a
- * resource declares (gateway/fields/resource.ts adds them).
+ * Fields whose values are never echoed back in a validation error, whatever the body: the sign-in's, the password
+ * change's and recovery's, the authorization callback's. A resource's own secrets are its to name (`validate`).
  */
-export const secretNames = new Set(['password', 'new_password', 'current_password', 'token', 'code']);
+const BODY_SECRETS: ReadonlySet<string> = new Set(['password', 'new_password', 'current_password', 'token', 'code']);
+
+const NO_SECRETS: ReadonlySet<string> = new Set();
+
+/** Whether the field at the end of `path` is one whose value an error must not echo. */
+const isSecret = (field: PropertyKey | undefined, secrets: ReadonlySet<string>) =>
+  typeof field === 'string' && (BODY_SECRETS.has(field) || secrets.has(field));
 const MAX_ECHO = 200;
 
 function echo(value: unknown): unknown {
@@ -35,12 +41,17 @@ function characters(n: number): string {
 }
 
 /** Speak the FastAPI/pydantic dialect existing clients expect: `type` and `msg` as pydantic writes them. */
-function toIssue(issue: z.core.$ZodIssue, root: Location, data: unknown): ValidationIssue {
+function toIssue(
+  issue: z.core.$ZodIssue,
+  root: Location,
+  data: unknown,
+  secrets: ReadonlySet<string>,
+): ValidationIssue {
   const loc = [root, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
   const field = issue.path[issue.path.length - 1];
   // A query parameter coerced to a number arrives as NaN when it is not one: echo what the client sent.
   const input = 'input' in issue ? (Number.isNaN(issue.input) ? valueAt(data, issue.path) : issue.input) : undefined;
-  const base = { loc, input: typeof field === 'string' && secretNames.has(field) ? undefined : echo(input) };
+  const base = { loc, input: isSecret(field, secrets) ? undefined : echo(input) };
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return { type: 'missing', msg: 'Field required', ...base, input: echo(data) };
@@ -117,14 +128,14 @@ function urlIssue(input: unknown): { type: string; msg: string } {
   return { type: 'url_parsing', msg: 'Input should be a valid URL' };
 }
 
-export function issuesOf(error: z.ZodError, root: Location, data: unknown): ValidationIssue[] {
+function issuesOf(error: z.ZodError, root: Location, data: unknown, secrets: ReadonlySet<string>): ValidationIssue[] {
   // One entry per problem, as pydantic reports it: zod can report one bound twice (`.int()`'s safe range and an
   // explicit `.max()`), and still checks a length after a wrong type, where only the wrong type is the problem.
   const wrongType = new Set(error.issues.filter((i) => i.code === 'invalid_type').map((i) => JSON.stringify(i.path)));
   const seen = new Set<string>();
   return error.issues
     .filter((i) => i.code === 'invalid_type' || !wrongType.has(JSON.stringify(i.path)))
-    .map((i) => toIssue(i, root, data))
+    .map((i) => toIssue(i, root, data, secrets))
     .filter((issue) => {
       const key = JSON.stringify([issue.type, issue.loc, issue.msg]);
       if (seen.has(key)) return false;
@@ -206,7 +217,13 @@ const locOf = (root: Location, path: PropertyKey[]) => [
  * here, through every door, so this is where a text that cannot be kept as sent is refused: what the schema keeps
  * is searched, so a field the schema ignores is ignored here too.
  */
-export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Location): z.output<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  root: Location,
+  /** The fields of this body whose values an error never echoes (a resource's secrets), beside BODY_SECRETS. */
+  secrets: ReadonlySet<string> = NO_SECRETS,
+): z.output<S> {
   if (deeperThan(data, MAX_NESTING)) {
     throw new ValidationFailed([
       {
@@ -217,7 +234,7 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Lo
     ]);
   }
   const result = schema.safeParse(data, { reportInput: true });
-  if (!result.success) throw new ValidationFailed(issuesOf(result.error, root, data));
+  if (!result.success) throw new ValidationFailed(issuesOf(result.error, root, data, secrets));
   const broken = loneSurrogates(result.data);
   if (broken.length > 0) {
     throw new ValidationFailed(
@@ -227,7 +244,7 @@ export function validate<S extends z.ZodType>(schema: S, data: unknown, root: Lo
           type: 'string_unicode',
           loc: locOf(root, path),
           msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
-          input: typeof field === 'string' && secretNames.has(field) ? undefined : echo(valueAt(data, path)),
+          input: isSecret(field, secrets) ? undefined : echo(valueAt(data, path)),
         };
       }),
     );

@@ -195,9 +195,7 @@ export const clientResource = new Resource(
         { table: 'product_links', column: 'client_id' },
       ],
     },
-    queues: (row, before): QueuedWork[] => {
-      const client = row as unknown as ClientEntity;
-      const was = before as unknown as ClientEntity | null;
+    queues: (client, was): QueuedWork[] => {
       const id = String(client.id);
       // Archived: the app's webhooks for its store are deleted at Nuvemshop by a job, retried when Nuvemshop fails.
       if (client.archivedAt && !was?.archivedAt)
@@ -217,9 +215,7 @@ export const clientResource = new Resource(
     // makes it what it was before (`never_synced` until a catalogue run has written its store); a credential staff
     // change takes it out of the state that credential's refusal put it in, and the next run decides. A store token
     // typed in comes with no grant: its scopes are unknown until a refusal names one.
-    settle: (row, before) => {
-      const client = row as unknown as ClientEntity;
-      const was = before as unknown as ClientEntity | null;
+    settle: (client, was) => {
       client.syncState = settledSyncState(client, was);
       if (was && was.nuvemshopToken !== client.nuvemshopToken) {
         client.nuvemshopScopes = null;

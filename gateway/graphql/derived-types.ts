@@ -12,7 +12,7 @@ import {
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { z } from 'zod';
 import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { isAnswered, type Field as FieldDeclaration, type Fields } from '../kit/field';
+import { isAnswered, type Field as FieldDeclaration } from '../kit/field';
 import type { InputShape, RecordAction, Resource } from '../kit/resource';
 import { validate } from '../validation';
 
@@ -306,8 +306,7 @@ const objectTypes = new Map<Resource, new () => object>();
  * The GraphQL object type of a resource: its answered fields, with their bounds and abilities as directives, and the
  * resource itself as `@resource` for the admin. Built once per resource.
  */
-export function objectTypeOf<F extends Fields>(declared: Resource<F>): new () => object {
-  const resource = declared as unknown as Resource;
+export function objectTypeOf(resource: Resource): new () => object {
   const built = objectTypes.get(resource);
   if (built) return built;
   const type = named(`${resource.name}Type`);
@@ -387,7 +386,7 @@ export function inputOf<T>(shape: InputShape<z.ZodType<T>>, args: object): T {
     if (!field || value === undefined || (value === null && !field.nullable)) continue;
     body[name] = value;
   }
-  return validate(shape.schema, body, 'body');
+  return validate(shape.schema, body, 'body', shape.secrets);
 }
 
 /** Arguments read as a body with the same schema REST uses: an argument not given is not sent. */

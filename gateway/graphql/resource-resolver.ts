@@ -15,8 +15,6 @@ const filterRule = (resource: Resource, name: string) => {
   return field.kind === 'state' ? z.enum(field.values as [string, ...string[]]) : z.guid();
 };
 
-type Method = (this: unknown, ...args: never[]) => unknown;
-
 /** The names a selection asks for, its fragments' included (whatever their directives say: a read of more is safe). */
 function selectedNames(
   selectionSet: SelectionSetNode | undefined,
@@ -57,16 +55,15 @@ function readingOf(resource: Resource) {
   };
 }
 
-/** Puts a method on a prototype and applies decorators to it, as `@Decorator() method() {}` would. */
-type Param = (prototype: object, name: string, index: number) => void;
-type Decorator = (prototype: object, name: string, descriptor: PropertyDescriptor) => void;
-
-function method(prototype: object, name: string, body: Method, decorators: Decorator[], params: Param[]) {
-  Object.defineProperty(prototype, name, { value: body, writable: true, configurable: true });
-  const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
-  params.forEach((decorator, index) => decorator(prototype, name, index));
-  for (const decorator of [...decorators].reverse()) decorator(prototype, name, descriptor);
-}
+/**
+ * A method decorator applied only when the resource offers what it serves: the class below declares every operation,
+ * and a resource that does not offer one has no field for it.
+ */
+const when =
+  (offered: boolean, ...decorators: MethodDecorator[]): MethodDecorator =>
+  (prototype, name, descriptor) => {
+    if (offered) for (const decorator of [...decorators].reverse()) decorator(prototype, name, descriptor);
+  };
 
 /** What a list holds, and for whom. */
 function listDescription(resource: Resource): string {
@@ -113,106 +110,76 @@ export function resolverOf(resource: Resource): new () => object {
     return loaded;
   };
 
-  const GenericResolver = { [`${name}Resolver`]: class {} }[`${name}Resolver`];
-  const proto = GenericResolver.prototype;
-  const signedIn = Authorized();
-  if (resource.offers('list')) {
-    method(
-      proto,
-      `all${name}s`,
-      async function (args: object, ctx: Context, info: GraphQLResolveInfo) {
-        return (await page(ctx, args, reading(info))).data;
-      } as Method,
-      [signedIn, Query(() => [Type], { name: `all${name}s`, description: listDescription(resource) })],
-      [Args(() => ListArgs), Ctx(), Info()],
-    );
-    method(
-      proto,
-      `_all${name}sMeta`,
-      async function (args: object, ctx: Context) {
-        return { count: (await page(ctx, args)).count };
-      } as Method,
-      [signedIn, Query(() => ListMetadata, { name: `_all${name}sMeta` })],
-      [Args(() => ListArgs), Ctx()],
-    );
+  const archived = `an archived ${resource.noun}`;
+  const CreateArgs = resource.offers('create') ? argumentsOf(resource.create) : IdArgs;
+  const UpdateArgs = resource.offers('update') ? argumentsOf(resource.update, { id: true }) : IdArgs;
+  const archives = !!resource.options.archive;
+
+  // type-graphql's resolvers-inheritance form: one class per resource, its operations named after it.
+  @Resolver(() => Type)
+  class GenericResolver {
+    @when(
+      resource.offers('list'),
+      Authorized(),
+      Query(() => [Type], { name: `all${name}s`, description: listDescription(resource) }),
+    )
+    async list(@Args(() => ListArgs) args: object, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+      return (await page(ctx, args, reading(info))).data;
+    }
+
+    @when(resource.offers('list'), Authorized(), Query(() => ListMetadata, { name: `_all${name}sMeta` }))
+    async total(@Args(() => ListArgs) args: object, @Ctx() ctx: Context) {
+      return { count: (await page(ctx, args)).count };
+    }
+
+    @when(resource.offers('get'), Authorized(), Query(() => Type, { name }))
+    async one(@Args(() => IdArgs) { id }: IdArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+      return service(ctx).get(await ctx.user(), id, reading(info));
+    }
+
+    @when(resource.offers('create'), Authorized(), Mutation(() => Type, { name: `create${name}` }))
+    async create(@Args(() => CreateArgs) args: object, @Ctx() ctx: Context) {
+      return service(ctx).create(await ctx.user(), inputOf(resource.create, args) as object);
+    }
+
+    @when(resource.offers('update'), Authorized(), Mutation(() => Type, { name: `update${name}` }))
+    async update(@Args(() => UpdateArgs) args: { id: string }, @Ctx() ctx: Context) {
+      return service(ctx).update(await ctx.user(), args.id, inputOf(resource.update, args) as object);
+    }
+
+    @when(
+      resource.offers('delete'),
+      Authorized(),
+      Mutation(() => Type, {
+        name: `delete${name}`,
+        description: `Deletes ${/^[aeiou]/i.test(resource.noun) ? 'an' : 'a'} ${resource.noun} and answers the deleted record`,
+      }),
+    )
+    async delete(@Args(() => IdArgs) { id }: IdArgs, @Ctx() ctx: Context) {
+      return service(ctx).delete(await ctx.user(), id);
+    }
+
+    @when(
+      archives,
+      Authorized(),
+      Mutation(() => Type, { name: `restore${name}`, description: `Restores ${archived} (superuser)` }),
+    )
+    async restore(@Args(() => IdArgs) { id }: IdArgs, @Ctx() ctx: Context) {
+      return service(ctx).restore!(await ctx.user(), id);
+    }
+
+    @when(
+      archives,
+      Authorized(),
+      Mutation(() => Type, {
+        name: `purge${name}`,
+        description: `Deletes ${archived} and its history for good (superuser); answers the purged record`,
+      }),
+    )
+    async purge(@Args(() => IdArgs) { id }: IdArgs, @Ctx() ctx: Context) {
+      return service(ctx).purge!(await ctx.user(), id);
+    }
   }
-  if (resource.offers('get'))
-    method(
-      proto,
-      name,
-      async function ({ id }: IdArgs, ctx: Context, info: GraphQLResolveInfo) {
-        return service(ctx).get(await ctx.user(), id, reading(info));
-      } as Method,
-      [signedIn, Query(() => Type, { name })],
-      [Args(() => IdArgs), Ctx(), Info()],
-    );
-  if (resource.offers('create')) {
-    const CreateArgs = argumentsOf(resource.create);
-    method(
-      proto,
-      `create${name}`,
-      async function (args: object, ctx: Context) {
-        return service(ctx).create(await ctx.user(), inputOf(resource.create, args) as object);
-      } as Method,
-      [signedIn, Mutation(() => Type, { name: `create${name}` })],
-      [Args(() => CreateArgs), Ctx()],
-    );
-  }
-  if (resource.offers('update')) {
-    const UpdateArgs = argumentsOf(resource.update, { id: true });
-    method(
-      proto,
-      `update${name}`,
-      async function (args: { id: string }, ctx: Context) {
-        return service(ctx).update(await ctx.user(), args.id, inputOf(resource.update, args) as object);
-      } as Method,
-      [signedIn, Mutation(() => Type, { name: `update${name}` })],
-      [Args(() => UpdateArgs), Ctx()],
-    );
-  }
-  if (resource.offers('delete'))
-    method(
-      proto,
-      `delete${name}`,
-      async function ({ id }: IdArgs, ctx: Context) {
-        return service(ctx).delete(await ctx.user(), id);
-      } as Method,
-      [
-        signedIn,
-        Mutation(() => Type, {
-          name: `delete${name}`,
-          description: `Deletes ${/^[aeiou]/i.test(resource.noun) ? 'an' : 'a'} ${resource.noun} and answers the deleted record`,
-        }),
-      ],
-      [Args(() => IdArgs), Ctx()],
-    );
-  if (resource.options.archive) {
-    const archived = `an archived ${resource.noun}`;
-    method(
-      proto,
-      `restore${name}`,
-      async function ({ id }: IdArgs, ctx: Context) {
-        return service(ctx).restore!(await ctx.user(), id);
-      } as Method,
-      [signedIn, Mutation(() => Type, { name: `restore${name}`, description: `Restores ${archived} (superuser)` })],
-      [Args(() => IdArgs), Ctx()],
-    );
-    method(
-      proto,
-      `purge${name}`,
-      async function ({ id }: IdArgs, ctx: Context) {
-        return service(ctx).purge!(await ctx.user(), id);
-      } as Method,
-      [
-        signedIn,
-        Mutation(() => Type, {
-          name: `purge${name}`,
-          description: `Deletes ${archived} and its history for good (superuser); answers the purged record`,
-        }),
-      ],
-      [Args(() => IdArgs), Ctx()],
-    );
-  }
-  Resolver(() => Type)(GenericResolver);
+  Object.defineProperty(GenericResolver, 'name', { value: `${name}Resolver` });
   return GenericResolver;
 }

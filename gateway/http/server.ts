@@ -26,13 +26,14 @@ export function expressServer(
   const expressRequest = app.request;
   Object.setPrototypeOf(Request.prototype, expressRequest);
   Object.setPrototypeOf(Response.prototype, app.response);
+  // Its prototype is express's request from here on, which the class cannot declare.
   app.request = Request.prototype as unknown as typeof app.request;
-  app.response = Response.prototype as unknown as typeof app.response;
+  app.response = Response.prototype as typeof app.response;
   return http.createServer(
     {
       ...options,
       IncomingMessage: Request,
-      ServerResponse: Response as unknown as typeof http.ServerResponse,
+      ServerResponse: Response,
     },
     listener,
   );

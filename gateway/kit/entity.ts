@@ -1,52 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BigIntType,
-  EntitySchema,
-  OptionalProps,
-  type EntitySchemaMetadata,
-  type EntitySchemaProperty,
-} from '@mikro-orm/core';
+import { BigIntType, EntitySchema, type EntitySchemaMetadata, type EntitySchemaProperty } from '@mikro-orm/core';
 import { EncryptedText } from '../database/token-cipher';
 import { isAnswered, propertyOf, type Field } from './field';
 import type { Resource } from './resource';
-
-type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
-/** A field's entity property: its declared `property`, else its name in camelCase (`full_name` → `fullName`). */
-type PropertyName<K extends string, F> = F extends { property: infer P extends string }
-  ? string extends P
-    ? CamelCase<K>
-    : P
-  : CamelCase<K>;
-/** A field's value as the ORM holds it: a reference as (at least) the id of the record it names, a moment a Date. */
-type Stored<F> = F extends { kind: 'reference' }
-  ? { id: string }
-  : F extends { kind: 'datetime' }
-    ? Date
-    : F extends { kind: 'int' }
-      ? number
-      : F extends { kind: 'map'; items: { value: infer V } }
-        ? Record<string, Stored<V>>
-        : F extends { kind: 'json' }
-          ? unknown
-          : F extends { kind: 'boolean' }
-            ? boolean
-            : F extends { values: readonly (infer V)[] }
-              ? V
-              : string;
-type StoredValue<F> = Field extends F ? unknown : F extends { nullable: true } ? Stored<F> | null : Stored<F>;
-/** Fields the database fills in on create when not given: the id, defaulted, nullable and the timestamps. */
-type Filled<FS> = {
-  [K in keyof FS & string]: FS[K] extends { kind: 'id' } | { default: unknown } | { nullable: true }
-    ? PropertyName<K, FS[K]>
-    : never;
-}[keyof FS & string];
-
-/** The entity of the fields `FS`: a property per stored field (a password is the service's to store), typed. */
-export type EntityOfFields<FS> = {
-  -readonly [
-    K in keyof FS & string as FS[K] extends { kind: 'password' } ? never : PropertyName<K, FS[K]>
-  ]: StoredValue<FS[K]>;
-} & { id: string; createdAt: Date; updatedAt: Date; [OptionalProps]?: Filled<FS> | 'createdAt' | 'updatedAt' };
+import type { EntityOfFields } from './entity-type';
 
 /** A resource's entity as the ORM holds it: `EntityOf<typeof syncRunResource>` has `queuedAt: Date`. */
 export type EntityOf<R> = R extends Resource<infer FS> ? EntityOfFields<FS> : never;
@@ -197,7 +154,7 @@ export function entityFor<R extends Resource>(resource: R): EntitySchema<EntityO
   let entity = built.get(resource);
   if (!entity) built.set(resource, (entity = entityOf(resource)));
   // Built from the same declaration its type is read from.
-  return entity as unknown as EntitySchema<EntityOf<R>>;
+  return entity as EntitySchema<EntityOf<R>>;
 }
 
 /**
@@ -211,5 +168,5 @@ export function entityWith<R extends Resource, T extends EntityOf<R>>(
   let entity = built.get(resource);
   if (!entity) built.set(resource, (entity = entityOf(resource, extra)));
   // Built from the declaration its type is read from, and the properties its type adds.
-  return entity as unknown as EntitySchema<T>;
+  return entity as EntitySchema<T>;
 }

@@ -149,7 +149,7 @@ export const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: s
 export const propertyOf = (name: string, field: Field) => field.property ?? camelCase(name);
 
 // The TypeScript types a declaration stands for.
-type Base<F> = F extends { kind: 'int' }
+export type Base<F> = F extends { kind: 'int' }
   ? number
   : F extends { kind: 'map'; items: { value: infer V } }
     ? Record<string, Base<V>>

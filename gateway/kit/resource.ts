@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { Email, HttpUrl, noNul, NUL_MESSAGE, secretNames } from '../validation';
+import { Email, HttpUrl, noNul, NUL_MESSAGE } from '../validation';
 import {
   isAnswered,
   isFilter,
@@ -13,6 +13,7 @@ import {
   type PublicOf,
   type UpdateOf,
 } from './field';
+import type { EntityOfFields } from './entity-type';
 
 /** The fixed run a masked secret starts with; a real token never contains `•`. */
 export const MASK = '••••••••';
@@ -36,7 +37,13 @@ export interface InputShape<S extends z.ZodType = z.ZodType> {
   mode: InputMode;
   fields: Fields;
   schema: S;
+  /** Its secret and password fields: a validation error never echoes their values. */
+  secrets: ReadonlySet<string>;
 }
+
+/** The fields of `fields` whose values are never shown back: secrets and passwords. */
+const secretsOf = (fields: Fields): ReadonlySet<string> =>
+  new Set(Object.entries(fields).flatMap(([n, f]) => (f.secret || f.kind === 'password' ? [n] : [])));
 
 /** The rule for a value of the field, before required-ness, defaults and null are applied. */
 function valueRule(field: Field): z.ZodType {
@@ -219,7 +226,7 @@ export function inputShape(id: string, mode: InputMode, fields: Fields): InputSh
   const schema = z
     .object(Object.fromEntries(Object.entries(fields).map(([n, f]) => [n, inputRule(f, mode)])))
     .meta({ id });
-  return { id, mode, fields, schema };
+  return { id, mode, fields, schema, secrets: secretsOf(fields) };
 }
 
 type WritableName<F> = {
@@ -267,8 +274,11 @@ export interface QueuedWork {
   singletonKey?: string;
 }
 
-/** Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. */
-export interface ResourceOptions {
+/**
+ * Everything about a resource beyond its fields. Only `name` is required; the rest have the defaults given. `E` is
+ * the resource's entity as the ORM holds it, which its hooks are given.
+ */
+export interface ResourceOptions<E = EntityOfFields<Fields>> {
   /** The table (default: the name in snake_case, plural: `SyncRun` → `sync_runs`). */
   table?: string;
   /**
@@ -305,17 +315,18 @@ export interface ResourceOptions {
   icon?: string;
   /** Actions on one record beyond edit and delete, each a mutation taking its `id` (see RecordAction). */
   actions?: readonly RecordAction[];
+  // The hooks are methods so that a resource's own options (typed by its entity) still count as any resource's.
   /**
    * Brings a record's derived columns in line with what it holds, before a create or an update is written; given the
    * record as it was (null on create).
    */
-  settle?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => void;
+  settle?(row: E, before: E | null): void;
   /**
    * The work a create or an update queues, given the record as written and as it was (null on create): queued in the
    * write's own transaction, so the change and its work are saved together or not at all (a client's orders turned
    * on: their webhooks registered at once).
    */
-  queues?: (row: Record<string, unknown>, before: Record<string, unknown> | null) => readonly QueuedWork[];
+  queues?(row: E, before: E | null): readonly QueuedWork[];
   /** Served by code of its own rather than the generic REST routes and GraphQL operations (users). */
   ownAdapters?: boolean;
   /**
@@ -354,6 +365,8 @@ export class Resource<F extends Fields = Fields> {
   readonly filters: Record<string, string>;
   /** The fields no two records share. */
   readonly unique: string[];
+  /** Its secret and password fields: masked in answers to anyone but a superuser, never echoed by an error. */
+  readonly secrets: ReadonlySet<string>;
   readonly create: InputShape<z.ZodType<CreateOf<F, WritableName<F>>>>;
   readonly update: InputShape<z.ZodType<UpdateOf<F, WritableName<F>>>>;
   readonly table: string;
@@ -370,7 +383,6 @@ export class Resource<F extends Fields = Fields> {
     taken: string;
     /** Per unique field, the 409 naming that field alone (`A client with this url already exists`). */
     takenBy: Record<string, string>;
-    archived: string;
     notArchived: string;
     restored: string;
     purged: string;
@@ -380,13 +392,13 @@ export class Resource<F extends Fields = Fields> {
     /** The GraphQL type name, and the OpenAPI components' prefix. */
     readonly name: string,
     readonly fields: F,
-    readonly options: ResourceOptions = {},
+    readonly options: ResourceOptions<EntityOfFields<F>> = {},
   ) {
     const entries = Object.entries(fields);
     const answered = entries.filter(([, f]) => isAnswered(f));
     this.public = z
       .object(Object.fromEntries(answered.map(([n, f]) => [n, outputRule(f)])))
-      .meta({ id: `${name}Public` }) as unknown as z.ZodType<PublicOf<F>>;
+      .meta({ id: `${name}Public` }) as z.ZodType<PublicOf<F>>;
     this.full = this.readingOf('*', answered);
     this.sortable = {
       ...Object.fromEntries(entries.flatMap(([n, f]) => (f.sortable ? [[n, propertyOf(n, f)]] : []))),
@@ -395,7 +407,7 @@ export class Resource<F extends Fields = Fields> {
     this.searched = entries.flatMap(([n, f]) => (f.searchable ? [propertyOf(n, f)] : []));
     this.filters = Object.fromEntries(entries.flatMap(([n, f]) => (isFilter(f) ? [[n, propertyOf(n, f)]] : [])));
     this.unique = entries.flatMap(([n, f]) => (f.unique ? [n] : []));
-    for (const [n, f] of entries) if (f.secret || f.kind === 'password') secretNames.add(n);
+    this.secrets = secretsOf(fields);
     this.create = this.createInput(`${name}Create`);
     this.update = this.updateInput(`${name}Update`);
     const words = snakeCase(name);
@@ -412,7 +424,6 @@ export class Resource<F extends Fields = Fields> {
       deleted: `${Noun} deleted successfully`,
       taken: `A ${this.noun} with this ${this.unique.join(' or ')} already exists`,
       takenBy: Object.fromEntries(this.unique.map((n) => [n, `A ${this.noun} with this ${n} already exists`])),
-      archived: `${Noun} is archived: a superuser restores it first`,
       notArchived: `${Noun} is not archived`,
       restored: `${Noun} restored successfully`,
       purged: `${Noun} and its history purged successfully`,

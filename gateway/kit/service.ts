@@ -140,7 +140,7 @@ export class ResourceService implements ResourceOperations {
     const values = this.resource.toEntity(input, 'create');
     if (this.owner) values[this.owner] = caller.id;
     const created = em.create(this.entity, values);
-    this.resource.options.settle?.(created as unknown as Record<string, unknown>, null);
+    this.resource.options.settle?.(created, null);
     await this.write(em, created, null);
     return this.answer(created, caller);
   }
@@ -152,9 +152,9 @@ export class ResourceService implements ResourceOperations {
     const found = await this.find(em, caller, id);
     if (this.archived && found[this.archived]) throw new ApiError(404, this.resource.messages.notFound);
     await this.checkReferences(em, input);
-    const before: Row = { ...found };
+    const before: EntityRow = { ...found };
     em.assign(found, this.resource.toEntity(input, 'update'));
-    this.resource.options.settle?.(found as unknown as Record<string, unknown>, before);
+    this.resource.options.settle?.(found, before);
     await this.write(em, found, before);
     return this.answer(found, caller);
   }
@@ -166,7 +166,7 @@ export class ResourceService implements ResourceOperations {
     const found = await this.find(em, caller, id);
     if (this.archived) {
       if (found[this.archived]) throw new ApiError(404, this.resource.messages.notFound);
-      const before: Row = { ...found };
+      const before: EntityRow = { ...found };
       found[this.archived] = new Date();
       await this.write(em, found, before);
       return this.answer(found, caller);
@@ -179,7 +179,7 @@ export class ResourceService implements ResourceOperations {
   async restore(caller: Actor, id: string): Promise<Row> {
     const em = this.orm.em.fork();
     const found = await this.findArchived(em, caller, id);
-    const before: Row = { ...found };
+    const before: EntityRow = { ...found };
     found[this.archived!] = null;
     // A live record took its unique values meanwhile (a new client of the same store): a 409 naming them.
     await this.write(em, found, before);
@@ -224,13 +224,13 @@ export class ResourceService implements ResourceOperations {
    * Writes the record, with the work its declaration queues for this change in the same transaction (asked once the
    * record is written: a new one has its id then).
    */
-  private async write(em: Em, row: EntityRow, before: Row | null): Promise<void> {
+  private async write(em: Em, row: EntityRow, before: EntityRow | null): Promise<void> {
     const queues = this.resource.options.queues;
     if (!queues || !this.jobs) return this.flush(em);
     await em.begin();
     try {
       await this.flush(em);
-      for (const { queue, data, singletonKey } of queues(row as unknown as Row, before))
+      for (const { queue, data, singletonKey } of queues(row, before))
         await this.jobs!.send(queue as QueueName, data as JobPayloads[QueueName], { em, singletonKey });
       await em.commit();
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { ClientBase } from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -276,14 +277,20 @@ function withinSeconds<T>(work: Promise<T>, seconds: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** pg-boss's statement runner on the connection of the transaction `em` is in. */
+/**
+ * pg-boss's statement runner on the connection of the transaction `em` is in: the connection knex's transaction client
+ * hands out (`Knex.Client.acquireConnection`, as knex declares it), so that pg-boss's numbered parameters reach pg as
+ * they are. knex's `raw` would number each use of a parameter apart, and PostgreSQL would then type each use apart (a
+ * job's start, read both as text and as a moment, would be refused). tests/gateway/queue-transaction.test.ts holds it
+ * to the transaction's own connection.
+ */
 function transactionDb(em: EntityManager): PgBoss.Db {
   const transaction = em.getTransactionContext<Knex.Transaction>();
   if (!transaction) throw new Error('a job sent with an entity manager must be sent inside its transaction');
+  const client: Knex.Client = transaction.client;
   return {
     executeSql: async (text, values) => {
-      // A knex transaction's client hands out the transaction's own connection, with pg's $1 placeholders intact.
-      const connection = await transaction.client.acquireConnection();
+      const connection: ClientBase = await client.acquireConnection();
       return connection.query(text, values);
     },
   };

@@ -32,6 +32,8 @@ export interface Route<B = unknown, Q = unknown, P = unknown, A extends boolean 
   /** Needs a bearer token. Superuser and ownership rules live in the services. */
   auth: A;
   body?: B;
+  /** The body's fields whose values a validation error never echoes (a resource's secrets). */
+  secrets?: ReadonlySet<string>;
   /** Login takes a form (urlencoded or multipart), every other body is JSON. */
   form?: boolean;
   /**
@@ -63,7 +65,7 @@ export const route = <
   A extends boolean,
 >(
   r: Route<B, Q, P, A>,
-): Route => r as unknown as Route;
+): Route => r as Route;
 
 const ErrorDetail = z.object({ detail: z.string() }).meta({ id: 'HTTPError' });
 const ValidationDetail = z
@@ -82,9 +84,14 @@ const ValidationDetail = z
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** A form's fields are read one by one, so a missing one echoes no input (FastAPI answers `null`), not the form. */
-function validateForm<S extends Schema>(schema: S, data: unknown, root: 'body'): z.output<S> {
+function validateForm<S extends Schema>(
+  schema: S,
+  data: unknown,
+  root: 'body',
+  secrets?: ReadonlySet<string>,
+): z.output<S> {
   try {
-    return validate(schema, data, root);
+    return validate(schema, data, root, secrets);
   } catch (error) {
     if (error instanceof ValidationFailed) {
       throw new ValidationFailed(error.issues.map((i) => (i.type === 'missing' ? { ...i, input: null } : i)));
@@ -187,7 +194,7 @@ export function endpoints(routes: Route[], auth: AuthService, registry: OpenAPIR
           query: r.query ? validate(r.query as Schema, request.query(), 'query') : undefined,
           body:
             r.body && !r.rawBody
-              ? (r.form ? validateForm : validate)(r.body as Schema, request.body, 'body')
+              ? (r.form ? validateForm : validate)(r.body as Schema, request.body, 'body', r.secrets)
               : undefined,
           user,
           caller: { ip: request.ip },

@@ -81,7 +81,7 @@ describe('expressServer', () => {
       res.type('text').send(`${req.app.locals.name} ${req.baseUrl} ${String(req.query.q)}`);
     });
     app.use('/mounted', inner);
-    app.get('/after', (req, res) => res.json({ back: Object.getPrototypeOf(res) === app.response }));
+    app.get('/after', (_req, res) => res.json({ back: Object.getPrototypeOf(res) === app.response }));
     const url = await serve(app);
     const mounted = await fetch(`${url}/mounted/hello?q=1`);
     expect(await mounted.text()).toBe('inner /mounted 1');

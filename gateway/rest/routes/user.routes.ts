@@ -51,6 +51,7 @@ export function loginRoutes(auth: AuthService) {
       summary: 'Reset password',
       auth: false,
       body: NewPassword.schema,
+      secrets: NewPassword.secrets,
       response: Message,
       errors: { 400: 'Invalid token, or inactive user', 429: 'Too many requests' },
       handler: async ({ body, caller }) => message(await auth.resetPassword(body, caller)),
@@ -88,6 +89,7 @@ export function userRoutes(users: UserService) {
       summary: 'Create user (superuser)',
       auth: true,
       body: userResource.create.schema,
+      secrets: userResource.secrets,
       response: UserPublic,
       errors: { 400: 'The user with this email already exists in the system.' },
       handler: ({ user, body }) => users.create(user, body),
@@ -108,6 +110,7 @@ export function userRoutes(users: UserService) {
       summary: 'Update own user',
       auth: true,
       body: UserUpdateMe.schema,
+      secrets: UserUpdateMe.secrets,
       response: UserPublic,
       errors: { 409: 'User with this email already exists' },
       handler: ({ user, body }) => users.updateMe(user, body),
@@ -119,6 +122,7 @@ export function userRoutes(users: UserService) {
       summary: 'Update own password',
       auth: true,
       body: UpdatePassword.schema,
+      secrets: UpdatePassword.secrets,
       response: Message,
       errors: { 400: 'Incorrect password, or the new password is the current one' },
       handler: async ({ user, body }) => {
@@ -146,6 +150,7 @@ export function userRoutes(users: UserService) {
       summary: 'Register a new user (active at once, waiting for approval, or refused: USERS_OPEN_REGISTRATION)',
       auth: false,
       body: UserRegister.schema,
+      secrets: UserRegister.secrets,
       response: UserPublic,
       errors: {
         400: 'The user with this email already exists in the system',
@@ -173,6 +178,7 @@ export function userRoutes(users: UserService) {
       auth: true,
       params: IdParams,
       body: userResource.update.schema,
+      secrets: userResource.secrets,
       response: UserPublic,
       errors: {
         403: 'Super users are not allowed to demote or deactivate themselves, or it would leave no active superuser',
