@@ -4,7 +4,7 @@ import { Fragment } from 'react';
 import { useTranslate } from 'react-admin';
 import type { DisplayItem, FieldDescription } from './description';
 import { momentText } from './dates';
-import { moneyText, StateChip } from './ResourceList';
+import { moneyText, StateChip } from './values';
 
 type Translate = ReturnType<typeof useTranslate>;
 type Entry = Record<string, unknown>;
