@@ -70,6 +70,13 @@ describe('the admin’s modules', () => {
   it('are found circling when they do', () => {
     const a = path.join(root, 'a.ts');
     const b = path.join(root, 'b.ts');
-    expect(circlesOf(new Map([[a, [b]], [b, [a]]]))).toEqual(['a.ts → b.ts → a.ts']);
+    expect(
+      circlesOf(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual(['a.ts → b.ts → a.ts']);
   });
 });

@@ -183,7 +183,7 @@ export function Timeline({ resource, source, field, value, lang }: DisplayProps)
             )}
             {state && entry[state.name] != null && (
               <StateChip
-                value={entry[state.name]}
+                tone={state.tones?.[String(entry[state.name])]}
                 text={partText(resource, source, state, entry[state.name], translate, lang)}
               />
             )}

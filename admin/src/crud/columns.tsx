@@ -4,7 +4,16 @@ import { screenOfType, typeOfResource, type ResourceName } from '../dataProvider
 import { toCsv } from './csv';
 import { ReferenceLink } from './deferred';
 import { fieldsOf, type FieldDescription } from './description';
-import { chipHint, defaultText, missingText, StateChip, stateHint, stateNotes, Truncated, type Translate } from './values';
+import {
+  chipHint,
+  defaultText,
+  missingText,
+  StateChip,
+  stateHint,
+  stateNotes,
+  Truncated,
+  type Translate,
+} from './values';
 
 /** A column a screen words itself: its text (shown and exported) and, if it differs, how it is drawn. */
 export interface ColumnCustomization {
@@ -52,7 +61,7 @@ export function useColumns(
             : field?.values
               ? (record: RaRecord) => (
                   <StateChip
-                    value={record[custom.source]}
+                    tone={field.tones?.[String(record[custom.source])]}
                     text={text(record)}
                     hint={chipHint(
                       missingText(resource, record, custom.source, translate) ??

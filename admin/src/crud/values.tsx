@@ -3,7 +3,7 @@ import type { RaRecord, useTranslate } from 'react-admin';
 import { declarationOf, missingFor } from '../dataProvider/resourceTypes';
 import { labelsOf } from '../labels';
 import { dayText, momentText } from './dates';
-import type { FieldDescription } from './description';
+import type { FieldDescription, Tone } from './description';
 
 export type Translate = ReturnType<typeof useTranslate>;
 
@@ -71,22 +71,12 @@ export function defaultText(
   return String(value);
 }
 
-/** A state's colour: what went wrong in red, what is done in green, what waits or runs in between. */
-function stateColor(value: string): 'error' | 'success' | 'warning' | 'info' | 'default' {
-  if (/fail|error|revoked|suspended|disconnected|^rejected$/.test(value)) return 'error';
-  if (/complete|succeed|success|linked|idle|^(sent|processed|invoiced|shipped)$/.test(value)) return 'success';
-  if (/retry|partial|unpublished|not_connected|^(held|uncertain)$/.test(value)) return 'warning';
-  if (/active|running|^sending$/.test(value)) return 'info';
-  return 'default';
-}
-
 /**
- * A state as a chip of its colour (outlined, as MUI's small Chip), named as its label says, in a readable shade; with
- * `hint`, that text in a tooltip (and as the chip's description), the chip then reachable by keyboard.
+ * A state as a chip of its declared tone (outlined, as MUI's small Chip), named as its label says, in a readable shade;
+ * with `hint`, that text in a tooltip (and as the chip's description), the chip then reachable by keyboard.
  */
-export function StateChip({ value, text, hint }: { value: unknown; text: string; hint?: string }) {
-  const color = stateColor(String(value));
-  const tone = color === 'default' ? 'text.secondary' : `textShade.${color}`;
+export function StateChip({ tone, text, hint }: { tone: Tone | undefined; text: string; hint?: string }) {
+  const shade = tone ? `textShade.${tone}` : 'text.secondary';
   const chip = (
     <Box
       component="span"
@@ -95,8 +85,8 @@ export function StateChip({ value, text, hint }: { value: unknown; text: string;
         display: 'inline-block',
         px: 1,
         border: 1,
-        borderColor: tone,
-        color: tone,
+        borderColor: shade,
+        color: shade,
         borderRadius: 4,
         fontSize: 13,
         whiteSpace: 'nowrap',
@@ -158,4 +148,5 @@ export function stateNotes(resource: string, record: RaRecord, source: string, t
 }
 
 /** A chip's tooltip: its state's hint, then what the record's notes add; nothing when neither says anything. */
-export const chipHint = (hint: string | undefined, notes: string[]) => [hint, ...notes].filter(Boolean).join(' ') || undefined;
+export const chipHint = (hint: string | undefined, notes: string[]) =>
+  [hint, ...notes].filter(Boolean).join(' ') || undefined;
