@@ -75,6 +75,18 @@ export const clientResource = new Resource(
     }),
     sync_state: state(SYNC_STATES, {
       default: 'never_synced',
+      tones: {
+        not_connected: 'warning',
+        never_synced: 'neutral',
+        idle: 'success',
+        partial: 'warning',
+        queued: 'neutral',
+        running: 'info',
+        failed: 'error',
+        token_revoked: 'error',
+        suspended: 'error',
+        disconnected: 'error',
+      },
       readOnly: true,
       listed: true,
       filterable: true,
@@ -118,6 +130,7 @@ export const clientResource = new Resource(
     orders_enabled: boolean({ default: false, description: 'Send this store’s orders to Hiper' }),
     orders_send_on: state(ORDERS_SEND_ON, {
       default: 'paid',
+      tones: { paid: 'neutral', authorized: 'neutral' },
       description: 'Which payment states send an order: paid, or authorized as well',
     }),
     orders_payment_ids: map(
@@ -140,6 +153,7 @@ export const clientResource = new Resource(
     ),
     orders_release_on: state(ORDERS_RELEASE_ON, {
       default: 'invoiced',
+      tones: { invoiced: 'neutral', processed: 'neutral' },
       description: 'When Hiper has taken a sent order’s units out of its own stock: invoiced or processed',
     }),
     orders_cancel_in_store: boolean({ default: true, description: 'An order Hiper cancels is cancelled in the store' }),

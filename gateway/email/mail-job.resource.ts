@@ -30,6 +30,14 @@ export const mailJobResource = new Resource(
   {
     id: id(),
     state: state(MAIL_JOB_STATES, {
+      tones: {
+        created: 'neutral',
+        retry: 'warning',
+        active: 'info',
+        completed: 'success',
+        cancelled: 'neutral',
+        failed: 'error',
+      },
       listed: true,
       filterable: true,
       description: 'created, retry, active, completed, cancelled or failed (after its last retry)',

@@ -12,7 +12,7 @@ import {
 import { DateResolver, DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import type { z } from 'zod';
 import { ArgsType, Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { isAnswered, type Field as FieldDeclaration } from '../kit/field';
+import { isAnswered, TONES, type Field as FieldDeclaration } from '../kit/field';
 import type { InputShape, RecordAction, Resource } from '../kit/resource';
 import { validate } from '../validation';
 
@@ -52,6 +52,17 @@ const RecordActionInput = new GraphQLInputObjectType({
   },
 });
 
+const valueList = { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) };
+/** A state's values by their tone: the five tones of `@tones`, each with its values in the order they are declared. */
+const toneArgs = Object.fromEntries(TONES.map((tone) => [tone, valueList]));
+
+/** A state part's values by their tone (`@display(items: [{..., tones: ...}])`), as `@tones` gives a field's. */
+const StateTones = new GraphQLInputObjectType({
+  name: 'StateTones',
+  description: "A state's values by the tone screens show them in, as `@tones` gives them.",
+  fields: toneArgs,
+});
+
 /** One part of a value shown as a table, a timeline or a map (`@display(items: ...)`): its name, kind and bounds. */
 const DisplayItem = new GraphQLInputObjectType({
   name: 'DisplayItem',
@@ -68,6 +79,7 @@ const DisplayItem = new GraphQLInputObjectType({
     max: { type: GraphQLFloat },
     pattern: { type: GraphQLString },
     description: { type: GraphQLString },
+    tones: { type: StateTones },
   },
 });
 
@@ -123,6 +135,15 @@ export const fieldDirectives = [
     description:
       "Lists take an exact value of this field as a filter: the list query's `filter` has a field of its name.",
     locations: [DirectiveLocation.FIELD_DEFINITION],
+  }),
+  new GraphQLDirective({
+    name: 'tones',
+    description:
+      "The colour screens show a state's values in, each value under its tone: `error` (what went wrong), `success` " +
+      '(what is done), `warning` (what waits on a person or half worked), `info` (what is under way), `neutral` ' +
+      '(the rest, and any value not named).',
+    locations: [DirectiveLocation.FIELD_DEFINITION],
+    args: toneArgs,
   }),
   new GraphQLDirective({
     name: 'references',
@@ -265,6 +286,19 @@ function actionLiteral(action: RecordAction): string {
   return `{${parts.join(', ')}}`;
 }
 
+/** A state's declared tones as GraphQL arguments, `warning: ["held", "uncertain"], ...`, or nothing without them. */
+function tonesArguments(field: FieldDeclaration): string | undefined {
+  const { tones } = field;
+  if (!tones) return undefined;
+  const stray = Object.keys(tones).filter((value) => !field.values?.includes(value));
+  if (stray.length) throw new Error(`A tone is declared for ${stray.join(', ')}, not a value of the state`);
+  const groups = TONES.flatMap((tone) => {
+    const values = (field.values ?? []).filter((value) => tones[value] === tone);
+    return values.length ? [`${tone}: [${values.map(quoted).join(', ')}]`] : [];
+  });
+  return groups.join(', ');
+}
+
 /** `@display(...)`: how screens show the field, and the parts of each entry of a table, timeline or map. */
 function displayDirective(field: FieldDeclaration): string | undefined {
   // A map is shown as one by its kind: its key and value are its items.
@@ -278,6 +312,8 @@ function displayDirective(field: FieldDeclaration): string | undefined {
     if (item.max !== undefined) parts.push(`max: ${item.max}`);
     if (item.pattern !== undefined) parts.push(`pattern: ${quoted(item.pattern)}`);
     if (item.description) parts.push(`description: ${quoted(item.description)}`);
+    const tones = tonesArguments(item);
+    if (tones) parts.push(`tones: {${tones}}`);
     return `{${parts.join(', ')}}`;
   });
   return `@display(as: ${quoted(display)}${items.length ? `, items: [${items.join(', ')}]` : ''})`;
@@ -324,6 +360,7 @@ export function objectTypeOf(resource: Resource): new () => object {
       field.sortable && '@sortable',
       field.searchable && '@searchable',
       field.filterable && '@filterable',
+      field.kind === 'state' && !!field.tones && `@tones(${tonesArguments(field)})`,
       field.kind === 'reference' && field.to && `@references(type: ${quoted(field.to)})`,
       displayDirective(field),
     ]);

@@ -79,6 +79,8 @@ export interface Field {
   onDelete?: 'cascade' | 'set null' | 'restrict';
   /** A state: its values, in the order they are shown. */
   values?: readonly string[];
+  /** A state: each value's tone, the colour screens show it in (a value not named is `neutral`). */
+  tones?: Readonly<Record<string, Tone>>;
   /**
    * How screens show the value beyond its kind: `money` (a decimal text, `99.90`, as an amount in reais: R$ 99,90);
    * `table` or `timeline` (a JSON list of records whose fields `items` declares: a row each, or a dated step each, its
@@ -90,6 +92,14 @@ export interface Field {
   description?: string;
   example?: unknown;
 }
+
+/**
+ * How screens colour a state's value, as atomic-crm declares a status's colour beside its value: `error` for what went
+ * wrong, `success` for what is done, `warning` for what waits on a person or half worked, `info` for what is under
+ * way, `neutral` for the rest.
+ */
+export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'error';
+export const TONES = ['neutral', 'info', 'success', 'warning', 'error'] as const satisfies readonly Tone[];
 
 type Options = Omit<Field, 'kind'>;
 
@@ -109,7 +119,17 @@ export const reference = <const P extends string, const O extends Options>(
 });
 export const datetime = <const O extends Options>(options = {} as O) => ({ kind: 'datetime' as const, ...options });
 export const date = <const O extends Options>(options = {} as O) => ({ kind: 'date' as const, ...options });
-export const state = <const V extends readonly string[], const O extends Options>(values: V, options = {} as O) => ({
+/**
+ * A state of the `values` given, in their order; `tones` names every value's colour on screens, so that a new value
+ * is given its colour where it is declared: `state(['open', 'closed'], { tones: { open: 'info', closed: 'neutral' } })`.
+ */
+export const state = <
+  const V extends readonly string[],
+  const O extends Omit<Options, 'tones'> & { tones?: Readonly<Record<V[number], Tone>> },
+>(
+  values: V,
+  options = {} as O,
+) => ({
   kind: 'state' as const,
   values,
   ...options,

@@ -1,4 +1,4 @@
-import { boolean, datetime, id, int, json, reference, state, text } from '../kit/field';
+import { boolean, datetime, id, int, json, reference, state, text, type Tone } from '../kit/field';
 import { Resource } from '../kit/resource';
 import type { PublicOf } from '../kit/field';
 
@@ -20,6 +20,19 @@ export const ORDER_STATES = [
   'uncertain',
 ] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
+/** How screens colour an order's state: waiting on a person or unknown in amber, refused in red, done in green. */
+const ORDER_TONES = {
+  received: 'neutral',
+  held: 'warning',
+  sending: 'info',
+  sent: 'success',
+  processed: 'success',
+  rejected: 'error',
+  invoiced: 'success',
+  shipped: 'success',
+  cancelled: 'neutral',
+  uncertain: 'warning',
+} as const satisfies Record<OrderState, Tone>;
 
 /** The states "Reenviar" is offered in: waiting for a person, refused by Hiper, or of unknown outcome. */
 export const RESENDABLE_STATES = ['held', 'rejected', 'uncertain'] as const satisfies readonly OrderState[];
@@ -64,7 +77,13 @@ export const orderResource = new Resource(
       listed: true,
       description: 'The number the store shows its buyer (null until the order is read)',
     }),
-    state: state(ORDER_STATES, { default: 'received', readOnly: true, listed: true, filterable: true }),
+    state: state(ORDER_STATES, {
+      default: 'received',
+      readOnly: true,
+      listed: true,
+      filterable: true,
+      tones: ORDER_TONES,
+    }),
     hold_reason: text({ nullable: true, max: 1000, readOnly: true, listed: true, description: 'Why it waits' }),
     payment_status: text({ nullable: true, max: 16, readOnly: true, listed: true }),
     total: text({
@@ -102,7 +121,7 @@ export const orderResource = new Resource(
     history: json({
       readOnly: true,
       display: 'timeline',
-      items: { at: datetime(), state: state(ORDER_STATES), note: text() },
+      items: { at: datetime(), state: state(ORDER_STATES, { tones: ORDER_TONES }), note: text() },
       description: '[{at, state, note}], oldest first',
     }),
     received_at: datetime({ readOnly: true, listed: true, sortable: true }),

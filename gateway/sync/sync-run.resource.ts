@@ -47,9 +47,24 @@ export const syncRunResource = new Resource(
   {
     id: id(),
     client_id: reference('client', 'Client', { readOnly: true, filterable: true, listed: true, onDelete: 'restrict' }),
-    kind: state(SYNC_KINDS, { readOnly: true, listed: true, description: 'catalogue, stock or full (from cursor 0)' }),
-    trigger: state(SYNC_TRIGGERS, { readOnly: true, description: 'What queued it' }),
-    state: state(SYNC_RUN_STATES, { default: 'queued', readOnly: true, listed: true, filterable: true }),
+    kind: state(SYNC_KINDS, {
+      readOnly: true,
+      listed: true,
+      description: 'catalogue, stock or full (from cursor 0)',
+      tones: { catalogue: 'neutral', stock: 'neutral', full: 'neutral' },
+    }),
+    trigger: state(SYNC_TRIGGERS, {
+      readOnly: true,
+      description: 'What queued it',
+      tones: { schedule: 'neutral', manual: 'neutral', webhook: 'neutral' },
+    }),
+    state: state(SYNC_RUN_STATES, {
+      default: 'queued',
+      readOnly: true,
+      listed: true,
+      filterable: true,
+      tones: { queued: 'neutral', running: 'info', succeeded: 'success', partial: 'warning', failed: 'error' },
+    }),
     queued_at: datetime({ readOnly: true, listed: true, sortable: true }),
     started_at: datetime({ nullable: true, readOnly: true }),
     finished_at: datetime({ nullable: true, readOnly: true, listed: true }),

@@ -46,6 +46,7 @@ export const webhookEventResource = new Resource(
     received_at: datetime({ listed: true, sortable: true }),
     outcome: state(WEBHOOK_OUTCOMES, {
       default: 'recorded',
+      tones: { recorded: 'neutral', handled: 'neutral', ignored: 'neutral', failed: 'error', unsigned: 'neutral' },
       listed: true,
       filterable: true,
       description:

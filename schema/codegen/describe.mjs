@@ -52,12 +52,31 @@ function describeField(schema, field) {
     // Each part as its declaration gives it, without what the admin does not read (a null bound, its description).
     if (display.items)
       description.items = display.items.map((item) =>
-        Object.fromEntries(Object.entries(item).filter(([key, value]) => value != null && key !== 'description')),
+        Object.fromEntries(
+          Object.entries(item)
+            .map(([key, value]) => [key, key === 'tones' ? tonesByValue(value) : value])
+            .filter(([key, value]) => value != null && key !== 'description'),
+        ),
       );
   }
   const named = getNamedType(field.type);
-  if (isEnumType(named)) description.values = named.getValues().map((value) => value.name);
+  if (isEnumType(named)) description.values = inFileOrder(named.getValues()).map((value) => value.name);
+  const tones = tonesByValue(directiveArgs(schema, field.astNode, 'tones'), description.values);
+  if (tones) description.tones = tones;
   return description;
+}
+
+/**
+ * A state's tones (`@tones`, or a part's `tones`: its values under each tone) as each value's tone, the values in
+ * their declared order when they are known; a neutral value is left out (the admin shows a value not named so), and
+ * so are tones that name none but neutral ones.
+ */
+function tonesByValue(groups, values) {
+  const tones = {};
+  for (const [tone, named] of Object.entries(groups ?? {}))
+    if (tone !== 'neutral') for (const value of named ?? []) tones[value] = tone;
+  const ordered = values ? values.filter((value) => value in tones) : Object.keys(tones);
+  return ordered.length ? Object.fromEntries(ordered.map((value) => [value, tones[value]])) : undefined;
 }
 
 function describeArgument(schema, arg) {
@@ -68,7 +87,7 @@ function describeArgument(schema, arg) {
   if (constraint) description.constraint = constraint;
   if (directiveArgs(schema, arg.astNode, 'secret')) description.secret = true;
   const named = getNamedType(arg.type);
-  if (isEnumType(named)) description.values = named.getValues().map((value) => value.name);
+  if (isEnumType(named)) description.values = inFileOrder(named.getValues()).map((value) => value.name);
   return description;
 }
 
@@ -86,8 +105,9 @@ function describeOperations(schema, type, returns = false) {
 const literal = (value) => JSON.stringify(value, null, 2);
 
 /**
- * A type's fields (or an operation's arguments) in the order schema/schema.graphql declares them, which is the order
- * the gateway declares them in: codegen hands plugins a sorted schema, but each definition keeps its place in the file.
+ * A type's fields, an operation's arguments or an enum's values in the order schema/schema.graphql declares them,
+ * which is the order the gateway declares them in (a state's lifecycle): codegen hands plugins a sorted schema, but
+ * each definition keeps its place in the file.
  */
 const inFileOrder = (list) => [...list].sort((a, b) => (a.astNode?.loc?.start ?? 0) - (b.astNode?.loc?.start ?? 0));
 

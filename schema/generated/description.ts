@@ -67,17 +67,27 @@ export const types = {
         "listed": true,
         "filterable": true,
         "values": [
-          "disconnected",
-          "failed",
-          "idle",
-          "never_synced",
           "not_connected",
+          "never_synced",
+          "idle",
           "partial",
           "queued",
           "running",
+          "failed",
+          "token_revoked",
           "suspended",
-          "token_revoked"
-        ]
+          "disconnected"
+        ],
+        "tones": {
+          "not_connected": "warning",
+          "idle": "success",
+          "partial": "warning",
+          "running": "info",
+          "failed": "error",
+          "token_revoked": "error",
+          "suspended": "error",
+          "disconnected": "error"
+        }
       },
       "last_synced_at": {
         "type": "DateTime",
@@ -111,8 +121,8 @@ export const types = {
       "orders_send_on": {
         "type": "ClientOrdersSendOn",
         "values": [
-          "authorized",
-          "paid"
+          "paid",
+          "authorized"
         ]
       },
       "orders_payment_ids": {
@@ -201,13 +211,19 @@ export const types = {
         "listed": true,
         "filterable": true,
         "values": [
-          "active",
-          "cancelled",
-          "completed",
           "created",
-          "failed",
-          "retry"
-        ]
+          "retry",
+          "active",
+          "completed",
+          "cancelled",
+          "failed"
+        ],
+        "tones": {
+          "retry": "warning",
+          "active": "info",
+          "completed": "success",
+          "failed": "error"
+        }
       },
       "kind": {
         "type": "String",
@@ -277,17 +293,27 @@ export const types = {
         "listed": true,
         "filterable": true,
         "values": [
-          "cancelled",
-          "held",
-          "invoiced",
-          "processed",
           "received",
-          "rejected",
+          "held",
           "sending",
           "sent",
+          "processed",
+          "rejected",
+          "invoiced",
           "shipped",
+          "cancelled",
           "uncertain"
-        ]
+        ],
+        "tones": {
+          "held": "warning",
+          "sending": "info",
+          "sent": "success",
+          "processed": "success",
+          "rejected": "error",
+          "invoiced": "success",
+          "shipped": "success",
+          "uncertain": "warning"
+        }
       },
       "hold_reason": {
         "type": "String",
@@ -374,7 +400,17 @@ export const types = {
           },
           {
             "kind": "state",
-            "name": "state"
+            "name": "state",
+            "tones": {
+              "rejected": "error",
+              "sending": "info",
+              "sent": "success",
+              "processed": "success",
+              "invoiced": "success",
+              "shipped": "success",
+              "held": "warning",
+              "uncertain": "warning"
+            }
           },
           {
             "kind": "text",
@@ -478,10 +514,15 @@ export const types = {
         "listed": true,
         "filterable": true,
         "values": [
-          "failed",
           "linked",
-          "unpublished"
-        ]
+          "unpublished",
+          "failed"
+        ],
+        "tones": {
+          "linked": "success",
+          "unpublished": "warning",
+          "failed": "error"
+        }
       },
       "last_synced_at": {
         "type": "DateTime",
@@ -512,15 +553,15 @@ export const types = {
         "listed": true,
         "values": [
           "catalogue",
-          "full",
-          "stock"
+          "stock",
+          "full"
         ]
       },
       "trigger": {
         "type": "SyncRunTrigger",
         "values": [
-          "manual",
           "schedule",
+          "manual",
           "webhook"
         ]
       },
@@ -529,12 +570,18 @@ export const types = {
         "listed": true,
         "filterable": true,
         "values": [
-          "failed",
-          "partial",
           "queued",
           "running",
-          "succeeded"
-        ]
+          "succeeded",
+          "partial",
+          "failed"
+        ],
+        "tones": {
+          "running": "info",
+          "succeeded": "success",
+          "partial": "warning",
+          "failed": "error"
+        }
       },
       "queued_at": {
         "type": "DateTime",
@@ -664,12 +711,15 @@ export const types = {
         "listed": true,
         "filterable": true,
         "values": [
-          "failed",
+          "recorded",
           "handled",
           "ignored",
-          "recorded",
+          "failed",
           "unsigned"
-        ]
+        ],
+        "tones": {
+          "failed": "error"
+        }
       },
       "note": {
         "type": "String",

@@ -102,8 +102,8 @@ export const mutations = {
         "required": false,
         "default": "paid",
         "values": [
-          "authorized",
-          "paid"
+          "paid",
+          "authorized"
         ]
       },
       "orders_payment_ids": {
@@ -429,8 +429,8 @@ export const mutations = {
         "required": false,
         "values": [
           "catalogue",
-          "full",
-          "stock"
+          "stock",
+          "full"
         ]
       }
     },
@@ -527,8 +527,8 @@ export const mutations = {
         "sdl": "ClientOrdersSendOn",
         "required": false,
         "values": [
-          "authorized",
-          "paid"
+          "paid",
+          "authorized"
         ]
       },
       "orders_payment_ids": {

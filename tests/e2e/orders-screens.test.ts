@@ -131,6 +131,28 @@ describe('the Pedidos screen', () => {
   });
 });
 
+describe('the Pedidos filter', () => {
+  it('offers an order’s states in the order of their lifecycle', async () => {
+    const page = await openIn('light', 'desktop');
+    await page.goto('/pedidos');
+    await page.getByRole('combobox', { name: 'Estado' }).click();
+    const options = await page.getByRole('listbox').getByRole('option').allInnerTexts();
+    expect(options).toEqual([
+      'Todos',
+      'Recebido',
+      'Aguardando pessoa',
+      'Enviando',
+      'Enviado',
+      'Processado',
+      'Rejeitado',
+      'Faturado',
+      'Despachado',
+      'Cancelado',
+      'Incerto',
+    ]);
+  });
+});
+
 describe('an uncertain order', () => {
   it('is taken as sent from its dialog: Já está no Hiper, then neither action is offered', async () => {
     const token = await t.superuserToken();

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_STATES } from '../../gateway/orders/order.resource';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 let t: TestGateway;
@@ -93,6 +94,17 @@ describe('OpenAPI document', () => {
     const login = doc.paths['/api/v1/login/access-token'].post.requestBody.content;
     expect(Object.keys(login)).toEqual(['application/x-www-form-urlencoded', 'multipart/form-data']);
     expect(doc.paths['/api/v1/users/'].get.security).toEqual([{ OAuth2PasswordBearer: [] }]);
+  });
+
+  it('lists a state’s values in their declared order: an order’s lifecycle, in its shape and its list’s filter', async () => {
+    const doc = (await t.request('GET', '/api/v1/openapi.json')).body;
+    const lifecycle = [...ORDER_STATES];
+    expect(lifecycle[0]).toBe('received');
+    expect(doc.components.schemas.OrderPublic.properties.state.enum).toEqual(lifecycle);
+    const filter = (
+      doc.paths['/api/v1/orders/'].get.parameters as { name: string; schema: { enum?: string[] } }[]
+    ).find((parameter) => parameter.name === 'state');
+    expect(filter?.schema.enum).toEqual(lifecycle);
   });
 });
 

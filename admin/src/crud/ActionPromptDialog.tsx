@@ -10,8 +10,22 @@ import {
 } from '@mui/material';
 import { useId, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { ActionPrompt, PromptedRun } from './actionPrompts';
+import type { ActionOutcome } from './recordAction';
 import { useScreenLang } from './ScreenLanguage';
+
+/** What a record action asks before it runs: a confirmation naming its risk, and a value it takes when it takes one. */
+export interface ActionPrompt {
+  title: string;
+  /** What to know before going on, one paragraph each. */
+  text: string[];
+  /** The button that runs the action. */
+  confirm: string;
+  /** An argument of the action's mutation, typed by the person in a text box (required). */
+  input?: { name: string; label: string };
+}
+
+/** Runs the action with what the prompt asked for; answers whether it was done, and why not. */
+export type PromptedRun = (variables: Record<string, unknown>, prompted: boolean) => Promise<ActionOutcome>;
 
 /**
  * A record action's prompt: what to know before it runs, the value it takes when it takes one, Cancel and the

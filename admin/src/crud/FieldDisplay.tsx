@@ -4,7 +4,7 @@ import { Fragment } from 'react';
 import { useTranslate } from 'react-admin';
 import type { DisplayItem, FieldDescription } from './description';
 import { momentText } from './dates';
-import { moneyText, StateChip } from './ResourceList';
+import { moneyText, StateChip } from './values';
 
 type Translate = ReturnType<typeof useTranslate>;
 type Entry = Record<string, unknown>;
@@ -183,7 +183,7 @@ export function Timeline({ resource, source, field, value, lang }: DisplayProps)
             )}
             {state && entry[state.name] != null && (
               <StateChip
-                value={entry[state.name]}
+                tone={state.tones?.[String(entry[state.name])]}
                 text={partText(resource, source, state, entry[state.name], translate, lang)}
               />
             )}

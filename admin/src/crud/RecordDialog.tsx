@@ -25,7 +25,7 @@ import {
 import { ActionConfirm } from './DeleteConfirm';
 import { ReferenceLink } from './ListExtras';
 import { fieldsOf } from './description';
-import { defaultText, stateNotes } from './ResourceList';
+import { defaultText, stateNotes } from './values';
 import { useFailureToast, useToast } from '../layout/useToast';
 import { DerivedInput } from './DerivedInput';
 import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';

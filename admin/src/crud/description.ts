@@ -11,6 +11,15 @@ export interface Constraint {
   readonly format?: string;
 }
 
+/**
+ * How a state's value is coloured, as its declaration says (`@tones`): what went wrong, what is done, what waits on a
+ * person, what is under way; a value the declaration gives no tone is neutral.
+ */
+export type Tone = 'info' | 'success' | 'warning' | 'error';
+
+/** Each value's tone, where it has one. */
+export type Tones = Readonly<Record<string, Tone>>;
+
 /** An output field: its type, whether it may be null, and what the schema's directives say of it. */
 export interface FieldDescription {
   readonly type: string;
@@ -31,6 +40,8 @@ export interface FieldDescription {
   readonly references?: string;
   /** A state's values (an enum), in order. */
   readonly values?: readonly string[];
+  /** A state's values' tones (`@tones`). */
+  readonly tones?: Tones;
   /** How screens show it beyond its type (`@display`): money, a table, a timeline, a map edited as rows. */
   readonly display?: 'money' | 'table' | 'timeline' | 'map';
   /** The parts of each entry of a table, timeline or map. */
@@ -46,6 +57,8 @@ export interface DisplayItem {
   readonly min?: number;
   readonly max?: number;
   readonly pattern?: string;
+  /** A state part's values' tones. */
+  readonly tones?: Tones;
 }
 
 /** An operation's argument: its type, whether it must be given, its default and its bounds. */

@@ -1,6 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import { useTranslate, type RaRecord } from 'react-admin';
-import { dateFormatOf } from '../crud/ResourceList';
+import { dateFormatOf } from '../crud/values';
 import { useScreenLang } from '../crud/ScreenLanguage';
 import { sendAttempts } from './attempts';
 

@@ -1,8 +1,10 @@
+import { createTheme, ThemeProvider, type ThemeOptions } from '@mui/material';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { memoryProvider, renderWithAdmin } from '../testing';
 import DeclaredList from '../crud/DeclaredList';
+import { lightTheme, textColors } from '../themes';
 
 const OrderList = () => <DeclaredList resource="pedidos" />;
 
@@ -56,6 +58,54 @@ const dialogOf = async (record: ReturnType<typeof order>) => {
 };
 
 describe('the Pedidos screen', () => {
+  it('offers an order’s states in its filter in the order of their lifecycle', async () => {
+    const person = userEvent.setup();
+    renderWithAdmin(<OrderList />, { path: '/pedidos', dataProvider: memoryProvider([order(101, 'sent')]) });
+    await person.click(await screen.findByRole('combobox', { name: 'Estado' }));
+    const options = within(await screen.findByRole('listbox'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(options).toEqual([
+      'Todos',
+      'Recebido',
+      'Aguardando pessoa',
+      'Enviando',
+      'Enviado',
+      'Processado',
+      'Rejeitado',
+      'Faturado',
+      'Despachado',
+      'Cancelado',
+      'Incerto',
+    ]);
+  });
+
+  it('draws each state’s chip in the tone its declaration gives it, a state without one in the secondary text', async () => {
+    const theme = createTheme(lightTheme as ThemeOptions);
+    renderWithAdmin(
+      <ThemeProvider theme={theme}>
+        <OrderList />
+      </ThemeProvider>,
+      {
+        path: '/pedidos',
+        dataProvider: memoryProvider([
+          order(101, 'held'),
+          order(102, 'rejected'),
+          order(103, 'shipped'),
+          order(104, 'sending'),
+          order(105, 'received'),
+        ]),
+      },
+    );
+    const chip = async (number: number, text: string) =>
+      within((await screen.findByText(String(number))).closest('tr')!).getByText(text);
+    expect(await chip(101, 'Aguardando pessoa')).toHaveStyle({ color: textColors.light.warning });
+    expect(await chip(102, 'Rejeitado')).toHaveStyle({ color: textColors.light.error });
+    expect(await chip(103, 'Despachado')).toHaveStyle({ color: textColors.light.success });
+    expect(await chip(104, 'Enviando')).toHaveStyle({ color: textColors.light.info });
+    expect(await chip(105, 'Recebido')).toHaveStyle({ color: theme.palette.text.secondary });
+  });
+
   it('shows the total as money in reais, not the store’s decimal text', async () => {
     renderWithAdmin(<OrderList />, {
       path: '/pedidos',

@@ -1,5 +1,6 @@
 import { ActionPromptsContext } from '../crud/actionPrompts';
-import { ResourceList, type ColumnCustomization } from '../crud/ResourceList';
+import type { ColumnCustomization } from '../crud/columns';
+import { ResourceList } from '../crud/ResourceList';
 import { ScreenLanguage } from '../crud/ScreenLanguage';
 import type { ResourceName } from '../dataProvider/resourceTypes';
 import { portugueseI18nProvider } from '../i18n';

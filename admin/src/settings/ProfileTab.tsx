@@ -5,7 +5,7 @@ import { useWatch } from 'react-hook-form';
 import { UpdateMeDocument } from '../../../schema/generated/graphql';
 import { graphql } from '../api';
 import { fetchCurrentUser } from '../authProvider';
-import { Truncated } from '../crud/ResourceList';
+import { Truncated } from '../crud/values';
 import { useFailureToast, useToast } from '../layout/useToast';
 import { boundOf, emailRules, maxLength } from '../validation';
 

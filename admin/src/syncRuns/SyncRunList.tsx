@@ -1,6 +1,8 @@
 import { Box } from '@mui/material';
 import { useTranslate, type RaRecord } from 'react-admin';
-import { ResourceList, Truncated, type ColumnCustomization } from '../crud/ResourceList';
+import type { ColumnCustomization } from '../crud/columns';
+import { ResourceList } from '../crud/ResourceList';
+import { Truncated } from '../crud/values';
 import { ScreenLanguage } from '../crud/ScreenLanguage';
 import type { ResourceName } from '../dataProvider/resourceTypes';
 import { portugueseI18nProvider } from '../i18n';

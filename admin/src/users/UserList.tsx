@@ -3,7 +3,9 @@ import { useMemo } from 'react';
 import { PasswordInput, useGetIdentity, useTranslate, type RaRecord } from 'react-admin';
 import { canAccess } from '../access';
 import type { FormMode } from '../crud/formInputs';
-import { ResourceList, Truncated, type ColumnCustomization } from '../crud/ResourceList';
+import type { ColumnCustomization } from '../crud/columns';
+import { ResourceList } from '../crud/ResourceList';
+import { Truncated } from '../crud/values';
 import type { AdditionalInput, FormCustomization } from '../crud/RecordDialog';
 import { matches, useMessageKey } from '../crud/validators';
 
