@@ -166,9 +166,9 @@ export function App({
   store?: Store;
   styleCache?: EmotionCache;
 }) {
-  // The data layer (Apollo, graphql, ra-data-graphql: a record's reads and every write) is not needed for a list, whose
-  // rows come through a plain fetch: it loads once the first rows are in and the browser is idle, that is once they
-  // have been shown, ready for the first dialog. A signed-out start (the public pages) never needs it: the first
+  // The data layer (graphql and ra-data-graphql) is not needed for the first list, whose rows the start read with the
+  // provider's own request (dataProvider/load.ts): it loads once the first rows are in and the browser is idle, that
+  // is once they have been shown, ready for the next page and the first dialog. A signed-out start (the public pages) never needs it: the first
   // screen after signing in loads it with its first call.
   useEffect(() => {
     if (!getToken()) return;

@@ -11,21 +11,63 @@ export interface ValidationIssue {
   type: string;
 }
 
+/** A GraphQL error as the gateway answers it: its message, and its status, code and validation issues. */
+export interface GraphQLError {
+  message: string;
+  extensions?: { code?: string; status?: number; detail?: ValidationIssue[] };
+}
+
 /**
- * A failed call: the HTTP status, the server's `detail` (a text, or a list of validation issues) and, for a
- * GraphQL error, its `extensions.code` (`UNAUTHENTICATED` when the session is unusable, `FORBIDDEN` for a refusal).
+ * A failed call, REST or GraphQL, in the one shape the admin reads: the HTTP status, the server's `detail` (a text, or
+ * a list of validation issues), for a GraphQL error its `extensions.code` (`UNAUTHENTICATED` when the session is
+ * unusable, `FORBIDDEN` for a refusal), and the messages by the field they concern. `body` is react-admin's
+ * HttpError's: its forms mark the fields of `body.errors`, and checkError reads `body.code`.
  */
 export class ApiError extends Error {
+  readonly body: { detail: string | ValidationIssue[] | undefined; code?: string; errors?: Record<string, string> };
+
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[] | undefined,
     readonly code?: string,
+    errors?: Record<string, string>,
   ) {
     super(
       typeof detail === 'string' ? detail : Array.isArray(detail) ? (detail[0]?.msg ?? 'Validation Error') : 'Error',
     );
     this.name = 'ApiError';
+    this.body = errors ? { detail, code, errors } : { detail, code };
   }
+}
+
+/** GraphQL's own refusal of a variable (a Date that is not one): the field it names. */
+const REFUSED_VARIABLE = /^Variable "\$(\w+)" got invalid value/;
+
+/**
+ * A refusal's messages by the field they concern: each 422 issue whose `loc` names a field, with the gateway's own
+ * text; a variable GraphQL itself refused, in Portuguese (its text is graphql-js's English). Undefined when no field
+ * is named.
+ */
+function fieldErrors(detail: unknown, errors: readonly GraphQLError[] = []): Record<string, string> | undefined {
+  const found: Record<string, string> = {};
+  for (const issue of Array.isArray(detail) ? (detail as ValidationIssue[]) : []) {
+    // `loc` starts where the value was (the body, or the query's arguments), then its field.
+    const field = issue.loc.length > 1 ? issue.loc[1] : issue.loc[0];
+    if (typeof field === 'string' && typeof issue.msg === 'string') found[field] ??= issue.msg;
+  }
+  for (const error of errors) {
+    const variable = REFUSED_VARIABLE.exec(error.message)?.[1];
+    if (variable) found[variable] ??= 'Valor em formato que o gateway não aceita: confira o que foi digitado';
+  }
+  return Object.keys(found).length ? found : undefined;
+}
+
+/** A GraphQL answer's errors as one ApiError: the first error's status (else the response's), detail and code. */
+export function answerError(responseStatus: number, errors: readonly GraphQLError[]): ApiError {
+  const [first] = errors;
+  const { status, detail, code } = first?.extensions ?? {};
+  const shown = detail ?? first?.message;
+  return new ApiError(status ?? responseStatus, shown, code, fieldErrors(shown, errors));
 }
 
 /** What browsers call a request that got no answer (Chromium, Firefox, Safari). */
@@ -74,35 +116,35 @@ export async function rest<T>(method: string, path: string, body?: unknown): Pro
   const response = await fetch(`/api/v1${path}`, { method, headers, body: payload });
   const answer = await readAnswer(response);
   if (!response.ok) {
-    throw new ApiError(response.status, (answer as { detail?: string | ValidationIssue[] } | undefined)?.detail);
+    const detail = (answer as { detail?: string | ValidationIssue[] } | undefined)?.detail;
+    throw new ApiError(response.status, detail, undefined, fieldErrors(detail));
   }
   return answer as T;
 }
 
 interface GraphQLAnswer<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string; status?: number; detail?: ValidationIssue[] } }[];
+  errors?: GraphQLError[];
 }
 
 /**
- * A GraphQL operation on /graphql without a client library: the account calls every page needs, and a list's first
- * page at start. `document` is the operation's text (the generated documents are typed strings).
+ * The admin's one way to /graphql: every operation (the data provider's, the first list page a start asks for, the
+ * account's) is sent here, with the session's token, and fails as one ApiError. `document` is the operation's text
+ * (the generated documents are typed strings).
  */
 export async function graphql<T, V extends Record<string, unknown>>(
   document: DocumentTypeDecoration<T, V> & { toString(): string },
   variables?: V,
+  signal?: AbortSignal,
 ): Promise<T> {
   const response = await fetch('/graphql', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeaders() },
     body: JSON.stringify({ query: document.toString(), variables }),
+    signal,
   });
   const answer = (await readAnswer(response)) as GraphQLAnswer<T> | undefined;
-  const first = answer?.errors?.[0];
-  if (first) {
-    const { status, detail, code } = first.extensions ?? {};
-    throw new ApiError(status ?? response.status, detail ?? first.message, code);
-  }
+  if (answer?.errors?.length) throw answerError(response.status, answer.errors);
   if (!response.ok || !answer?.data) throw new ApiError(response.status, undefined);
   return answer.data;
 }

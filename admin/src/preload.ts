@@ -27,7 +27,7 @@ function preloadList(pathname: string, search: string) {
   loadListScreen(name).catch(() => undefined);
   const query = new URLSearchParams(search);
   if ([...query.keys()].some((key) => key !== 'page')) return;
-  // The rows come through a plain fetch: the data layer (Apollo) loads once the first screen is up (App.tsx).
+  // The data provider's getList run early (dataProvider/load.ts): its library loads once the first screen is up.
   prefetchList(name, {
     pagination: { page: parsePage(query.get('page')), perPage: pageSizesOf(name)[0] },
     sort: { ...DEFAULT_SORT },

@@ -259,7 +259,7 @@ describe('a signed-in start', () => {
         .filter((entry) => /\/graphqlProvider-[\w-]+\.js$/.test(entry.name))
         .map((entry) => entry.startTime),
     }));
-    // Apollo and ra-data-graphql are asked for only once the rows are on screen.
+    // graphql and ra-data-graphql are asked for only once the rows are on screen.
     expect(timing.dataLayerAt.filter((start) => start < timing.rowsAt)).toEqual([]);
     // One request for the page: the start's, which the list screen takes instead of asking again.
     await page.waitForTimeout(500);

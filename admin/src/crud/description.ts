@@ -76,6 +76,8 @@ export interface ArgumentDescription {
 
 export interface OperationDescription {
   readonly args: Readonly<Record<string, ArgumentDescription>>;
+  /** The type a mutation answers with (the mutations' description names it). */
+  readonly returns?: string;
 }
 
 export type TypeName = keyof typeof types;

@@ -1,9 +1,9 @@
 import type { RaRecord, useTranslate } from 'react-admin';
-import { ApiError, graphql, isNetworkFailure, errorText } from '../api';
+import { ApiError, isNetworkFailure, errorText } from '../api';
+import { dataProvider } from '../dataProvider';
 import { typeOfResource, type RecordActionDeclaration } from '../dataProvider/resourceTypes';
-import { fieldsOf, type TypeName } from './description';
-import { mutationOf } from './mutations';
-import { types } from '../../../schema/generated/description';
+import { answerType, stateField } from '../dataProvider/writeOperations';
+import { fieldsOf } from './description';
 import type { Severity } from '../layout/useToast';
 
 type Translate = ReturnType<typeof useTranslate>;
@@ -14,40 +14,6 @@ export interface ActionOutcome {
   why?: string;
 }
 type Toast = (title: string, description?: string, severity?: Severity) => void;
-
-const SCALARS = new Set(['ID', 'String', 'Int', 'Float', 'Boolean', 'JSON', 'DateTime', 'SafeInt']);
-
-/** The type the mutation answers with, when it is a record the admin knows (a sync run). */
-function answerType(mutation: string): TypeName | undefined {
-  const returns = (mutationOf(mutation) as { returns?: string } | undefined)?.returns ?? '';
-  return returns in types ? (returns as TypeName) : undefined;
-}
-
-/**
- * The state an answer is told by: the field its lists filter by (a run's `state`, not its `kind`), else its first
- * state field.
- */
-function stateField(type: TypeName): string | undefined {
-  const fields = fieldsOf(type);
-  const states = Object.keys(fields).filter((name) => fields[name].values);
-  return states.find((name) => fields[name].filterable) ?? states[0];
-}
-
-/**
- * The action's mutation as text: called with the record's id (and the arguments a prompt asked for, typed as the
- * schema types them), asking for what the answer is told by. An answer that is a record the admin knows gives its id
- * and its state; another object, its type name.
- */
-function documentOf(mutation: string, names: string[] = []): string {
-  const type = answerType(mutation);
-  const described = mutationOf(mutation) as { returns?: string; args?: Record<string, { sdl: string }> } | undefined;
-  const returns = described?.returns ?? '';
-  const state = type && stateField(type);
-  const selection = type ? ` { id${state ? ` ${state}` : ''} }` : SCALARS.has(returns) ? '' : ' { __typename }';
-  const declared = names.map((name) => `, $${name}: ${described?.args?.[name]?.sdl ?? 'String'}`).join('');
-  const passed = names.map((name) => `, ${name}: $${name}`).join('');
-  return `mutation RecordAction($id: ID!${declared}) { answer: ${mutation}(id: $id${passed})${selection} }`;
-}
 
 /** The answer's state (a run's `state`). */
 function stateOf(mutation: string, answer: unknown): string | undefined {
@@ -96,10 +62,11 @@ export async function runRecordAction({
   const key = `resources.${resource}.actions.${action.name}`;
   let answer: unknown;
   try {
-    ({ answer } = await graphql<{ answer: unknown }, Record<string, unknown>>(
-      documentOf(action.mutation, Object.keys(variables)),
-      { ...variables, id: String(record.id) },
-    ));
+    ({ data: answer } = await dataProvider.recordAction(resource, {
+      id: String(record.id),
+      mutation: action.mutation,
+      variables,
+    }));
   } catch (error) {
     const detail = error instanceof ApiError && typeof error.detail === 'string' ? error.detail : errorText(error);
     const description = isNetworkFailure(error)

@@ -5,7 +5,7 @@ import { memoryProvider, renderWithAdmin } from '../testing';
 import DeclaredList from './DeclaredList';
 import { formInputs, updateData } from './formInputs';
 import { instantOf } from './DerivedInput';
-import { toHttpError } from '../dataProvider';
+import { answerError } from '../api';
 
 // The README's Note ("Adding a resource") as `npm run schema` describes it, beside the real resources.
 vi.mock('../../../schema/generated/description', async (original) => {
@@ -156,20 +156,17 @@ describe("a new resource's dialog", () => {
     const detail = 'Já existe uma nota com este texto';
     provider.notes.create.mockImplementationOnce(() =>
       Promise.reject(
-        toHttpError({
-          graphQLErrors: [
-            {
-              message: detail,
-              extensions: {
-                code: 'BAD_USER_INPUT',
-                status: 422,
-                detail: [{ loc: ['body', 'body'], msg: detail, type: 'value_error' }],
-              },
+        // As the gateway answers a 422 over /graphql, in the data provider's one error shape.
+        answerError(200, [
+          {
+            message: detail,
+            extensions: {
+              code: 'BAD_USER_INPUT',
+              status: 422,
+              detail: [{ loc: ['body', 'body'], msg: detail, type: 'value_error' }],
             },
-          ],
-          networkError: null,
-          message: 'Response not successful: Received status code 422',
-        }),
+          },
+        ]),
       ),
     );
     renderWithAdmin(<DeclaredList resource={'notes' as never} />, { path: '/notes', dataProvider: provider });

@@ -1,89 +1,45 @@
 import { parse, type DocumentNode } from 'graphql';
-import type { OperationDescription, TypeName } from '../crud/description';
-import { listAnswer, listVariables, operationsOf, withoutTypename, type ListParams } from './operations';
-import { typeOfResource } from './resourceTypes';
-import { writeOperationsOf } from './writeOperations';
-
-interface Params extends ListParams {
-  id?: string;
-  data?: Record<string, unknown>;
-  previousData?: Record<string, unknown>;
-}
+import { isRead, readRequest, type ProviderRequest, type RequestParams } from './operations';
+import { isWrite, writeRequest } from './writeOperations';
 
 export interface BuiltQuery {
   query: DocumentNode;
   variables: Record<string, unknown>;
-  parseResponse: (response: { data: Record<string, unknown> }) => unknown;
+  parseResponse: ProviderRequest['parseResponse'];
 }
 
-type Documents = Record<'list' | 'one', DocumentNode> & Partial<Record<'create' | 'update' | 'delete', DocumentNode>>;
+const documents = new Map<string, DocumentNode>();
+const texts = new WeakMap<DocumentNode, string>();
 
-const cache = new Map<TypeName, Documents>();
-
-/** The type's operations (operations.ts) as documents, parsed once. */
-function documentsOf(type: TypeName): Documents {
-  const cached = cache.get(type);
-  if (cached) return cached;
-  const texts = { ...operationsOf(type), ...writeOperationsOf(type) };
-  const documents: Documents = {
-    list: parse(texts.list),
-    one: parse(texts.one),
-    create: texts.create ? parse(texts.create) : undefined,
-    update: texts.update ? parse(texts.update) : undefined,
-    delete: texts.delete ? parse(texts.delete) : undefined,
-  };
-  cache.set(type, documents);
-  return documents;
+/** An operation's text as a document, parsed once. */
+function documentOf(text: string): DocumentNode {
+  let document = documents.get(text);
+  if (!document) {
+    document = parse(text);
+    documents.set(text, document);
+    texts.set(document, text);
+  }
+  return document;
 }
 
-/** Keeps only the values the mutation declares as arguments. */
-function argumentsOf(args: OperationDescription['args'], values: Record<string, unknown>) {
-  return Object.fromEntries(
-    Object.entries(values).filter(([name, value]) => Object.hasOwn(args, name) && value !== undefined),
-  );
+/** The text a document was parsed from: what the transport sends, exactly as the early read sends it. */
+export function textOf(document: DocumentNode): string {
+  const text = texts.get(document);
+  if (text === undefined) throw new Error('A document the data provider did not build');
+  return text;
+}
+
+/** The request of one of ra-data-graphql's operations, before any parsing. */
+export function requestOf(fetchType: string, resource: string, params: RequestParams): ProviderRequest {
+  if (isRead(fetchType)) return readRequest(fetchType, resource, params);
+  if (isWrite(fetchType)) return writeRequest(fetchType, resource, params);
+  throw new Error(`${fetchType} is not supported for ${resource}`);
 }
 
 /** ra-data-graphql's buildQuery over the gateway's allX / _allXMeta / X / createX / updateX / deleteX. */
 export const buildQuery =
   () =>
-  (fetchType: string, resource: string, params: Params): BuiltQuery => {
-    const type = typeOfResource(resource);
-    const documents = documentsOf(type);
-    const single = (response: { data: Record<string, unknown> }) => ({ data: withoutTypename(response.data.data) });
-    /** A write the resource does not offer (a history's) is refused before anything is sent. */
-    const write = (document: DocumentNode | undefined) => {
-      if (!document) throw new Error(`${fetchType} is not offered by ${resource}`);
-      return document;
-    };
-
-    switch (fetchType) {
-      case 'GET_LIST':
-      case 'GET_MANY':
-      case 'GET_MANY_REFERENCE': {
-        const many = fetchType === 'GET_MANY';
-        return {
-          query: documents.list,
-          variables: listVariables(type, params, many),
-          parseResponse: (response) => listAnswer(response.data, many),
-        };
-      }
-      case 'GET_ONE':
-        return { query: documents.one, variables: { id: params.id }, parseResponse: single };
-      case 'CREATE':
-        return {
-          query: write(documents.create),
-          variables: argumentsOf(writeOperationsOf(type).createArgs, params.data ?? {}),
-          parseResponse: single,
-        };
-      case 'UPDATE':
-        return {
-          query: write(documents.update),
-          variables: { ...argumentsOf(writeOperationsOf(type).updateArgs, params.data ?? {}), id: params.id },
-          parseResponse: single,
-        };
-      case 'DELETE':
-        return { query: write(documents.delete), variables: { id: params.id }, parseResponse: single };
-      default:
-        throw new Error(`${fetchType} is not supported for ${resource}`);
-    }
+  (fetchType: string, resource: string, params: RequestParams): BuiltQuery => {
+    const { text, variables, parseResponse } = requestOf(fetchType, resource, params);
+    return { query: documentOf(text), variables, parseResponse };
   };

@@ -1,18 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { DataProvider } from 'react-admin';
-import { graphql } from '../api';
-import {
-  listAnswer,
-  listVariables,
-  operationsOf,
-  type ListAnswer,
-  type ListParams as OperationListParams,
-} from './operations';
-import { typeOfResource } from './resourceTypes';
+import { readRequest, runRequest, type ListParams as OperationListParams } from './operations';
 
-/** Apollo, graphql and ra-data-graphql load with the first data call that needs them, not before. */
-export const loadProvider = (): Promise<DataProvider> =>
-  import('./graphqlProvider').then((module) => module.graphqlProvider as DataProvider);
+/** ra-data-graphql and graphql load with the first data call that needs them, not before. */
+export const loadProvider = () => import('./graphqlProvider');
 
 /** Starts fetching the data layer ahead of its first call. */
 export const preloadDataProvider = () => loadProvider().catch(() => undefined);
@@ -24,25 +14,19 @@ const listKey = (resource: string, p: Partial<ListParams>) =>
   JSON.stringify([resource, p.pagination?.page, p.pagination?.perPage, p.sort?.field, p.sort?.order, p.filter ?? {}]);
 
 /**
- * A list page asked for with a plain `fetch` and the list operation's text: how every list page is read (the data
- * provider's getList), the start's first page included, whose rows are then on their way before the data layer
- * (Apollo and graphql) has even loaded. Errors are the api module's, with the gateway's status, detail and code.
+ * The data provider's getList run before its library has loaded: the request its buildQuery gives ra-data-graphql
+ * (the list operation's text and variables), sent over the same transport and answered through the same
+ * parseResponse. The start's first page is asked for so, its rows on their way while the app's code loads.
  */
-export async function fetchListPage(resource: string, params: ListParams): Promise<ListAnswer> {
-  const type = typeOfResource(resource);
-  const data = await graphql<Record<string, unknown>, Record<string, unknown>>(
-    operationsOf(type).list,
-    listVariables(type, params),
-  );
-  return listAnswer(data);
-}
+export const readListEarly = (resource: string, params: ListParams): Promise<unknown> =>
+  runRequest(readRequest('GET_LIST', resource, params));
 
 interface Prefetch {
   resource: string;
   params: ListParams;
-  request: Promise<ListAnswer>;
+  request: Promise<unknown>;
   /** The answer, once it has come back. */
-  answer?: ListAnswer;
+  answer?: unknown;
   /**
    * Taken (put in the query cache before the first render, or handed to the list's first read) or dropped after 10 s:
    * the next call for the page asks the gateway again.
@@ -58,7 +42,7 @@ const prefetches = new Map<string, Prefetch>();
  * of making a second round trip: from the query cache when it came before the app's first render (seedListPages), or
  * as the answer to its own first read when it comes later (claimPrefetched). Unclaimed answers are dropped.
  */
-export function prefetchList(resource: string, params: ListParams, fetchPage = fetchListPage): void {
+export function prefetchList(resource: string, params: ListParams, fetchPage = readListEarly): void {
   const prefetch: Prefetch = { resource, params, request: fetchPage(resource, params), claimed: false };
   prefetch.request.then(
     (answer) => (prefetch.answer = answer),

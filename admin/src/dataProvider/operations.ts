@@ -1,9 +1,12 @@
+import { graphql } from '../api';
 import { fieldsOf, operationNames, queryOf, type OperationDescription, type TypeName } from '../crud/description';
+import { typeOfResource } from './resourceTypes';
 
 /**
- * The text of every operation on a type, written from the schema's description, and the variables and answers of a
- * list. Plain strings, with no GraphQL library: ra-data-graphql parses them (buildQuery.ts), and a start asks for
- * the opened list's first page with them before that library has loaded (load.ts).
+ * The text of every reading operation on a type, written from the schema's description, and the requests the data
+ * provider reads with: an operation's text, its variables and how its answer becomes what react-admin expects. Plain
+ * strings, with no GraphQL library: ra-data-graphql parses them (buildQuery.ts), and a start runs the same request
+ * for the opened list's first page before that library has loaded (load.ts).
  */
 
 export interface ListParams {
@@ -11,6 +14,12 @@ export interface ListParams {
   sort?: { field: string; order: string };
   filter?: Record<string, unknown>;
   ids?: string[];
+}
+
+export interface RequestParams extends ListParams {
+  id?: string;
+  data?: Record<string, unknown>;
+  previousData?: Record<string, unknown>;
 }
 
 export interface ListAnswer {
@@ -112,3 +121,45 @@ export function listAnswer(data: Record<string, unknown>, many = false): ListAns
   const records = (data.data as unknown[]).map(withoutTypename) as Record<string, unknown>[];
   return many ? { data: records } : { data: records, total: (data.total as { count: number }).count };
 }
+
+/**
+ * One of the data provider's operations before any GraphQL library has it: the text sent, its variables, and the one
+ * place its answer (the operation's `data`) becomes what react-admin expects.
+ */
+export interface ProviderRequest<Answer = unknown> {
+  text: string;
+  variables: Record<string, unknown>;
+  parseResponse: (response: { data: Record<string, unknown> }) => Answer;
+}
+
+/** The answer of an operation that gives one record, aliased `data`. */
+export const oneRecord = (response: { data: Record<string, unknown> }) => ({
+  data: withoutTypename(response.data.data),
+});
+
+export type ReadType = 'GET_LIST' | 'GET_MANY' | 'GET_MANY_REFERENCE' | 'GET_ONE';
+
+export const isRead = (fetchType: string): fetchType is ReadType =>
+  fetchType === 'GET_LIST' || fetchType === 'GET_MANY' || fetchType === 'GET_MANY_REFERENCE' || fetchType === 'GET_ONE';
+
+/** The request of a read (ra-data-graphql's GET_LIST, GET_MANY, GET_MANY_REFERENCE or GET_ONE) of a resource. */
+export function readRequest(fetchType: ReadType, resource: string, params: RequestParams): ProviderRequest {
+  const type = typeOfResource(resource);
+  const texts = operationsOf(type);
+  if (fetchType === 'GET_ONE') return { text: texts.one, variables: { id: params.id }, parseResponse: oneRecord };
+  const many = fetchType === 'GET_MANY';
+  return {
+    text: texts.list,
+    variables: listVariables(type, params, many),
+    parseResponse: (response) => listAnswer(response.data, many),
+  };
+}
+
+/**
+ * Sends a request over the admin's one GraphQL transport (api.ts) and answers as react-admin expects: what the client
+ * given to ra-data-graphql and its parseResponse do, in one call, for a read that cannot wait for that library.
+ */
+export const runRequest = async <Answer>(request: ProviderRequest<Answer>, signal?: AbortSignal): Promise<Answer> =>
+  request.parseResponse({
+    data: await graphql<Record<string, unknown>, Record<string, unknown>>(request.text, request.variables, signal),
+  });

@@ -1,7 +1,7 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider } from './index';
-import { claimPrefetched, fetchListPage, prefetchesSettled, prefetchList, seedListPages } from './load';
+import { claimPrefetched, prefetchesSettled, prefetchList, readListEarly, seedListPages } from './load';
 import { operationsOf } from './operations';
 
 const page = (n: number) => ({
@@ -14,11 +14,6 @@ function gateway() {
   const getList = vi.fn(async () => ({ data: [{ id: 'c1', url: 'https://loja.example' }], total: 1 }));
   return { getList, load: getList };
 }
-
-// The data layer (Apollo, ra-data-graphql) is loaded by no list read: loading it here fails the read.
-vi.mock('./graphqlProvider', () => {
-  throw new Error('the data layer was loaded');
-});
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -77,7 +72,7 @@ describe('a list page the start has received', () => {
   });
 });
 
-describe('the first page fetched without the data layer', () => {
+describe('the first page read before the data layer has loaded', () => {
   const answer = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
@@ -87,7 +82,7 @@ describe('the first page fetched without the data layer', () => {
       answer(200, { data: { data: [{ id: 'c1', url: 'https://loja.example' }], total: { count: 14 } } }),
     );
     vi.stubGlobal('fetch', fetch);
-    await expect(fetchListPage('clientes', page(3))).resolves.toEqual({
+    await expect(readListEarly('clientes', page(3))).resolves.toEqual({
       data: [{ id: 'c1', url: 'https://loja.example' }],
       total: 14,
     });
@@ -116,14 +111,23 @@ describe('the first page fetched without the data layer', () => {
     });
   });
 
-  it('is how every list page is read: one request to /graphql with the list operation, the data layer not loaded', async () => {
+  it("is the data provider's own getList run early: the same request and the same answer as ra-data-graphql's", async () => {
     localStorage.setItem('access_token', 'token-2');
-    const fetch = vi.fn(async () => answer(200, { data: { data: [], total: { count: 0 } } }));
+    const fetch = vi.fn(async () =>
+      answer(200, {
+        data: { data: [{ id: 'c1', url: 'https://loja.example', __typename: 'Client' }], total: { count: 1 } },
+      }),
+    );
     vi.stubGlobal('fetch', fetch);
-    await expect(dataProvider.getList('clientes', page(2))).resolves.toEqual({ data: [], total: 0 });
-    expect(fetch).toHaveBeenCalledTimes(1);
-    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/graphql');
-    expect(JSON.parse(init.body as string).query).toBe(operationsOf('Client').list);
+    const early = await readListEarly('clientes', page(2));
+    // Not asked for at start: ra-data-graphql reads it.
+    const late = await dataProvider.getList('clientes', { ...page(2), meta: undefined });
+    expect(late).toEqual(early);
+    expect(late).toEqual({ data: [{ id: 'c1', url: 'https://loja.example' }], total: 1 });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    const [first, second] = fetch.mock.calls as unknown as [string, RequestInit][];
+    expect(second[0]).toBe(first[0]);
+    expect(second[1].headers).toEqual(first[1].headers);
+    expect(JSON.parse(second[1].body as string)).toEqual(JSON.parse(first[1].body as string));
   });
 });
