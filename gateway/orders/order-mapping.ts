@@ -1,4 +1,4 @@
-import type { NuvemshopOrder } from '../platforms/nuvemshop.client';
+import type { NuvemshopOrder } from '../platforms/nuvemshop.shapes';
 import type { OrderLine } from './order.resource';
 import { buyerDocument } from './buyer-document';
 import { ibgeCode } from './ibge';

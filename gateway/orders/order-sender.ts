@@ -12,12 +12,9 @@ import {
 import { entityFor } from '../kit/entity';
 import { HiperClient, HiperKeyRefused, HiperNotReached } from '../platforms/hiper.client';
 import { hiperTokenStore } from '../platforms/hiper-token-store';
-import {
-  PermissionMissing,
-  type NuvemshopClient,
-  type NuvemshopOrder,
-  type NuvemshopStoreClient,
-} from '../platforms/nuvemshop.client';
+import { type NuvemshopClient, type NuvemshopStoreClient } from '../platforms/nuvemshop.client';
+import { PermissionMissing } from '../platforms/nuvemshop.errors';
+import { type NuvemshopOrder } from '../platforms/nuvemshop.shapes';
 import { permissionMissingText } from '../platforms/nuvemshop-scopes';
 import { PlatformError, staffTextOf } from '../platforms/platform-call';
 import type { JobQueue } from '../queue/queue';

@@ -6,12 +6,8 @@ import { clientResource, storeConnectionOf, type ClientEntity, isConnected } fro
 import { entityFor } from '../kit/entity';
 import { HiperClient } from '../platforms/hiper.client';
 import { hiperTokenStore } from '../platforms/hiper-token-store';
-import {
-  NuvemshopRefused,
-  PermissionMissing,
-  type NuvemshopClient,
-  type NuvemshopStoreClient,
-} from '../platforms/nuvemshop.client';
+import { type NuvemshopClient, type NuvemshopStoreClient } from '../platforms/nuvemshop.client';
+import { NuvemshopRefused, PermissionMissing } from '../platforms/nuvemshop.errors';
 import { permissionMissingText } from '../platforms/nuvemshop-scopes';
 import { PlatformError } from '../platforms/platform-call';
 import { hiperOrderPath, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';

@@ -11,7 +11,7 @@ import {
   PermissionMissing,
   StoreSuspended,
   TokenRevoked,
-} from '../platforms/nuvemshop.client';
+} from '../platforms/nuvemshop.errors';
 import type { AnswerJournal } from './answer-journal';
 import { moveOrder } from './order-rows';
 import { HiperBusy } from './order-sender';

@@ -9,15 +9,9 @@ import { entityFor } from '../kit/entity';
 import { linkName, productLinkResource, type ProductLinkEntity, type ProductLinkState } from './product-link.resource';
 import type { SyncKind } from './sync-run.resource';
 import { isGradeChild, type HiperProduct } from '../platforms/hiper.client';
-import {
-  NuvemshopUnavailable,
-  PermissionMissing,
-  StoreSuspended,
-  TokenRevoked,
-  type NuvemshopProduct,
-  type NuvemshopStoreClient,
-  type VariantChanges,
-} from '../platforms/nuvemshop.client';
+import { type NuvemshopStoreClient } from '../platforms/nuvemshop.client';
+import { NuvemshopUnavailable, PermissionMissing, StoreSuspended, TokenRevoked } from '../platforms/nuvemshop.errors';
+import { type NuvemshopProduct, type VariantChanges } from '../platforms/nuvemshop.shapes';
 import { PlatformError } from '../platforms/platform-call';
 import {
   createdVariant,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HiperProduct } from '../platforms/hiper.client';
-import type { NewVariant, NuvemshopProduct } from '../platforms/nuvemshop.client';
+import type { NewVariant, NuvemshopProduct } from '../platforms/nuvemshop.shapes';
 import type { WrittenProduct, WrittenVariant } from './sync.entities';
 
 /**

@@ -1,11 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import {
-  type NuvemshopProduct,
-  type NuvemshopStoreClient,
-  STOCK_PRICE_BATCH,
-  type StockPriceProduct,
-  type StockPriceResult,
-} from '../platforms/nuvemshop.client';
+import { type NuvemshopStoreClient, STOCK_PRICE_BATCH } from '../platforms/nuvemshop.client';
+import { type NuvemshopProduct, type StockPriceProduct, type StockPriceResult } from '../platforms/nuvemshop.shapes';
 import { heldStock, stockFields } from './product-mapping';
 import type { Tally } from './run-tally';
 import { SyncProduct, type WrittenProduct, type WrittenVariant } from './sync.entities';

@@ -12,7 +12,8 @@ import { HiperClient, HiperCursorStuck, HiperKeyRefused, isGradeChild } from '..
 import { hiperTokenStore, type KeptRow } from '../platforms/hiper-token-store';
 import { PlainRows } from '../database/plain-rows';
 import { entityFor } from '../kit/entity';
-import { NuvemshopClient, PermissionMissing, StoreSuspended, TokenRevoked } from '../platforms/nuvemshop.client';
+import { NuvemshopClient } from '../platforms/nuvemshop.client';
+import { PermissionMissing, StoreSuspended, TokenRevoked } from '../platforms/nuvemshop.errors';
 import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
 import { PlatformError } from '../platforms/platform-call';
 import { emptyTally, type Tally } from './run-tally';

@@ -6,7 +6,9 @@ import { clientResource, settledSyncState, storeConnectionOf, type ClientEntity 
 import { entityFor } from '../kit/entity';
 import { storeClient } from '../clients/store-connection';
 import type { WebhookEventName, WebhookOutcome } from './webhook-event.resource';
-import { NuvemshopClient, StoreSuspended, TokenRevoked, type NuvemshopStoreInfo } from '../platforms/nuvemshop.client';
+import { NuvemshopClient } from '../platforms/nuvemshop.client';
+import { StoreSuspended, TokenRevoked } from '../platforms/nuvemshop.errors';
+import { type NuvemshopStoreInfo } from '../platforms/nuvemshop.shapes';
 import { PlatformError } from '../platforms/platform-call';
 import { ORDER_EVENTS } from '../orders/order-intake';
 import { APP_EVENTS } from './webhook.service';

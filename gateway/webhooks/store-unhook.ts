@@ -3,7 +3,8 @@ import type { Config } from '../config';
 import { clientResource, storeConnectionOf } from '../clients/client.resource';
 import { entityFor } from '../kit/entity';
 import { storeClient } from '../clients/store-connection';
-import { NuvemshopRefused, type NuvemshopClient } from '../platforms/nuvemshop.client';
+import { type NuvemshopClient } from '../platforms/nuvemshop.client';
+import { NuvemshopRefused } from '../platforms/nuvemshop.errors';
 import { PlatformError } from '../platforms/platform-call';
 
 /**

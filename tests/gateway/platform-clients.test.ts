@@ -8,13 +8,13 @@ import {
   HiperUnavailable,
   isGradeChild,
 } from '../../gateway/platforms/hiper.client';
+import { NuvemshopClient } from '../../gateway/platforms/nuvemshop.client';
 import {
-  NuvemshopClient,
   NuvemshopRefused,
   NuvemshopUnavailable,
   StoreSuspended,
   TokenRevoked,
-} from '../../gateway/platforms/nuvemshop.client';
+} from '../../gateway/platforms/nuvemshop.errors';
 import { exchangeCode } from '../../gateway/platforms/nuvemshop-token.client';
 import {
   docDescribedError,

@@ -1,11 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Fragment, useId, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useId, useMemo, type ReactNode } from 'react';
 import {
   CreateBase,
   EditBase,
   RecordContextProvider,
-  SaveButton,
   SimpleForm,
   useGetOne,
   useRecordContext,
@@ -14,231 +12,26 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { isNetworkFailure } from '../api';
-import {
-  declarationOf,
-  isOffered,
-  recordTitle,
-  screenOfType,
-  typeOfResource,
-  type RecordActionDeclaration,
-} from '../dataProvider/resourceTypes';
-import { ActionConfirm } from './DeleteConfirm';
+import { declarationOf, recordTitle, screenOfType, typeOfResource } from '../dataProvider/resourceTypes';
 import { ReferenceLink } from './ListExtras';
 import { fieldsOf } from './description';
 import { defaultText, stateNotes } from './values';
-import { useFailureToast, useToast } from '../layout/useToast';
-import { DerivedInput } from './DerivedInput';
-import { createData, createDefaults, formInputs, updateData, type FormMode, type InputDescription } from './formInputs';
+import { useFailureToast } from '../layout/useToast';
+import { createData, createDefaults, formInputs, updateData } from './formInputs';
 import { useScreenLang } from './ScreenLanguage';
-import { runRecordAction } from './recordAction';
-import { usePromptedAction } from './actionPrompts';
 import { EntriesTable, Timeline } from './FieldDisplay';
 import { liveRecordQuery } from './live';
-
-/** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
-export interface AdditionalInput {
-  after: string;
-  render: (mode: FormMode) => ReactNode;
-}
-
-export interface FormCustomization {
-  /** The inputs' order, when the screen fixes one; inputs it leaves out follow in the derived order. */
-  order?: string[];
-  /** A create form's starting values over the schema's defaults. */
-  createDefaults?: Record<string, unknown>;
-  additionalInputs?: AdditionalInput[];
-}
-
-function ordered(inputs: InputDescription[], order: string[] = []) {
-  const rank = (source: string) => (order.includes(source) ? order.indexOf(source) : order.length);
-  return [...inputs].sort((a, b) => rank(a.source) - rank(b.source));
-}
-
-/** The form's inputs, consecutive switches side by side. */
-function FormInputs({
-  resource,
-  mode,
-  inputs,
-  additional = [],
-}: {
-  resource: string;
-  mode: FormMode;
-  inputs: InputDescription[];
-  additional?: AdditionalInput[];
-}) {
-  const groups: ReactNode[] = [];
-  let switches: ReactNode[] = [];
-  const flush = () => {
-    if (!switches.length) return;
-    groups.push(
-      <Box key={`switches-${groups.length}`} sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
-        {switches}
-      </Box>,
-    );
-    switches = [];
-  };
-  inputs.forEach((input) => {
-    const element = <DerivedInput key={input.source} resource={resource} input={input} mode={mode} />;
-    if (input.kind === 'boolean') switches.push(element);
-    else {
-      flush();
-      groups.push(element);
-    }
-    for (const extra of additional.filter((a) => a.after === input.source)) {
-      flush();
-      groups.push(<Fragment key={`after-${input.source}`}>{extra.render(mode)}</Fragment>);
-    }
-  });
-  flush();
-  return <>{groups}</>;
-}
-
-/**
- * The record's declared actions (a client's sync now), at the start of the edit dialog's buttons: each runs at once,
- * tells how it went in a toast, and the list behind reads its rows again; the dialog stays open.
- */
-function RecordActionButtons({
-  resource,
-  representation,
-  onDone,
-}: {
-  resource: string;
-  representation: (r: RaRecord) => string;
-  /** After the action has run (a read-only record's dialog closes: what it shows has changed). */
-  onDone?: () => void;
-}) {
-  const translate = useTranslate();
-  const toast = useToast();
-  const queryClient = useQueryClient();
-  const record = useRecordContext();
-  const [running, setRunning] = useState(false);
-  const { start, dialog } = usePromptedAction();
-  const [confirming, setConfirming] = useState<RecordActionDeclaration | null>(null);
-  if (!record) return null;
-  const buttons = (declarationOf(resource).actions ?? [])
-    .filter((action) => isOffered(action, record))
-    .map((action) => (
-      <Button
-        key={action.name}
-        disabled={running}
-        color={action.confirm ? 'error' : undefined}
-        onClick={() => {
-          if (action.confirm) return setConfirming(action);
-          start(action.name, record, async (variables, prompted) => {
-            setRunning(true);
-            const outcome = await runRecordAction({
-              resource,
-              action,
-              record,
-              name: representation(record),
-              translate,
-              toast,
-              variables,
-            }).finally(() => setRunning(false));
-            // The list's rows (a client's sync state), not the form's record: what is being typed stays.
-            void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
-            // A prompt refused (a mistyped id) stays open over the dialog, to be corrected.
-            if (outcome.done || !prompted) onDone?.();
-            return outcome;
-          });
-        }}
-      >
-        {translate(`resources.${resource}.actions.${action.name}.label`)}
-      </Button>
-    ));
-  return (
-    <>
-      {buttons}
-      {dialog}
-      <ActionConfirm
-        resource={resource}
-        action={confirming}
-        record={record}
-        name={representation(record)}
-        onClose={() => setConfirming(null)}
-        onDone={onDone}
-      />
-    </>
-  );
-}
-
-function DialogToolbar({ onCancel, start }: { onCancel: () => void; start?: ReactNode }) {
-  const translate = useTranslate();
-  return (
-    <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', rowGap: 1 }}>
-      {start && <Box sx={{ mr: 'auto', display: 'flex', gap: 1 }}>{start}</Box>}
-      <Button onClick={onCancel}>{translate('ra.action.cancel')}</Button>
-      <SaveButton icon={<></>} />
-    </DialogActions>
-  );
-}
-
-interface DialogProps {
-  resource: string;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-}
-
-function focusFirstField(node: HTMLElement) {
-  const active = document.activeElement;
-  if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) {
-    if (node.contains(active)) return;
-  }
-  node.querySelector<HTMLInputElement>('input')?.focus();
-}
-
-/** A modal form dialog that fits a phone: its content scrolls, Save and Cancel stay in view. */
-function FormDialogFrame({ title, onClose, children }: Omit<DialogProps, 'resource'>) {
-  const titleId = useId();
-  return (
-    <Dialog
-      open
-      lang={useScreenLang()}
-      onClose={onClose}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby={titleId}
-      disableAutoFocus
-      // Once the dialog is in, the first field takes the focus, so typing can start at once; unless a field already
-      // has it (someone quick, or a slow machine's late transition), which must not lose what is being typed.
-      slotProps={{
-        transition: { onEntered: focusFirstField },
-        paper: {
-          sx: {
-            mx: { xs: 1, sm: 4 },
-            width: { xs: 'calc(100% - 16px)', sm: undefined },
-            // The form fills the dialog, its fields scrolling between the title and the buttons.
-            '& > form': { display: 'flex', flexDirection: 'column', minHeight: 0, flex: '1 1 auto' },
-          },
-        },
-      }}
-    >
-      <DialogTitle id={titleId}>{title}</DialogTitle>
-      {children}
-    </Dialog>
-  );
-}
-
-function useSaved(resource: string, onClose: () => void, message: string) {
-  const toast = useToast();
-  const failed = useFailureToast();
-  const translate = useTranslate();
-  const refresh = useRefresh();
-  return {
-    onSuccess: () => {
-      toast(translate('app.notification.success'), translate(message));
-      onClose();
-      refresh();
-    },
-    // A refusal that names its fields is shown on them (react-admin marks them from `body.errors`), not in a toast.
-    onError: (error: unknown) => {
-      if (!(error as { body?: { errors?: object } } | undefined)?.body?.errors) failed(error);
-    },
-  };
-}
-
-const formProps = { mode: 'onBlur', reValidateMode: 'onBlur', criteriaMode: 'all' } as const;
+import {
+  type DialogProps,
+  formProps,
+  type FormCustomization,
+  ordered,
+  FormInputs,
+  RecordActionButtons,
+  DialogToolbar,
+  FormDialogFrame,
+  useSaved,
+} from './dialogParts';
 
 /** Adds a record of the resource: the create mutation's arguments as inputs, validated as the schema bounds them. */
 export function CreateDialog({
@@ -249,7 +42,7 @@ export function CreateDialog({
 }: Omit<DialogProps, 'children'> & { form?: FormCustomization }) {
   const inputs = useMemo(() => ordered(formInputs(resource, 'create'), form.order), [resource, form.order]);
   const defaults = useMemo(() => createDefaults(inputs, form.createDefaults), [inputs, form.createDefaults]);
-  const mutationOptions = useSaved(resource, onClose, `resources.${resource}.notifications.created`);
+  const mutationOptions = useSaved(onClose, `resources.${resource}.notifications.created`);
   return (
     <FormDialogFrame title={title} onClose={onClose}>
       <CreateBase
@@ -303,7 +96,7 @@ export function EditDialog({
   representation?: (record: RaRecord) => string;
 }) {
   const inputs = useMemo(() => ordered(formInputs(resource, 'edit'), form.order), [resource, form.order]);
-  const mutationOptions = useSaved(resource, onClose, `resources.${resource}.notifications.updated`);
+  const mutationOptions = useSaved(onClose, `resources.${resource}.notifications.updated`);
   const failed = useFailureToast();
   const refresh = useRefresh();
   // The record could not be read again: told as any failure (react-admin would say it does not exist, and leave for

@@ -13,7 +13,7 @@ import { correctedSearch, DEFAULT_SORT, pageSizesOf } from './listAddress';
 import { LastPageRedirect, NextPagePrefetch } from './ListPaging';
 import { ListActions, ListPage } from './ListPage';
 import { PhoneRows } from './PhoneRows';
-import type { FormCustomization } from './RecordDialog';
+import type { FormCustomization } from './dialogParts';
 import { ResourceTable } from './ResourceTable';
 import { SearchBox } from './SearchBox';
 import { ScreenLangProvider } from './ScreenLanguage';

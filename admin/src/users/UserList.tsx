@@ -6,7 +6,7 @@ import type { FormMode } from '../crud/formInputs';
 import type { ColumnCustomization } from '../crud/columns';
 import { ResourceList } from '../crud/ResourceList';
 import { Truncated } from '../crud/values';
-import type { AdditionalInput, FormCustomization } from '../crud/RecordDialog';
+import type { AdditionalInput, FormCustomization } from '../crud/dialogParts';
 import { matches, useMessageKey } from '../crud/validators';
 
 function Status({ active }: { active: boolean }) {
