@@ -56,8 +56,9 @@ async function englishOn(page: Page): Promise<string[]> {
   const found: string[] = [];
   for (const text of await textsOf(page)) {
     for (const line of text.split('\n')) {
-      // What the product is given, not what it says: store addresses, e-mail addresses, Nuvemshop's event names.
-      const said = line.replace(/https?:\/\/\S+|\S+@\S+|\b[a-z_]+\/[a-z_]+\b/g, '');
+      // What the product is given, not what it says: store addresses, e-mail addresses, Nuvemshop's event names,
+      // and ids (a uuid's `be`, a code's letters).
+      const said = line.replace(/https?:\/\/\S+|\S+@\S+|\b[a-z_]+\/[a-z_]+\b|\S*\d\S*/g, '');
       const words = englishIn(said);
       if (words.length) found.push(`${line.trim()} [${words.join(' ')}]`);
     }
