@@ -220,7 +220,13 @@ function labelsCheck(): Plugin {
     buildStart() {
       for (const [type, resource] of Object.entries(resources) as [string, { screen: string; menu?: number }][]) {
         const file = path.resolve(import.meta.dirname, 'src/labels', `${resource.screen}.ts`);
-        const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+        const own = existsSync(file) ? readFileSync(file, 'utf8') : '';
+        // With the texts it takes from the modules it imports (an order's states from the staff notes' catalogue).
+        const imported = [...own.matchAll(/from '(\.[^']+)'/g)]
+          .map((m) => path.resolve(path.dirname(file), `${m[1]}.ts`))
+          .filter((module) => existsSync(module))
+          .map((module) => readFileSync(module, 'utf8'));
+        const text = [own, ...imported].join('\n');
         // A key as a labels file writes it: `name:`, `'name':` or `"name":`.
         const has = (key: string) => new RegExp(`(^|[\\s{,])['"]?${key}['"]?\\s*:`, 'm').test(text);
         const fields = (types as Record<string, { fields: Record<string, FieldShown> }>)[type].fields;
@@ -237,7 +243,7 @@ function labelsCheck(): Plugin {
           for (const value of field.values ?? []) if (!has(value)) missing.push(`values.${name}.${value}`);
         }
         if (missing.length)
-          this.warn(`src/labels/${resource.screen}.ts${text ? '' : ' (missing)'} gives no ${missing.join(', ')}`);
+          this.warn(`src/labels/${resource.screen}.ts${own ? '' : ' (missing)'} gives no ${missing.join(', ')}`);
       }
     },
   };
