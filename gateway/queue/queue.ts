@@ -232,6 +232,8 @@ export class JobQueue {
   }
 
   private async run<N extends QueueName>(definition: QueueDefinition<N>, job: Job<N>): Promise<void> {
+    // pg-boss expires the job this long after it handed it out: its outcome is ours to record until then.
+    const deadline = Date.now() + Number(job.expireInSeconds) * 1000;
     let outcome: { output: Record<string, unknown> | undefined } | { error: unknown };
     try {
       outcome = { output: (await withinSeconds(definition.handle(job), Number(job.expireInSeconds))) ?? undefined };
@@ -243,13 +245,47 @@ export class JobQueue {
         last ? 'job failed for good after its last attempt' : 'job failed; it will be retried',
       );
     }
-    try {
-      // Only the message is kept: a stack trace says nothing to whoever reads the failed mail's reason.
-      if ('error' in outcome) await this.boss.fail(job.name, job.id, { message: errorMessage(outcome.error) });
-      else await this.boss.complete(job.name, job.id, outcome.output);
-    } catch (error) {
-      // The database went away meanwhile: the job stays active until its expiry, then is tried again.
-      this.log.warn({ job: job.id, err: { message: errorMessage(error) } }, 'job outcome could not be recorded');
+    await this.record(job, outcome, deadline);
+  }
+
+  /**
+   * Records a job's outcome. While the database cannot take it, it is tried again (every second, then less often) until
+   * the database is back or the job's expiry is near: a job whose attempt failed because the database went away is
+   * then retried after its usual delay once the database returns, not left active until it expires (with an order's
+   * expiry of minutes, its order would wait that long). Past the expiry, pg-boss may have handed the job to another
+   * worker, whose attempt a late outcome would overwrite, so it is left to the expiry then; and to it on stopping.
+   */
+  private async record<N extends QueueName>(
+    job: Job<N>,
+    outcome: { output: Record<string, unknown> | undefined } | { error: unknown },
+    deadline: number,
+  ): Promise<void> {
+    let waitMs = 1_000;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Only the message is kept: a stack trace says nothing to whoever reads the failed mail's reason.
+        if ('error' in outcome) await this.boss.fail(job.name, job.id, { message: errorMessage(outcome.error) });
+        else await this.boss.complete(job.name, job.id, outcome.output);
+        if (attempt > 1)
+          this.log.info({ job: job.id, attempts: attempt }, 'job outcome recorded once the database answered');
+        return;
+      } catch (error) {
+        if (this.stopping || Date.now() + waitMs + RECORD_MARGIN_MS > deadline) {
+          this.log.warn(
+            { job: job.id, err: { message: errorMessage(error) } },
+            'job outcome could not be recorded: the job stays active until its expiry, then is tried again',
+          );
+          return;
+        }
+        if (attempt === 1) {
+          this.log.warn(
+            { job: job.id, err: { message: errorMessage(error) } },
+            'job outcome could not be recorded yet: trying again until the database answers',
+          );
+        }
+        await this.sleep(waitMs);
+        waitMs = Math.min(waitMs * 2, 5_000);
+      }
     }
   }
 
@@ -267,6 +303,9 @@ export class JobQueue {
     });
   }
 }
+
+/** Time kept between an outcome's last try and the job's expiry, for the statement itself and clocks' drift. */
+const RECORD_MARGIN_MS = 5_000;
 
 /** `work`, or a rejection once it has run longer than its job may (pg-boss would expire it then anyway). */
 function withinSeconds<T>(work: Promise<T>, seconds: number): Promise<T> {

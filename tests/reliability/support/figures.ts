@@ -58,6 +58,7 @@ const LABELS: [string, string][] = [
   ['webhookFilling', 'webhooks: small distinct unsigned posts'],
   ['loadOneAddress', 'load: 10,000 at once to every anonymous route from one address'],
   ['ordersOutage', 'orders: 30 sent through a 20 s database outage'],
+  ['queueOutage', "queue: a job's attempt failed by a database outage"],
   ['loadManyAddresses', 'load: 10,000 at once to every anonymous route from 1,000 addresses'],
 ];
 
