@@ -111,6 +111,20 @@ function deferTooltips(): Plugin {
   };
 }
 
+/**
+ * jsonexport, which react-admin's default exporter imports, is admin/src/crud/jsonexport.ts: the same writer, fetched
+ * when an export needs it (none does: every list passes its own exporter) instead of with the first screen.
+ */
+function deferCsvWriter(): Plugin {
+  const deferred = path.resolve(import.meta.dirname, 'src/crud/jsonexport.ts');
+  return {
+    name: 'defer-csv-writer',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (source, importer) => (importer !== deferred && /^jsonexport(\/|$)/.test(source) ? deferred : null),
+  };
+}
+
 /** The build's renderer of the public pages (src/prerendered/prerender.tsx), as a module of its own. */
 type Renderer = typeof import('./src/prerendered/prerender');
 
@@ -123,7 +137,7 @@ async function loadRenderer(): Promise<Renderer> {
       root: import.meta.dirname,
       logLevel: 'warn',
       // The same module graph as the app's build: what the page's first render draws must be what the app draws.
-      plugins: [react(), deferTooltips()],
+      plugins: [react(), deferTooltips(), deferCsvWriter()],
       ssr: { noExternal: true },
       build: {
         ssr: path.resolve(import.meta.dirname, 'src/prerendered/prerender.tsx'),
@@ -256,6 +270,7 @@ export default defineConfig({
   plugins: [
     react(),
     deferTooltips(),
+    deferCsvWriter(),
     preloadFirstScreen(),
     prerenderPublicPages(),
     // Brotli and gzip copies of the hashed files and of the admin's page (over 1 KiB, with its preload links),

@@ -48,8 +48,11 @@ const clientJson = (row) => ({
   nuvemshop_location_id: row.nuvemshop_location_id,
   sync_state: row.sync_state,
   last_synced_at: row.last_synced_at?.toISOString() ?? null,
+  catalogue_synced_at: row.catalogue_synced_at?.toISOString() ?? null,
   name: row.name,
   installed_at: row.installed_at?.toISOString() ?? null,
+  nuvemshop_scopes: row.nuvemshop_scopes,
+  nuvemshop_missing_scopes: row.nuvemshop_missing_scopes,
   // The client's order settings.
   orders_enabled: row.orders_enabled,
   orders_send_on: row.orders_send_on,
@@ -60,6 +63,10 @@ const clientJson = (row) => ({
   hiper_marketplace_name: row.hiper_marketplace_name,
   orders_enabled_at: row.orders_enabled_at?.toISOString() ?? null,
   redacted_at: row.redacted_at?.toISOString() ?? null,
+  // Its locations' last read from the store.
+  locations_read_at: row.locations_read_at?.toISOString() ?? null,
+  locations_error: row.locations_error,
+  archived_at: row.archived_at?.toISOString() ?? null,
 });
 
 class HttpError extends Error {
@@ -99,7 +106,10 @@ async function listClients(skip, limit) {
   const [page, total] = await Promise.all([
     limit === 0
       ? { rows: [] }
-      : pool.query('select * from clients order by created_at desc, id desc limit $1 offset $2', [limit, skip]),
+      : pool.query(
+          'select * from clients where archived_at is null order by created_at desc, id desc limit $1 offset $2',
+          [limit, skip],
+        ),
     pool.query(sql, params),
   ]);
   return { data: page.rows.map(clientJson), count: Number(total.rows[0]?.count ?? 0) };

@@ -325,6 +325,7 @@ async function main() {
           const req = s.request.next ? { ...s.request, ...s.request.next(7) } : s.request;
           const [ga, ba] = [await send(countingGateway.url, req), await send(countingBaseline.url, req)];
           parity[s.key] = ga.text.trim() === ba.text.trim();
+          if (!parity[s.key]) log(`${s.key}: the gateway answered ${firstDifference(ga.text, ba.text)}`);
         }
       }
       // A request's statements must not grow with the page size.
@@ -789,3 +790,11 @@ main().catch((error) => {
   console.error(`[bench] failed: ${error instanceof Error ? error.message : error}`);
   process.exit(1);
 });
+
+/** Where two answers part: a few characters of each from the first that differs. */
+function firstDifference(a, b) {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const at = Math.max(0, i - 40);
+  return `…${a.slice(at, i + 60)}… where the baseline answered …${b.slice(at, i + 60)}…`;
+}

@@ -29,6 +29,18 @@ export const DEMO_SECOND_CLIENT = {
   storeToken: 'demo-nuvemshop-store-token-bruno',
 };
 
+/**
+ * The demo store's second stock location and the ERP account that feeds it: a warehouse holding what the shop's own
+ * Hiper has sold out (the black running shoe in size 42), so an order of it with a shop item ships from both.
+ */
+export const DEMO_DEPOT = {
+  shop: 'Loja',
+  name: 'Depósito',
+  hiperKey: 'demo0000000000000000000000000000000000000000000000000000000depot',
+  /** Its stock: the shoe the shop lacks (nothing else). */
+  stock: { shoe: 6 },
+};
+
 export interface DemoStandInsOptions {
   /** The ports of the Hiper and Nuvemshop stand-ins on 127.0.0.1 (0: any free one). */
   hiperPort: number;
@@ -52,8 +64,8 @@ export interface DemoStandIns {
 
 /**
  * The project's own Hiper and Nuvemshop stand-ins, started as servers on 127.0.0.1 for `npm run demo`: one Hiper
- * account with the demo catalogue and its page, one store with its page; and a second store and account, for the client
- * whose Token Hiper staff put right.
+ * account with the demo catalogue and its page, one store with its page and two stock locations (the second fed by an
+ * account of its own); and a second store and account, for the client whose Token Hiper staff put right.
  */
 export async function startDemoStandIns(options: DemoStandInsOptions): Promise<DemoStandIns> {
   let storeUrl = '';
@@ -89,6 +101,15 @@ export async function startDemoStandIns(options: DemoStandInsOptions): Promise<D
       storePage: () => storeUrl,
     });
     seedCatalogue(account, `${erpUrl}images`);
+    // The store's two locations: the shop (fed by the client's own account) and the warehouse, with its own account.
+    store.locations[0].name = DEMO_DEPOT.shop;
+    store.addLocation(DEMO_DEPOT.name);
+    const shoe = account.products
+      .find((p) => p.codigo === 1004)
+      ?.variacao?.find((v) => v.nomeVariacaoA === 'Preto' && v.nomeVariacaoB === '42');
+    hiper
+      .addAccount(DEMO_DEPOT.hiperKey)
+      .copyCatalogue(account, (codigo) => (codigo === shoe?.codigo ? DEMO_DEPOT.stock.shoe : 0));
     nuvemshop.addStore(DEMO_SECOND_CLIENT.storeId, { token: DEMO_SECOND_CLIENT.storeToken }).info.name = {
       pt: DEMO_SECOND_CLIENT.name,
     };

@@ -33,6 +33,18 @@ export function storePage({ store, notify }: StorePageOptions): http.RequestList
   const invoiceOf = (s: StandInStore, order: StoreOrder) =>
     s.metafields.find((m) => m.owner_resource === 'Order' && m.owner_id === order.id && m.key === 'key')?.value;
 
+  /**
+   * An order of a shirt (in the shop) and the black running shoe in size 42 (only in the warehouse): Nuvemshop splits
+   * it into two fulfillment orders, and the product sends each to its location's Hiper.
+   */
+  const fromBothLocations = (s: StandInStore) => {
+    const named = (product: string) => s.products.find((p) => name(p.name) === product);
+    const shirt = named('Camiseta Básica Branca')?.variants[0];
+    const shoe = named('Tênis de Corrida')?.variants.find((v) => v.values.map(name).join('/') === 'Preto/42');
+    if (!shirt || !shoe || !shoe.stock || !shirt.stock || s.locations.length < 2) return '';
+    return `<form method="post" action="/orders"><input type="hidden" name="variant" value="${shirt.id}"><input type="hidden" name="variant" value="${shoe.id}"><button>Comprar a camiseta e o tênis preto 42 (um pedido que sai da loja e do depósito)</button></form>`;
+  };
+
   const render = (note = '', error = false) => {
     const s = store();
     const rows = s.products
@@ -88,6 +100,7 @@ export function storePage({ store, notify }: StorePageOptions): http.RequestList
 como um comprador faria; ele segue para o Hiper de demonstração. A página se atualiza a cada 5 s. JSON:
 <a href="/products.json">/products.json</a>, <a href="/orders.json">/orders.json</a></p>
 ${note ? `<p class="note${error ? ' error' : ''}" role="status">${escape(note)}</p>` : ''}
+${fromBothLocations(s)}
 ${
   rows
     ? `<div class="wrap"><table>
@@ -137,14 +150,15 @@ ${orders}
         return send(res, 200, 'text/html; charset=utf-8', render(url.searchParams.get('nota') ?? ''));
       }
       if (req.method === 'POST' && url.pathname === '/orders') {
-        const form = await formOf(req);
-        const variantId = Number(form.get('variant'));
-        const variant = s.products.flatMap((p) => p.variants).find((v) => v.id === variantId);
-        if (!variant) return refused(res, `A loja não tem a variante ${form.get('variant') ?? ''}`);
-        if (variant.stock !== null && variant.stock < 1) return refused(res, 'Esta variante está esgotada');
-        // A sale takes its unit from the store's stock, as the store does.
-        if (variant.stock !== null) variant.stock -= 1;
-        const order = s.seedOrder({ lines: [{ variant: variantId, quantity: 1 }] });
+        // One unit of each variant named: one line, or several (an order that ships from two locations).
+        const asked = (await formOf(req)).getAll('variant');
+        const variants = asked.map((id) => s.products.flatMap((p) => p.variants).find((v) => v.id === Number(id)));
+        const unknown = asked.find((_id, i) => !variants[i]);
+        if (!asked.length || unknown !== undefined) return refused(res, `A loja não tem a variante ${unknown ?? ''}`);
+        if (variants.some((v) => v!.stock !== null && v!.stock < 1)) return refused(res, 'Esta variante está esgotada');
+        // A sale takes its units from the store's stock, as the store does.
+        for (const v of variants) if (v!.stock !== null) v!.stock -= 1;
+        const order = s.seedOrder({ lines: variants.map((v) => ({ variant: v!.id, quantity: 1 })) });
         const status = await notify('order/paid', order.id).catch(() => 0);
         return done(res, `Pedido #${order.number} pago (${money(order.total)}): ${told(status)}`);
       }

@@ -6,6 +6,8 @@ import { entityFor } from './kit/entity';
 import { SyncClient, SyncImage, SyncProduct } from './sync/sync.entities';
 import { declaredResources } from './resources';
 import { OrderClient } from './orders/order.entities';
+import { LocationStock, SyncLocation } from './locations/location-sync.entity';
+import { LocationCatalogueState, LocationProduct } from './locations/location-catalogue';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
 
 /** The ORM's entities: those written as classes, and one per declared resource (gateway/resources). */
@@ -19,6 +21,10 @@ export const entities = () => [
   SyncClient,
   SyncProduct,
   SyncImage,
+  SyncLocation,
+  LocationStock,
+  LocationProduct,
+  LocationCatalogueState,
   OrderClient,
   WebhookDelivery,
   ...declaredResources().map(entityFor),

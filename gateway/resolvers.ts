@@ -3,6 +3,7 @@ import { resolverOf } from './graphql/resource-resolver';
 import { UserResolver } from './graphql/resolvers/user.resolver';
 import { SyncResolver } from './graphql/resolvers/sync.resolver';
 import { OrderResolver } from './graphql/resolvers/order.resolver';
+import { LocationResolver } from './graphql/resolvers/location.resolver';
 import { genericResources } from './resources';
 
 type Resolvers = [typeof UserResolver, ...(new () => object)[]];
@@ -18,6 +19,7 @@ export function resolvers(): Resolvers {
     ...genericResources().map(resolverOf),
     SyncResolver,
     OrderResolver,
+    LocationResolver,
     CallbackResolver,
   ]);
 }

@@ -2,6 +2,8 @@ import { archivedClientResource } from './clients/archived-client.resource';
 import { clientResource } from './clients/client.resource';
 import { mailJobResource } from './email/mail-job.resource';
 import { itemResource } from './items/item.resource';
+import { locationResource } from './locations/location.resource';
+import { stockMovementResource } from './locations/stock-movement.resource';
 import type { Resource } from './kit/resource';
 import { orderResource } from './orders/order.resource';
 import { productLinkResource } from './sync/product-link.resource';
@@ -16,6 +18,8 @@ import { webhookEventResource } from './webhooks/webhook-event.resource';
 const RESOURCES: readonly Resource[] = [
   clientResource,
   archivedClientResource,
+  locationResource,
+  stockMovementResource,
   orderResource,
   syncRunResource,
   productLinkResource,

@@ -4,6 +4,7 @@ import { resourceRoutes } from './rest/resource-routes';
 import { loginRoutes, userRoutes } from './rest/routes/user.routes';
 import { syncRoutes } from './rest/routes/sync.routes';
 import { orderRoutes } from './rest/routes/order.routes';
+import { locationRoutes } from './rest/routes/location.routes';
 import type { Route } from './rest/route';
 import { genericResources } from './resources';
 import type { Services } from './services';
@@ -16,6 +17,7 @@ export function restRoutes(services: Services): Route[] {
     ...genericResources().flatMap((resource) => resourceRoutes(resource, services.resources[resource.name])),
     ...syncRoutes(services.sync),
     ...orderRoutes(services.orders),
+    ...locationRoutes(services.locations),
     ...callbackRoutes(services.callback),
     ...webhookRoutes(services.webhooks),
   ];

@@ -27,6 +27,9 @@ import { OrderSender } from './orders/order-sender';
 import { OrderService } from './orders/order.service';
 import { OrderStatus } from './orders/order-status';
 import { OrderWatch } from './orders/order-watch';
+import { LocationReader } from './locations/location-reader';
+import { LocationService } from './locations/location.service';
+import { locationResource } from './locations/location.resource';
 
 /** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
 export interface Services {
@@ -39,6 +42,8 @@ export interface Services {
   sync: SyncService;
   /** What staff do with store orders. */
   orders: OrderService;
+  /** What staff do with a client's stock locations beyond reading them: read them from the store, order, default. */
+  locations: LocationService;
   webhooks: WebhookService;
   mailer: Mailer;
   jobs: JobQueue;
@@ -66,18 +71,23 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   });
   const orderSender = new OrderSender(orm, config, nuvemshop, jobs, log);
   const orderSweep = new OrderSweep(orm, jobs, nuvemshop, config, log);
+  const resources: Record<string, ResourceOperations> = Object.fromEntries(
+    genericResources().map((resource) => [
+      resource.name,
+      new ResourceService(resource, entityFor(resource), orm, rows, searches, jobs),
+    ]),
+  );
+  const locations = new LocationService(orm, jobs, nuvemshop, resources[locationResource.name]);
+  // A location's Hiper key is checked against its client's other locations before the declared update.
+  resources[locationResource.name] = locations.operations();
   return {
     auth,
     users,
-    resources: Object.fromEntries(
-      genericResources().map((resource) => [
-        resource.name,
-        new ResourceService(resource, entityFor(resource), orm, rows, searches, jobs),
-      ]),
-    ),
+    resources,
     callback: new CallbackService(orm, rows, config, limits, jobs),
     sync,
     orders: new OrderService(orm, jobs, orderSender, orderSweep, config),
+    locations,
     webhooks: new WebhookService(orm, rows, jobs, limits, config),
     mailer,
     jobs,
@@ -96,6 +106,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       orderWatch: new OrderWatch(orm, jobs, orderSender.answers, config, log),
       storeLife: new StoreLife(orm, jobs, config, log),
       storeUnhook: new StoreUnhook(orm, nuvemshop, config),
+      locationReader: new LocationReader(orm, nuvemshop, config, log),
     }),
   };
 }

@@ -43,6 +43,7 @@ export const syncErrorNotes = {
   nuvemshop_not_understood: 'A Nuvemshop deu uma resposta que a integração não entende',
   nuvemshop_variant_refused: 'A Nuvemshop não gravou o preço e o estoque da variante',
   sku_ambiguous: 'O SKU corresponde a mais de um produto na loja',
+  sku_missing_at_location: 'SKU sem estoque no Hiper do estoque %{nome}',
   internal: 'Erro interno da integração',
   internal_repeated: 'A mesma falha interna da integração se repetiu em duas tentativas seguidas',
 } as const;
@@ -74,6 +75,29 @@ export const webhookNotes = {
   erased: (links: number) =>
     `Dados da loja apagados: tokens e ${links} ${links === 1 ? 'vínculo de produto' : 'vínculos de produtos'}; o cadastro do cliente fica`,
 } as const;
+
+/** What a read of a store's stock locations came to ("Ler estoques da loja", a location webhook), and why a location's stock was not written. */
+export const locationNotes = {
+  /** A location's `stock_error` when no Hiper account feeds it. */
+  no_key: 'Sem chave do Hiper: estoque 0',
+  read: (added: number, refreshed: number, deleted: number) =>
+    `Estoques lidos da loja: ${counted(added, 'novo', 'novos')}, ${counted(refreshed, 'atualizado', 'atualizados')}, ` +
+    `${counted(deleted, 'apagado na loja', 'apagados na loja')}`,
+  newer_read: 'Uma leitura mais recente dos estoques da loja já foi aplicada',
+  token_refused:
+    'Token Nuvemshop recusado pela Nuvemshop (401) ao ler os estoques: o aplicativo precisa ser instalado de novo',
+  suspended: 'A Nuvemshop suspendeu a loja por falta de pagamento (402): os estoques não foram lidos',
+  permission_missing:
+    'Permissão ausente na Nuvemshop: read_locations (reinstale o app na loja para concedê-la): os estoques não foram lidos',
+  unreachable: 'Não foi possível falar com a Nuvemshop para ler os estoques: tente “Ler estoques da loja” de novo',
+  refused: (why: string) => `A Nuvemshop recusou a leitura dos estoques: ${why}`,
+  not_understood: 'A Nuvemshop deu uma resposta que a integração não entende ao ler os estoques',
+  no_store: 'O cliente não tem Token Nuvemshop ou ID da loja: os estoques não foram lidos',
+  store_stopped:
+    'A loja não atende a integração agora (token revogado, loja suspensa ou desconectada): os estoques não foram lidos',
+} as const;
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** An order's states as staff read them (the Pedidos screen's chips and filter, and the history's words). */
 export const orderStateNames = {
@@ -139,6 +163,21 @@ export const orderNotes = {
     `Acompanhado por ${days} dias depois do envio: os eventos do Hiper não são mais lidos`,
   not_dispatched: 'A Nuvemshop recusou marcar como enviado',
   cancel_refused: 'Hiper recusou o cancelamento',
+  // An order of a store with several locations: one row, and one Hiper sales order, per shipment.
+  split_into: (shipments: number) =>
+    `Dividido pela loja em ${shipments} remessas, cada uma enviada ao Hiper do seu estoque`,
+  shipment_of: (k: number, shipments: number, number: number) => `Remessa ${k} de ${shipments} do pedido #${number}`,
+  shipment_unmatched: (shipment: string) =>
+    `A remessa ${shipment} da loja tem um item que não está no pedido: confira na Nuvemshop e use Reenviar`,
+  shipments_incomplete: 'As remessas da loja não somam os itens do pedido: confira na Nuvemshop e use Reenviar',
+  shipment_gone: 'A remessa não existe mais na loja: confira na Nuvemshop',
+  product_missing_at_location: (sku: string, location: string) =>
+    `Produto sem cadastro no Hiper do estoque ${location}: ${sku}`,
+  location_key_refused: (location: string) =>
+    `Chave do Hiper do estoque ${location} recusada pelo Hiper: corrija-a em Estoques e use Reenviar.`,
+  cancelled_in_hiper_one_shipment:
+    'Cancelado no Hiper: o pedido na loja só é cancelado quando todas as remessas estiverem canceladas no Hiper',
+  cancelled_in_hiper_every_shipment: 'Cancelado no Hiper, como todas as remessas: cancelado na loja',
 } as const;
 
 export type SyncErrorNoteCode = keyof typeof syncErrorNotes;

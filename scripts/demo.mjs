@@ -81,7 +81,9 @@ await new Promise((resolve) => {
 status.write(`Demo: compiled in ${seconds(compiling)}\n`);
 
 // 2. The stand-ins, serving their pages.
-const { startDemoStandIns, DEMO_CLIENT, DEMO_SECOND_CLIENT } = require(path.join(root, 'dist/demo/demo/standins.js'));
+const { startDemoStandIns, DEMO_CLIENT, DEMO_SECOND_CLIENT, DEMO_DEPOT } = require(
+  path.join(root, 'dist/demo/demo/standins.js'),
+);
 try {
   standIns = await startDemoStandIns({
     hiperPort,
@@ -153,7 +155,7 @@ async function connect(url) {
   const { access_token: token } = await call('POST', '/api/v1/login/access-token', {
     body: new URLSearchParams({ username: superuser.email, password: superuser.password }),
   });
-  await call('POST', '/api/v1/clients/', {
+  const client = await call('POST', '/api/v1/clients/', {
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({
       name: DEMO_CLIENT.name,
@@ -163,6 +165,19 @@ async function connect(url) {
       nuvemshop_store_id: DEMO_CLIENT.storeId,
       orders_enabled: true,
     }),
+  });
+  // Its store's two locations, read as "Ler estoques da loja" reads them; the warehouse fed by its own ERP account.
+  const asStaff = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  await call('POST', `/api/v1/clients/${client.id}/locations/read`, { headers: asStaff, body: '{}' });
+  let depot;
+  for (const end = Date.now() + 30_000; !depot && Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+    const { data } = await call('GET', `/api/v1/locations/?client_id=${client.id}`, { headers: asStaff });
+    depot = data.find((location) => location.name === DEMO_DEPOT.name);
+  }
+  if (!depot) throw new Error(`the store's location "${DEMO_DEPOT.name}" was not read`);
+  await call('PUT', `/api/v1/locations/${depot.id}`, {
+    headers: asStaff,
+    body: JSON.stringify({ hiper_token: DEMO_DEPOT.hiperKey }),
   });
   // The second client, typed with an old Token Hiper: its first run fails, and staff put the right one back.
   const second = await call('POST', '/api/v1/clients/', {
@@ -189,12 +204,16 @@ async function connect(url) {
       `                the client "${DEMO_SECOND_CLIENT.name}" has an old Token Hiper: it shows "Falhou" (Token Hiper`,
       `                recusado pelo Hiper). In "Editar cliente" put ${DEMO_SECOND_CLIENT.hiperKey}`,
       '                as Token Hiper and save: it leaves "Falhou" at once, and "Sincronizar agora" fills its store.',
+      `                its row menu, "Estoques": "${DEMO_DEPOT.shop}" (this ERP) and "${DEMO_DEPOT.name}" (a second ERP account,`,
+      "                with the black running shoe in size 42 the shop has sold out): each one's stock in the store.",
       `  Demo ERP:     ${standIns.erpUrl}  (Hiper stand-in) change a price or a stock, add a product`,
       `  Demo store:   ${standIns.storeUrl}  (Nuvemshop stand-in) its products; JSON at ${standIns.storeUrl}products.json`,
       `  Stock runs every ${stockInterval} s carry price and stock changes; a new product comes with the next`,
       '  catalogue run (hourly, or "Sincronizar agora").',
       '  "Comprar" in the demo store places a paid order: it reaches the demo ERP (Pedidos de venda) and the admin',
       `  (Pedidos); "Emitir NF-e" and "Entregar à transportadora" there reach the store within ${ordersInterval} s.`,
+      '  "Comprar a camiseta e o tênis preto 42" places one order that ships from both locations: Pedidos shows its two',
+      `  shipments, each sent to its own location's ERP account (${DEMO_DEPOT.name}'s holds the shoe's).`,
       '  From a terminal:',
       `    curl -d preco=39,90 -d estoque=8 ${standIns.erpUrl}products/1001`,
       '',

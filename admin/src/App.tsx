@@ -35,7 +35,7 @@ import { dataProvider } from './dataProvider';
 import { prefetchesSettled, preloadDataProvider } from './dataProvider/load';
 import { i18nProvider } from './i18n';
 import { AccessDenied, RequireAccess } from './layout/AccessDenied';
-import { Toasts } from './layout/Toasts';
+import { useLoadedAfterRows } from './layout/afterRows';
 import { Layout } from './layout/Layout';
 import { cancelIdle, whenIdle } from './layout/idle';
 import { keepStyles } from './layout/keptStyles';
@@ -212,13 +212,25 @@ export function App({
           <ResourceDefinitionContextProvider definitions={definitions}>
             <CssBaseline enableColorScheme>
               <AdminUI />
-              <Toasts />
+              <LaterToasts />
             </CssBaseline>
           </ResourceDefinitionContextProvider>
         </AdminContext>
       </Router>
     </CacheProvider>
   );
+}
+
+const loadToasts = () => import('./layout/Toasts');
+const Toasts = lazy(() => loadToasts().then(({ Toasts }) => ({ default: Toasts })));
+
+/** The toasts, once the first rows are in: a notification raised before waits in react-admin's context till then. */
+function LaterToasts() {
+  return useLoadedAfterRows(loadToasts, 'toasts') ? (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  ) : null;
 }
 
 /**

@@ -1,17 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { circlesOf as circlesNamed, sourcesIn as sources } from '../../tests/support/imports';
 
 const root = path.resolve(__dirname);
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sources(full);
-    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
-  });
-}
+const circlesOf = (graph: Map<string, string[]>) => circlesNamed(graph, (file) => path.relative(root, file));
 
 /** The admin file a relative specifier names, if it names one (`./values` → values.tsx, `./labels` → its index). */
 function resolved(from: string, specifier: string): string | undefined {
@@ -37,25 +31,6 @@ function importGraph(): Map<string, string[]> {
     );
   }
   return graph;
-}
-
-/** Every circle of the graph, each as the trail of files around it. */
-function circlesOf(graph: Map<string, string[]>): string[] {
-  const rel = (file: string) => path.relative(root, file);
-  const circles: string[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const visit = (file: string, trail: string[]) => {
-    if (state.get(file) === 'done') return;
-    if (state.get(file) === 'open') {
-      circles.push([...trail.slice(trail.indexOf(file)), file].map(rel).join(' → '));
-      return;
-    }
-    state.set(file, 'open');
-    for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
-    state.set(file, 'done');
-  };
-  for (const file of graph.keys()) visit(file, []);
-  return circles;
 }
 
 describe('the admin’s modules', () => {

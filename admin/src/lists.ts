@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { declarations, listsReferencing, type ResourceName } from './dataProvider/resourceTypes';
+import { declarations, type ResourceName } from './dataProvider/resourceTypes';
 import { loadLabels } from './labels';
 import { customScreens, type ScreenModule } from './screens';
 
@@ -13,10 +13,9 @@ const declaredList = () => import('./crud/DeclaredList') as Promise<ScreenModule
 const loaders = Object.fromEntries(
   declarations.map((d) => {
     const code = customScreens[d.screen] ?? declaredList;
-    // The screen's texts come beside its code, with those of the lists its row menus open (a client's runs): a phone
-    // shows those menus without the sidebar, which loads every screen's texts.
-    const texts = () => Promise.all([d.screen, ...listsReferencing(d.screen).map((l) => l.screen)].map(loadLabels));
-    return [d.screen, () => Promise.all([code(), texts()]).then(([module]) => module)];
+    // The screen's texts come beside its code; those of the lists its row menus open (a client's runs) once its first
+    // rows are in (crud/ListRows.tsx).
+    return [d.screen, () => Promise.all([code(), loadLabels(d.screen)]).then(([module]) => module)];
   }),
 ) as Record<ResourceName, () => Promise<ScreenModule>>;
 

@@ -12,4 +12,6 @@ export const customScreens: Partial<Record<ResourceName, () => Promise<ScreenMod
   admin: () => import('./users/UserList'),
   sincronizacoes: () => import('./syncRuns/SyncRunList'),
   pedidos: () => import('./orders/OrderList'),
+  estoques: () => import('./locations/LocationList'),
+  'produtos-vinculados': () => import('./productLinks/ProductLinkList'),
 };

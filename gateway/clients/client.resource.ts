@@ -27,6 +27,9 @@ export type SyncState = (typeof SYNC_STATES)[number];
 /** What a client must hold to be synced: both credentials and its store. */
 export const CONNECTION_FIELDS = ['hiper_token', 'nuvemshop_token', 'nuvemshop_store_id'] as const;
 
+/** What a client must hold to call its store: the store's token and id. */
+export const STORE_FIELDS = ['nuvemshop_token', 'nuvemshop_store_id'] as const;
+
 /** The states that stop every call to a client's store until staff or the store act. */
 export const STOPPED_STATES = ['token_revoked', 'suspended', 'disconnected'] as const;
 
@@ -173,6 +176,19 @@ export const clientResource = new Resource(
       readOnly: true,
       description: 'When the store’s data was erased at its request (store/redact); the record stays for staff',
     }),
+    locations_read_at: datetime({
+      nullable: true,
+      readOnly: true,
+      description:
+        'When the client’s locations last matched the store’s: read ("Ler estoques da loja", a location webhook), or ' +
+        'changed by staff through the store (their order, the default)',
+    }),
+    locations_error: text({
+      nullable: true,
+      readOnly: true,
+      max: 500,
+      description: 'Why the last read of the store’s stock locations failed, in Portuguese; empty when it worked',
+    }),
     archived_at: datetime({
       nullable: true,
       readOnly: true,
@@ -196,6 +212,14 @@ export const clientResource = new Resource(
         mutation: 'syncClient',
         needs: CONNECTION_FIELDS,
         unavailable: { field: 'sync_state', values: ['not_connected', ...STOPPED_STATES] },
+      },
+      // "Ler estoques da loja": the store's stock locations read into the client's locations (a job, at once); it
+      // needs the store alone, not Hiper.
+      {
+        name: 'read_locations',
+        mutation: 'readStoreLocations',
+        needs: STORE_FIELDS,
+        unavailable: { field: 'sync_state', values: STOPPED_STATES },
       },
     ],
     // Deleting a client archives it: its orders, runs, product links and webhook events are the retailer's history.

@@ -76,6 +76,17 @@ export function storeClient(em: Em, storeId: number, lock = false): Promise<Clie
   );
 }
 
+/**
+ * What a store's webhook came to, said by the domain it is about (its orders, its locations), for the webhook service
+ * to keep as the delivery's row: the store's client, if any, the outcome and why.
+ */
+export interface DeliveryVerdict {
+  clientId: string | null;
+  outcome: 'recorded' | 'handled' | 'ignored';
+  note: string | null;
+}
+export type RecordDelivery = (verdict: DeliveryVerdict) => Promise<void>;
+
 /** When the app was last installed on a store, read without waiting on its client's row (a plain read). */
 export async function storeInstalledAt(rows: PlainRows, storeId: number): Promise<Date | undefined> {
   const found = await rows.findOne(entityFor(clientResource), ['installedAt'], storeId, 'nuvemshopStoreId');

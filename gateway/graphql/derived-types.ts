@@ -110,7 +110,8 @@ export const fieldDirectives = [
     description:
       'A secret: superusers read it in clear; anyone else reads "••••••••" and its last 4 characters (nothing after ' +
       'the dots when it is shorter than 12), or null when unset. Sending the masked value back leaves the stored ' +
-      'one unchanged.',
+      'one unchanged. `always`: superusers read it masked too.',
+    args: { always: { type: GraphQLBoolean } },
     locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.ARGUMENT_DEFINITION],
   }),
   new GraphQLDirective({
@@ -267,6 +268,10 @@ function decorate(target: object, name: string, directives: (string | false | un
   for (const directive of [...directives].reverse()) if (directive) Directive(directive)(target, name);
 }
 
+/** `@secret`, or `@secret(always: true)` for a secret masked for superusers too. */
+const secretDirective = (field: FieldDeclaration) =>
+  field.secret === 'always' ? '@secret(always: true)' : field.secret ? '@secret' : undefined;
+
 const named = (name: string) => ({ [name]: class {} })[name];
 
 const quoted = (text: string) => JSON.stringify(text);
@@ -354,7 +359,7 @@ export function objectTypeOf(resource: Resource): new () => object {
     })(type.prototype, name);
     decorate(type.prototype, name, [
       constraint(field, false),
-      field.secret && '@secret',
+      secretDirective(field),
       field.listed && '@listed',
       field.hidden && '@hidden',
       field.sortable && '@sortable',
@@ -406,7 +411,7 @@ export function argumentsOf(shape: InputShape, options: { id?: boolean } = {}): 
       args.prototype,
       name,
     );
-    decorate(args.prototype, name, [constraint(field, true), field.secret && '@secret']);
+    decorate(args.prototype, name, [constraint(field, true), secretDirective(field)]);
   }
   ArgsType()(args);
   return args;

@@ -3,15 +3,23 @@ import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } 
 import { Args, ArgsType, Authorized, Ctx, Field, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { Reading, Resource } from '../kit/resource';
 import { pageArgsWith, pageToListWith, type ListOptions } from '../database/pagination';
-import { validate } from '../validation';
+import { NUL_MESSAGE, noNul, validate } from '../validation';
 import type { Context } from './context';
 import { argumentsOf, filterTypeOf, inputOf, objectTypeOf } from './derived-types';
 import { IdArgs, ListMetadata, PageOfListArgs } from './types';
 
-/** A filter field's rule: an id for a reference, one of its values for a state, true or false for a boolean. */
+/**
+ * A filter field's rule: an id for a reference, one of its values for a state, true or false for a boolean, the exact
+ * text for a text (within the field's length).
+ */
 const filterRule = (resource: Resource, name: string) => {
   const field = resource.fields[name];
   if (field.kind === 'boolean') return z.boolean();
+  if (field.kind === 'text')
+    return z
+      .string()
+      .max(field.max ?? 255)
+      .refine(noNul, NUL_MESSAGE);
   return field.kind === 'state' ? z.enum(field.values as [string, ...string[]]) : z.guid();
 };
 

@@ -26,8 +26,8 @@ export function expressServer(
   const expressRequest = app.request;
   Object.setPrototypeOf(Request.prototype, expressRequest);
   Object.setPrototypeOf(Response.prototype, app.response);
-  // Its prototype is express's request from here on, which the class cannot declare.
-  app.request = Request.prototype as unknown as typeof app.request;
+  // Its prototype is express's request from here on, which the class cannot declare: set as the value it is.
+  Reflect.set(app, 'request', Request.prototype);
   app.response = Response.prototype as typeof app.response;
   return http.createServer(
     {

@@ -12,8 +12,8 @@ const BATCH = 5_000;
  * The `prune-tables` queue, sent on MAINTENANCE_CRON: deletes rate-limit counters whose window is over (they would
  * be reset on their next use anyway), exchanged authorization codes older than AUTHORIZATION_CODE_RETENTION_DAYS
  * (a code is spent within minutes; its stored answer only serves a browser posting it twice), and history older than
- * HISTORY_RETENTION_DAYS: webhooks received (not one still waiting for its job), the stores' days of them and finished
- * sync runs. Signed bodies seen go once their delivery window is over. Finished jobs are pg-boss's own to delete,
+ * HISTORY_RETENTION_DAYS: webhooks received (not one still waiting for its job), the stores' days of them, finished
+ * sync runs and the stock movements written. Signed bodies seen go once their delivery window is over. Finished jobs are pg-boss's own to delete,
  * after the same number of days (gateway/queue/queue.ts).
  */
 export function pruneQueue({
@@ -82,7 +82,21 @@ export function pruneQueue({
         `finished_at < now() - make_interval(days => ?) and state not in ('queued', 'running')`,
         [config.HISTORY_RETENTION_DAYS],
       );
-      const pruned = { rateLimits, authorizationCodes, webhookEvents, webhookDays, webhookDeliveries, syncRuns };
+      const stockMovements = await deleteInBatches(
+        'stock_movements',
+        'id',
+        `created_at < now() - make_interval(days => ?)`,
+        [config.HISTORY_RETENTION_DAYS],
+      );
+      const pruned = {
+        rateLimits,
+        authorizationCodes,
+        webhookEvents,
+        webhookDays,
+        webhookDeliveries,
+        syncRuns,
+        stockMovements,
+      };
       log.info(pruned, 'old rows pruned');
       return pruned;
     },

@@ -53,7 +53,7 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
     },
     concurrency: config.SYNC_CONCURRENCY,
     handle: async (job) => {
-      const { runId, from, skip } = job.data;
+      const { runId, attempt: _attempt, failingSince: _since, failure: _failure, ...position } = job.data;
       // The lease is this attempt's: a retry of an expired job (its process slow, not dead) waits for it too.
       const holder = randomUUID();
       const lease = await runner.take(runId, holder);
@@ -69,7 +69,7 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
         (runner.leaseSeconds * 1000) / 3,
       );
       try {
-        const outcome = await runner.step(runId, { from, skip });
+        const outcome = await runner.step(runId, position);
         if ('next' in outcome) await jobs.send('sync', { runId, ...outcome.next });
         return 'next' in outcome ? { next: outcome.next } : { done: true };
       } catch (error) {
@@ -107,7 +107,7 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
           retry_at: retryAt.toISOString(),
         });
         const failure = own?.sameness ?? undefined;
-        await jobs.send('sync', { runId, from, skip, attempt, failingSince, failure }, { startAfterSeconds: delay });
+        await jobs.send('sync', { runId, ...position, attempt, failingSince, failure }, { startAfterSeconds: delay });
         return { retry: attempt, at: retryAt.toISOString() };
       } finally {
         clearInterval(renew);

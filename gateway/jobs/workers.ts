@@ -6,6 +6,7 @@ import { syncQueue, syncScheduleQueues, type SyncJobDeps } from './sync.job';
 import { storeInstallQueue, suspendedCheckQueue, webhookQueue, type StoreLifeDeps } from './webhook.job';
 import { orderQueues, type OrderJobDeps } from './order.job';
 import { clientArchivedQueue, type ClientJobDeps } from './client.job';
+import { locationsReadQueue, type LocationJobDeps } from './location.job';
 
 /**
  * Every queue of the product, each with its retries, concurrency, schedule and handler: the gateway (unless
@@ -13,7 +14,7 @@ import { clientArchivedQueue, type ClientJobDeps } from './client.job';
  * synchronisation, say) adds its payload to gateway/queue/payloads.ts and its definition here.
  */
 export function queueDefinitions(
-  deps: MailJobDeps & SyncJobDeps & StoreLifeDeps & OrderJobDeps & ClientJobDeps,
+  deps: MailJobDeps & SyncJobDeps & StoreLifeDeps & OrderJobDeps & ClientJobDeps & LocationJobDeps,
 ): QueueDefinition[] {
   return [
     mailQueue(deps),
@@ -25,5 +26,6 @@ export function queueDefinitions(
     suspendedCheckQueue(deps),
     ...orderQueues(deps),
     clientArchivedQueue(deps),
+    locationsReadQueue(deps),
   ] as QueueDefinition[];
 }

@@ -89,7 +89,8 @@ export function entityOf(resource: Resource, extra: ExtraProperties = {}): Entit
     return new EntitySchema<EntityRow>({ name: resource.name, expression: options.source, properties });
   }
   Object.assign(built, extra);
-  properties.createdAt ??= timestamps.createdAt;
+  // A resource that answers its moment of creation (a movement's `created_at`) keeps the timestamp's default.
+  properties.createdAt = { ...timestamps.createdAt, ...properties.createdAt };
   properties.updatedAt ??= timestamps.updatedAt;
 
   const column = (name: string) => name; // the naming strategy stores `fullName` as `full_name`, the API's name
@@ -129,10 +130,14 @@ export function entityOf(resource: Resource, extra: ExtraProperties = {}): Entit
       indexes.push({ name: `${table}_${column(name)}_created_at_index`, properties: [prop, 'createdAt', 'id'] });
   }
   for (const names of options.unique ?? []) {
-    uniques.push({
-      name: `${table}_${names.join('_')}_unique`,
-      properties: names.map((name) => propertyOf(name, fields[name])),
-    });
+    const index = `${table}_${names.join('_')}_unique`;
+    // A set with a nullable member counts null as a value: two rows with null there are the same row.
+    if (names.some((name) => fields[name].nullable))
+      indexes.push({
+        name: index,
+        expression: `create unique index "${index}" on "${table}" (${names.map((n) => `"${column(n)}"`).join(', ')}) nulls not distinct`,
+      });
+    else uniques.push({ name: index, properties: names.map((name) => propertyOf(name, fields[name])) });
   }
   return new EntitySchema<EntityRow>({
     name: resource.name,
@@ -145,7 +150,9 @@ export function entityOf(resource: Resource, extra: ExtraProperties = {}): Entit
 
 /** A filter other than the owner (whose index is the owner's) is served by an index of its own, in list order. */
 const isFilterIndexed = (resource: Resource, name: string, field: Field) =>
-  !!field.filterable && name !== resource.options.owner && (field.kind === 'reference' || field.kind === 'state');
+  !!field.filterable &&
+  name !== resource.options.owner &&
+  (field.kind === 'reference' || field.kind === 'state' || field.kind === 'text');
 
 const built = new Map<Resource, EntitySchema<EntityRow>>();
 

@@ -49,8 +49,11 @@ export interface Field {
   min?: number;
   /** Text: most characters. Numbers: largest value. Maps: most entries. */
   max?: number;
-  /** Superusers read it in clear; anyone else reads it masked, and a masked value sent back changes nothing. */
-  secret?: boolean;
+  /**
+   * Superusers read it in clear; anyone else reads it masked, and a masked value sent back changes nothing. `always`:
+   * masked for superusers too (a key nobody needs to read back, only to replace).
+   */
+  secret?: boolean | 'always';
   /** No two records share a value (0 excepted for numbers): a clash is a 409 naming the field. */
   unique?: boolean;
   /** Text: a regular expression (its source) the whole value must match. */
@@ -66,7 +69,7 @@ export interface Field {
   sortable?: boolean;
   /** The list filter `q` searches it. */
   searchable?: boolean;
-  /** Lists take an exact value of it as a filter (references and states). */
+  /** Lists take an exact value of it as a filter (references, states, booleans and texts). */
   filterable?: boolean;
   /** Answered, never taken from a body: the system sets it (a sync's state, when it last ran). */
   readOnly?: boolean;
@@ -162,7 +165,8 @@ export const isAnswered = (field: Field) => field.kind !== 'password';
 export const isWritable = (field: Field) => field.kind !== 'id' && !field.readOnly;
 /** Lists filter by an exact value of it. */
 export const isFilter = (field: Field) =>
-  !!field.filterable && (field.kind === 'reference' || field.kind === 'state' || field.kind === 'boolean');
+  !!field.filterable &&
+  (field.kind === 'reference' || field.kind === 'state' || field.kind === 'boolean' || field.kind === 'text');
 
 /** `full_name` → `fullName`. */
 export const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -204,7 +204,8 @@ function compileMapper(fields: Fields): (row: object, reveal: boolean, mask: (va
     if (field.kind === 'reference') return `${name}: ${value} == null ? null : ${value}.id`;
     if (field.kind === 'datetime') return `${name}: ${value} == null ? null : new Date(${value}).toISOString()`;
     if (field.kind === 'date') return `${name}: ${value} == null ? null : day(${value})`;
-    const shown = field.secret ? `(reveal ? ${value} : mask(${value}))` : value;
+    const shown =
+      field.secret === 'always' ? `mask(${value})` : field.secret ? `(reveal ? ${value} : mask(${value}))` : value;
     return field.nullable ? `${name}: ${value} == null ? null : ${shown}` : `${name}: ${shown}`;
   });
   // The names are the declaration's own identifiers, checked above: nothing from a request reaches this source.
@@ -365,7 +366,10 @@ export class Resource<F extends Fields = Fields> {
   readonly filters: Record<string, string>;
   /** The fields no two records share. */
   readonly unique: string[];
-  /** Its secret and password fields: masked in answers to anyone but a superuser, never echoed by an error. */
+  /**
+   * Its secret and password fields: masked in answers to anyone but a superuser (to superusers too when `always`), never
+   * echoed by an error.
+   */
   readonly secrets: ReadonlySet<string>;
   readonly create: InputShape<z.ZodType<CreateOf<F, WritableName<F>>>>;
   readonly update: InputShape<z.ZodType<UpdateOf<F, WritableName<F>>>>;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -12,7 +12,7 @@ import {
   isConnected,
 } from '../clients/client.resource';
 import { entityFor } from '../kit/entity';
-import { storeClient } from '../clients/store-connection';
+import { storeClient, type RecordDelivery } from '../clients/store-connection';
 import type { NuvemshopClient, NuvemshopStoreClient } from '../platforms/nuvemshop.client';
 import { upsertOrder } from './order-rows';
 import { orderNotes, webhookNotes } from '../../schema/staff-notes';
@@ -29,48 +29,26 @@ const SWEEP_OVERLAP_MS = 5 * 60 * 1000;
 /**
  * An order webhook, recorded with its order's row in the transaction `em` is in, and the order's job queued in it:
  * nothing is lost between the answer and the work, and a repeated or late delivery meets the same row. The client is
- * read, never locked, so the answer does not wait on a synchronisation. `record` (told the store's client) answers
- * whether the delivery gets a row of its own: a repeat or one past the day's cap does not, and still queues the job.
+ * read, never locked, so the answer does not wait on a synchronisation. `record`
+ * is handed the verdict (the webhook service keeps it as the delivery's row, unless it is a repeat or past the day's
+ * cap); the job is queued either way.
  */
 export async function recordOrderWebhook(
   em: EntityManager,
   jobs: JobQueue,
-  delivery: {
-    event: OrderEventName;
-    storeId: number;
-    orderId: number;
-    webhookId: string;
-    key: string;
-    record: (clientId: string | null) => Promise<boolean>;
-  },
+  delivery: { storeId: number; orderId: number; event: OrderEventName; record: RecordDelivery },
 ): Promise<void> {
   const client = await storeClient(em, delivery.storeId);
   const verdict = !client
-    ? { outcome: 'ignored', note: webhookNotes.no_client }
+    ? ({ outcome: 'ignored', note: webhookNotes.no_client } as const)
     : !client.ordersEnabled
-      ? { outcome: 'ignored', note: webhookNotes.orders_off }
-      : { outcome: 'handled', note: webhookNotes.order_queued(delivery.orderId) };
-  if (await delivery.record(client?.id ?? null)) {
-    await em.execute(
-      `insert into webhook_events
-         (id, event, store_id, client_id, received_at, outcome, note, signed, webhook_id, delivery_key, created_at, updated_at)
-       values (?, ?, ?, ?, now(), ?, ?, true, ?, ?, now(), now())
-       on conflict (delivery_key) do nothing`,
-      [
-        randomUUID(),
-        delivery.event,
-        delivery.storeId,
-        client?.id ?? null,
-        verdict.outcome,
-        verdict.note,
-        delivery.webhookId,
-        delivery.key,
-      ],
-    );
-  }
+      ? ({ outcome: 'ignored', note: webhookNotes.orders_off } as const)
+      : ({ outcome: 'handled', note: webhookNotes.order_queued(delivery.orderId) } as const);
+  await delivery.record({ clientId: client?.id ?? null, ...verdict });
   if (verdict.outcome !== 'handled') return;
   const order = await upsertOrder(em, client!.id, delivery.orderId, orderNotes.received_by_webhook(delivery.event));
-  await jobs.send('order', { orderId: order.id }, { em, singletonKey: order.id });
+  // An order of a store with several locations has a row per shipment: each is brought up to date.
+  for (const row of order.rows) await jobs.send('order', { orderId: row.id }, { em, singletonKey: row.id });
 }
 
 /**
@@ -139,24 +117,27 @@ export class OrderSweep {
         const placed = Date.parse(String(order.created_at).replace(/\+0000$/, 'Z'));
         if (placed < Math.floor(enabledAt.getTime() / 1000) * 1000) continue;
         await em.transactional(async (tx) => {
-          const row = await upsertOrder(tx, clientId, order.id, orderNotes.found_by_sweep);
+          const found = await upsertOrder(tx, clientId, order.id, orderNotes.found_by_sweep);
           // An order waiting (received, held) is looked at again; one sent is looked at when the store cancelled it.
+          // Each of its rows (one per shipment in a store with several locations) on its own.
           const cancelled =
             order.status === 'cancelled' || order.payment_status === 'voided' || order.payment_status === 'refunded';
           const refunded = order.payment_status === 'voided' || order.payment_status === 'refunded';
-          if (
-            row.created ||
-            row.state === 'received' ||
-            row.state === 'held' ||
-            (cancelled && (row.state === 'sent' || row.state === 'processed')) ||
-            // Paid again after a cancellation: the job shows it to staff.
-            (!cancelled &&
-              row.state === 'cancelled' &&
-              (order.payment_status === 'paid' || order.payment_status === 'authorized')) ||
-            (refunded && (row.state === 'invoiced' || row.state === 'shipped'))
-          ) {
-            await this.jobs.send('order', { orderId: row.id }, { em: tx, singletonKey: row.id });
-            queued++;
+          for (const row of found.rows) {
+            if (
+              found.created ||
+              row.state === 'received' ||
+              row.state === 'held' ||
+              (cancelled && (row.state === 'sent' || row.state === 'processed')) ||
+              // Paid again after a cancellation: the job shows it to staff.
+              (!cancelled &&
+                row.state === 'cancelled' &&
+                (order.payment_status === 'paid' || order.payment_status === 'authorized')) ||
+              (refunded && (row.state === 'invoiced' || row.state === 'shipped'))
+            ) {
+              await this.jobs.send('order', { orderId: row.id }, { em: tx, singletonKey: row.id });
+              queued++;
+            }
           }
         });
       }

@@ -1,4 +1,4 @@
-import type { NuvemshopOrder } from '../platforms/nuvemshop.shapes';
+import type { NuvemshopOrder, NuvemshopOrderLine } from '../platforms/nuvemshop.shapes';
 import type { OrderLine } from './order.resource';
 import { buyerDocument } from './buyer-document';
 import { ibgeCode } from './ibge';
@@ -16,7 +16,7 @@ export interface HiperSalesOrderBody {
   Marketplace?: { Cnpj: string; Nome: string };
 }
 
-interface HiperAddress {
+export interface HiperAddress {
   bairro: string;
   cep: string;
   codigoIbge: number;
@@ -49,7 +49,7 @@ export const holdPayment = (method: string) => `Meio de pagamento sem código no
 
 /** Decimal text (`"19.90"`) → cents. */
 export const toCents = (value: unknown) => Math.round((Number(value) || 0) * 100);
-const money = (cents: number) => Math.round(cents) / 100;
+export const money = (cents: number) => Math.round(cents) / 100;
 
 /** A fulfillment order's freight in cents: `{value, currency}` as the 2025-03 pages show it, or a plain amount. */
 export function consumerCostCents(shipping: { consumer_cost?: unknown } | null | undefined): number {
@@ -90,11 +90,24 @@ export function spreadDiscount(lines: { unitCents: number; quantity: number }[],
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value).trim());
 
-/** A store order → Hiper's sales order, or the reasons it waits for a person. */
-export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mapping {
+/** What every sales order of a store order shares: the buyer, the addresses and the payment, or why it waits. */
+export interface OrderParts {
+  holds: string[];
+  documento: string | null;
+  cliente: Omit<HiperSalesOrderBody['cliente'], 'documento'>;
+  cobranca: HiperAddress;
+  entrega: HiperAddress;
+  paymentId: number;
+  parcelas: number;
+  note: string;
+}
+
+/** The buyer, the addresses and the payment of a store order; the holds in the order staff read them. */
+export function orderParts(order: NuvemshopOrder, context: Pick<MappingContext, 'paymentIds'>): OrderParts {
   const holds: string[] = [];
   // Without the `read_customers` scope there is no `customer`: the order's own contact_identification says it.
-  const documento = buyerDocument(order.customer?.identification) ?? buyerDocument(order.contact_identification);
+  const documento =
+    buyerDocument(order.customer?.identification) ?? buyerDocument(order.contact_identification) ?? null;
   if (!documento) holds.push(HOLD_DOCUMENT);
 
   const shipping = order.shipping_address ?? {};
@@ -125,26 +138,59 @@ export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mappin
       numero: text(order.billing_number),
     };
   }
+  const name = text(order.customer?.name) || text(order.contact_name) || text(shipping.name);
+  // A company buyer is named by its legal name, with its trade name and state registration (IE) beside it.
+  const company = order.billing_customer_type === 'company' || documento?.length === 14;
+  return {
+    holds,
+    documento,
+    cliente: {
+      email: text(order.customer?.email) || text(order.contact_email),
+      inscricaoEstadual: company ? text(order.billing_state_registration) : '',
+      nomeDoCliente: (company && text(order.billing_business_name)) || name,
+      nomeFantasia: company ? text(order.billing_trade_name) : '',
+    },
+    cobranca,
+    entrega,
+    paymentId: context.paymentIds[text(order.payment_details?.method) || 'desconhecido'],
+    parcelas: Math.max(1, Math.trunc(Number(order.payment_details?.installments) || 1)),
+    note: text(order.note),
+  };
+}
 
-  const products = order.products ?? [];
-  const lines: OrderLine[] = products.map((p) => {
-    const linked = context.links.get(Number(p.variant_id));
+/** The hold of an order whose payment method has no Hiper id, if it has none. */
+export const paymentHold = (order: NuvemshopOrder, parts: OrderParts) =>
+  Number.isInteger(parts.paymentId) ? null : holdPayment(text(order.payment_details?.method) || 'desconhecido');
+
+/** The lines of an order (or of one of its shipments), as shown, with the Hiper product each was linked to. */
+export function linesOf(items: { line: NuvemshopOrderLine; quantity: number }[], links: Map<number, string>) {
+  return items.map(({ line, quantity }): OrderLine => {
+    const linked = links.get(Number(line.variant_id));
     return {
-      sku: p.sku ?? null,
-      name: p.name,
-      quantity: Number(p.quantity),
-      price: (toCents(p.price) / 100).toFixed(2),
+      sku: line.sku ?? null,
+      name: line.name,
+      quantity,
+      price: (toCents(line.price) / 100).toFixed(2),
       hiper_id: linked ?? null,
     };
   });
+}
+
+/** A store order → Hiper's sales order, or the reasons it waits for a person. */
+export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mapping {
+  const parts = orderParts(order, context);
+  const holds = [...parts.holds];
+  const products = order.products ?? [];
+  const lines = linesOf(
+    products.map((line) => ({ line, quantity: Number(line.quantity) })),
+    context.links,
+  );
   for (const line of lines) {
     if (!line.hiper_id) holds.push(holdProduct(line.sku ?? line.name));
   }
   if (lines.length === 0) holds.push(holdProduct('(nenhum item)'));
-
-  const method = text(order.payment_details?.method) || 'desconhecido';
-  const paymentId = context.paymentIds[method];
-  if (!Number.isInteger(paymentId)) holds.push(holdPayment(method));
+  const payment = paymentHold(order, parts);
+  if (payment) holds.push(payment);
 
   if (holds.length > 0) return { lines, holds };
 
@@ -157,35 +203,19 @@ export function mapOrder(order: NuvemshopOrder, context: MappingContext): Mappin
     lines.map((l) => ({ unitCents: toCents(l.price), quantity: l.quantity })),
     total - freight,
   );
-  const name = text(order.customer?.name) || text(order.contact_name) || text(shipping.name);
-  // A company buyer is named by its legal name, with its trade name and state registration (IE) beside it.
-  const company = order.billing_customer_type === 'company' || documento!.length === 14;
-  const note = text(order.note);
   const body: HiperSalesOrderBody = {
-    cliente: {
-      documento: documento!,
-      email: text(order.customer?.email) || text(order.contact_email),
-      inscricaoEstadual: company ? text(order.billing_state_registration) : '',
-      nomeDoCliente: (company && text(order.billing_business_name)) || name,
-      nomeFantasia: company ? text(order.billing_trade_name) : '',
-    },
-    enderecoDeCobranca: cobranca,
-    enderecoDeEntrega: entrega,
+    cliente: { documento: parts.documento!, ...parts.cliente },
+    enderecoDeCobranca: parts.cobranca,
+    enderecoDeEntrega: parts.entrega,
     itens: lines.map((l, i) => ({
       produtoId: l.hiper_id!,
       quantidade: l.quantity,
       precoUnitarioBruto: money(toCents(l.price)),
       precoUnitarioLiquido: money(units[i]),
     })),
-    meiosDePagamento: [
-      {
-        idMeioDePagamento: paymentId,
-        parcelas: Math.max(1, Math.trunc(Number(order.payment_details?.installments) || 1)),
-        valor: money(total),
-      },
-    ],
+    meiosDePagamento: [{ idMeioDePagamento: parts.paymentId, parcelas: parts.parcelas, valor: money(total) }],
     numeroPedidoDeVenda: String(order.number),
-    observacaoDoPedidoDeVenda: `Nuvemshop #${order.number} (id ${order.id})${note ? ` — ${note}` : ''}`,
+    observacaoDoPedidoDeVenda: `Nuvemshop #${order.number} (id ${order.id})${parts.note ? ` — ${parts.note}` : ''}`,
     valorDoFrete: money(freight),
   };
   if (context.marketplace?.cnpj) {

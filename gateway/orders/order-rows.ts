@@ -12,6 +12,9 @@ export interface OrderRow {
   hiper_events_seen: number;
   placed_at: Date | null;
   refused_digest: string | null;
+  /** The shipment it sends (a store with several locations), and our row of the location that ships it. */
+  fulfillment_order_id: string | null;
+  location_id: string | null;
 }
 
 /** One step of history, as the jsonb array it is appended to. */
@@ -21,7 +24,8 @@ export const historyOf = (state: OrderState, note: string) =>
 /** An order's row, locked for the transaction `em` is in when `lock`. */
 export async function orderRow(em: EntityManager, id: string, lock = false): Promise<OrderRow | undefined> {
   const [row] = (await em.execute(
-    `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_events_seen, placed_at, refused_digest
+    `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_events_seen, placed_at, refused_digest,
+            fulfillment_order_id, location_id
        from orders where id = ?${lock ? ' for update' : ''}`,
     [id],
   )) as OrderRow[];
@@ -52,7 +56,10 @@ type Settable =
   | 'status_read_at'
   | 'fulfil_refused_at'
   | 'cancel_requested_at'
-  | 'cancel_refused';
+  | 'cancel_refused'
+  | 'fulfillment_order_id'
+  | 'location_id'
+  | 'hiper_number';
 
 /**
  * Changes an order's row, only while it is in one of `from` (when given), appending `note` to its history under the
@@ -94,25 +101,28 @@ export async function moveOrder(
 }
 
 /**
- * The row of a store order, made when first seen (webhook or sweep) and found afterwards: one per client and store
- * order id, whoever comes first. Answers its id, its state, and whether this call made it.
+ * The rows of a store order, made when first seen (webhook or sweep) and found afterwards: one per client and store
+ * order id, whoever comes first, until a store with several locations has it split into one row per shipment (the
+ * first made becoming the first shipment's; see shipment-rows.ts). No row is made for an order that has rows already,
+ * split or not. Answers the first row's id and state, whether this call made it, and every row of the order.
  */
 export async function upsertOrder(
   em: EntityManager,
   clientId: string,
   nuvemshopOrderId: number,
   note: string,
-): Promise<{ id: string; state: OrderState; created: boolean }> {
+): Promise<{ id: string; state: OrderState; created: boolean; rows: { id: string; state: OrderState }[] }> {
   const made = (await em.execute(
     `insert into orders (id, client_id, nuvemshop_order_id, state, lines, history, received_at, updated_at, created_at)
-     values (?, ?, ?, 'received', '[]'::jsonb, ?::jsonb, now(), now(), now())
-     on conflict (client_id, nuvemshop_order_id) do nothing returning id, state`,
-    [randomUUID(), clientId, nuvemshopOrderId, historyOf('received', note)],
+     select ?, ?, ?, 'received', '[]'::jsonb, ?::jsonb, now(), now(), now()
+      where not exists (select 1 from orders where client_id = ? and nuvemshop_order_id = ?)
+     on conflict (client_id, nuvemshop_order_id, fulfillment_order_id) do nothing returning id, state`,
+    [randomUUID(), clientId, nuvemshopOrderId, historyOf('received', note), clientId, nuvemshopOrderId],
   )) as { id: string; state: OrderState }[];
-  if (made.length > 0) return { ...made[0], created: true };
-  const [found] = (await em.execute(`select id, state from orders where client_id = ? and nuvemshop_order_id = ?`, [
-    clientId,
-    nuvemshopOrderId,
-  ])) as { id: string; state: OrderState }[];
-  return { ...found, created: false };
+  if (made.length > 0) return { ...made[0], created: true, rows: made };
+  const rows = (await em.execute(
+    `select id, state from orders where client_id = ? and nuvemshop_order_id = ? order by received_at, created_at, id`,
+    [clientId, nuvemshopOrderId],
+  )) as { id: string; state: OrderState }[];
+  return { ...rows[0], created: false, rows };
 }

@@ -10,8 +10,8 @@ import {
   isConnected,
 } from '../clients/client.resource';
 import { entityFor } from '../kit/entity';
-import { HiperClient, HiperKeyRefused, HiperNotReached } from '../platforms/hiper.client';
-import { hiperTokenStore } from '../platforms/hiper-token-store';
+import { LocationCatalogues } from '../locations/location-catalogue';
+import { HiperKeyRefused, HiperNotReached } from '../platforms/hiper.client';
 import { type NuvemshopClient, type NuvemshopStoreClient } from '../platforms/nuvemshop.client';
 import { PermissionMissing } from '../platforms/nuvemshop.errors';
 import { type NuvemshopOrder } from '../platforms/nuvemshop.shapes';
@@ -22,8 +22,11 @@ import { AnswerJournal } from './answer-journal';
 import { cancelSalesOrder } from './hiper-cancel';
 import { isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
 import { CANCEL_REFUSED, judgeOrderAnswer } from './order-answer';
-import { consumerCostCents, mapOrder, type HiperSalesOrderBody } from './order-mapping';
+import { consumerCostCents, mapOrder, type HiperSalesOrderBody, type Mapping } from './order-mapping';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
+import { accountOfRow, clientAccount, hiperOf, type SalesAccount } from './shipment-accounts';
+import { mapShipment } from './shipment-mapping';
+import { ShipmentPlanner, type ShipmentPlan } from './shipment-planner';
 import { orderNotes } from '../../schema/staff-notes';
 
 /** Hiper's answer said nothing was created because it was busy: the job tries again later. */
@@ -54,6 +57,12 @@ function paymentIdsOf(value: unknown): Record<string, number> {
     Object.entries(map as Record<string, unknown>).filter(([, id]) => Number.isInteger(id)) as [string, number][],
   );
 }
+
+/** What a client sends as `Marketplace` (required of establishments in Santa Catarina), when it has it. */
+const marketplaceOf = (client: ClientEntity) =>
+  client.hiperMarketplaceCnpj
+    ? { cnpj: String(client.hiperMarketplaceCnpj), name: String(client.hiperMarketplaceName ?? '') }
+    : null;
 
 /** The texts `q` matches: the number, the buyer and the SKUs. */
 const searchTextOf = (order: NuvemshopOrder) =>
@@ -99,6 +108,8 @@ export class OrderSender {
   readonly answers: AnswerJournal;
   /** Orders of each client this process is working on now. */
   private readonly working = new Map<string, number>();
+  /** Which shipment a row of a store with several locations sends, and where. */
+  private readonly shipments: ShipmentPlanner;
 
   constructor(
     private readonly orm: MikroORM,
@@ -108,6 +119,7 @@ export class OrderSender {
     private readonly log: Logger,
   ) {
     this.answers = new AnswerJournal(orm, config.ORDERS_ANSWERS_DIR, log);
+    this.shipments = new ShipmentPlanner(orm, config, jobs, new LocationCatalogues(orm));
   }
 
   /**
@@ -153,7 +165,10 @@ export class OrderSender {
     send: boolean,
   ): Promise<Record<string, unknown>> {
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
-    const order = await store.getOrder(Number(row.nuvemshop_order_id));
+    // A row to send reads its order's fulfillment orders with it: its shipments and the newer API's freight are there.
+    const order = await store.getOrder(Number(row.nuvemshop_order_id), {
+      fulfillmentOrders: row.state === 'received' || row.state === 'held',
+    });
     if (!order) {
       // A signed event naming an order the store does not have: nothing of it is kept but the webhook's own row.
       if (row.state === 'received' && !row.hiper_order_id) {
@@ -163,16 +178,18 @@ export class OrderSender {
       await moveOrder(em, row.id, { last_error: orderNotes.not_in_store });
       return { skipped: 'not in the store' };
     }
-    await moveOrder(em, row.id, {
+    const fields = {
       number: order.number,
       payment_status: order.payment_status,
-      total: order.total,
       customer_name: (order.customer?.name ?? order.contact_name ?? null)?.slice(0, 255) ?? null,
       store_status: order.status,
       placed_at: order.created_at ? new Date(order.created_at.replace(/\+0000$/, 'Z')) : null,
       search_text: searchTextOf(order),
-    });
+    };
+    // A shipment's row carries its own share of the total (set where its shipment is read).
+    await moveOrder(em, row.id, { ...fields, ...(row.fulfillment_order_id ? {} : { total: order.total }) });
     const cancelled = isStoreCancelled(order);
+    const clientKey = connection.hiperKey!;
     switch (row.state) {
       case 'received':
       case 'held': {
@@ -187,25 +204,43 @@ export class OrderSender {
           await moveOrder(em, row.id, { last_error: orderNotes.placed_before_orders_on });
           return { skipped: 'placed before orders were turned on' };
         }
+        const links = await this.links(em, row.client_id, order);
+        // A store with several locations: the row is one of the order's shipments (split into them the first time).
+        const planned = await this.shipments.plan(
+          em,
+          row,
+          order,
+          store,
+          { id: row.client_id, key: clientKey },
+          links,
+          fields,
+        );
+        if (planned && 'skip' in planned) return { skipped: planned.skip };
+        if (planned && 'gone' in planned) {
+          await moveOrder(em, row.id, { last_error: orderNotes.shipment_gone });
+          return { skipped: 'the shipment is no longer in the store' };
+        }
         const payable = ['paid', ...(client.ordersSendOn === 'authorized' ? ['authorized'] : [])];
         if (!payable.includes(order.payment_status)) return { waiting: `payment ${order.payment_status}` };
-        const freight = await freightOnFulfillmentOrders(store, order);
-        const mapping = mapOrder(order, {
-          links: await this.links(em, row.client_id, order),
-          freightCents: freight.cents,
-          paymentIds: paymentIdsOf(client.ordersPaymentIds),
-          marketplace: client.hiperMarketplaceCnpj
-            ? { cnpj: String(client.hiperMarketplaceCnpj), name: String(client.hiperMarketplaceName ?? '') }
-            : null,
-        });
-        if (!('body' in mapping) || freight.hold) {
-          const reason = [...(freight.hold ? [freight.hold] : []), ...mapping.holds].join('; ');
-          await moveOrder(em, row.id, { state: 'held', hold_reason: reason, lines: mapping.lines }, reason, [
+        if (planned && 'hold' in planned) {
+          await moveOrder(em, row.id, { state: 'held', hold_reason: planned.hold }, planned.hold, ['received', 'held']);
+          return { held: planned.hold };
+        }
+        const plan = planned?.plan;
+        const account = plan?.account ?? clientAccount(row.client_id, clientKey);
+        const mapped = plan
+          ? await this.mapShipment(order, plan, client, links)
+          : await this.mapWhole(store, order, client, links);
+        if ('hold' in mapped || !('body' in mapped.mapping)) {
+          const reason = 'hold' in mapped ? mapped.hold : mapped.mapping.holds.join('; ');
+          const lines = 'hold' in mapped ? undefined : mapped.mapping.lines;
+          await moveOrder(em, row.id, { state: 'held', hold_reason: reason, ...(lines ? { lines } : {}) }, reason, [
             'received',
             'held',
           ]);
           return { held: reason };
         }
+        const { mapping } = mapped;
         if (!send) {
           await moveOrder(em, row.id, { lines: mapping.lines });
           return { ready: true };
@@ -214,11 +249,11 @@ export class OrderSender {
         if (row.state === 'held' && row.refused_digest === digestOf(mapping.body)) {
           return { held: 'unchanged since Hiper refused it' };
         }
-        return this.send(em, row, connection.hiperKey!, mapping.body, mapping.lines);
+        return this.send(em, row, account, mapping.body, mapping.lines);
       }
       case 'sent':
       case 'processed':
-        if (cancelled) return this.cancelInHiper(em, row, connection.hiperKey!);
+        if (cancelled) return this.cancelInHiper(em, row, await accountOfRow(em, row, clientKey));
         return { unchanged: row.state };
       case 'invoiced':
       case 'shipped':
@@ -239,6 +274,46 @@ export class OrderSender {
     }
   }
 
+  /** The order as one sales order into the client's own account (a store with one location), as before. */
+  private async mapWhole(
+    store: NuvemshopStoreClient,
+    order: NuvemshopOrder,
+    client: ClientEntity,
+    links: Map<number, string>,
+  ): Promise<{ mapping: Mapping } | { hold: string }> {
+    const freight = await freightOnFulfillmentOrders(store, order);
+    const mapping = mapOrder(order, {
+      links,
+      freightCents: freight.cents,
+      paymentIds: paymentIdsOf(client.ordersPaymentIds),
+      marketplace: marketplaceOf(client),
+    });
+    if (freight.hold) {
+      return { mapping: { lines: mapping.lines, holds: [freight.hold, ...mapping.holds] } };
+    }
+    return { mapping };
+  }
+
+  /** One shipment as the sales order of the account that ships it. */
+  private async mapShipment(
+    order: NuvemshopOrder,
+    plan: ShipmentPlan,
+    client: ClientEntity,
+    links: Map<number, string>,
+  ): Promise<{ mapping: Mapping } | { hold: string }> {
+    const ids = await this.shipments.accountIds(plan);
+    if ('hold' in ids) return ids;
+    return {
+      mapping: mapShipment(order, plan.shipments, plan.shipment, {
+        links,
+        accountIds: ids.ids,
+        locationName: plan.account.locationName,
+        paymentIds: paymentIdsOf(client.ordersPaymentIds),
+        marketplace: marketplaceOf(client),
+      }),
+    };
+  }
+
   /** The Hiper id each of the order's variants was linked to (a variant adopted without one has none). */
   private async links(em: EntityManager, clientId: string, order: NuvemshopOrder): Promise<Map<number, string>> {
     const variants = [...new Set((order.products ?? []).map((p) => Number(p.variant_id)))];
@@ -253,25 +328,23 @@ export class OrderSender {
     );
   }
 
-  private hiper(clientId: string, key: string): HiperClient {
-    return HiperClient.fromConfig(this.config, key, hiperTokenStore(this.orm, clientId, key));
-  }
-
   /** The one POST of an order: `sending` committed first, its outcome saved with Hiper's answer. */
   private async send(
     em: EntityManager,
     row: OrderRow,
-    key: string,
+    account: SalesAccount,
     body: HiperSalesOrderBody,
     lines: unknown,
   ): Promise<Record<string, unknown>> {
-    const hiper = this.hiper(row.client_id, key);
+    const hiper = hiperOf(this.orm, this.config, account);
     try {
       // The token first: a refused key or an unreachable Hiper here has sent nothing.
       await hiper.token();
     } catch (error) {
       if (error instanceof HiperKeyRefused) {
-        const reason = orderNotes.hiper_key_refused;
+        const reason = account.own
+          ? orderNotes.location_key_refused(account.locationName ?? '?')
+          : orderNotes.hiper_key_refused;
         await moveOrder(em, row.id, { state: 'held', hold_reason: reason, lines }, reason, ['received', 'held']);
         return { held: reason };
       }
@@ -280,7 +353,14 @@ export class OrderSender {
     const claimed = await moveOrder(
       em,
       row.id,
-      { state: 'sending', sending_since: new Date(), hold_reason: null, last_error: null, lines },
+      {
+        state: 'sending',
+        sending_since: new Date(),
+        hold_reason: null,
+        last_error: null,
+        lines,
+        hiper_number: body.numeroPedidoDeVenda,
+      },
       orderNotes.sending,
       ['received', 'held'],
     );
@@ -341,14 +421,18 @@ export class OrderSender {
   }
 
   /** A store cancellation, refund or void after sending: Hiper is asked to cancel its sales order. */
-  private async cancelInHiper(em: EntityManager, row: OrderRow, key: string): Promise<Record<string, unknown>> {
+  private async cancelInHiper(
+    em: EntityManager,
+    row: OrderRow,
+    account: SalesAccount,
+  ): Promise<Record<string, unknown>> {
     if (!isHiperOrderId(row.hiper_order_id)) {
       const reason = orderNotes.cancelled_without_id(notAHiperOrderId(row.hiper_order_id));
       await moveOrder(em, row.id, { last_error: reason }, reason);
       return { failed: 'no Hiper id' };
     }
     // A cancellation is a request: accepted with an empty `errors`, and confirmed later by Hiper's events.
-    const answer = await cancelSalesOrder(this.hiper(row.client_id, key), row.hiper_order_id);
+    const answer = await cancelSalesOrder(hiperOf(this.orm, this.config, account), row.hiper_order_id);
     if (answer.asked) {
       await moveOrder(
         em,

@@ -4,14 +4,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { clientResource, storeConnectionOf, type ClientEntity, isConnected } from '../clients/client.resource';
 import { entityFor } from '../kit/entity';
-import { HiperClient } from '../platforms/hiper.client';
-import { hiperTokenStore } from '../platforms/hiper-token-store';
 import { type NuvemshopClient, type NuvemshopStoreClient } from '../platforms/nuvemshop.client';
 import { NuvemshopRefused, PermissionMissing } from '../platforms/nuvemshop.errors';
 import { permissionMissingText } from '../platforms/nuvemshop-scopes';
 import { PlatformError } from '../platforms/platform-call';
 import { hiperOrderPath, isHiperOrderId, notAHiperOrderId } from './hiper-order-id';
 import { moveOrder } from './order-rows';
+import { accountOfRow, hiperOf } from './shipment-accounts';
+import { rowsOfOrder } from './shipment-rows';
 import { orderNotes } from '../../schema/staff-notes';
 
 /** One event of a Hiper sales order. */
@@ -65,6 +65,9 @@ interface Watched {
   nfe_key: string | null;
   fulfil_refused_at: Date | null;
   last_error: string | null;
+  /** The shipment it is (a store with several locations), and our row of its location. */
+  fulfillment_order_id: string | null;
+  location_id: string | null;
 }
 
 /**
@@ -94,7 +97,8 @@ export class OrderStatus {
     // Sent and not finished (or cancelled at our request, until Hiper confirms it), read at most WATCHED_DAYS after
     // the send, PER_CLIENT of each client a poll, those read longest ago first.
     const watched = (await em.execute(
-      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key, fulfil_refused_at, last_error
+      `select id, client_id, nuvemshop_order_id, state, hiper_order_id, hiper_code, nfe_key, fulfil_refused_at, last_error,
+              fulfillment_order_id, location_id
          from (select o.*, row_number() over (partition by client_id order by status_read_at nulls first, sent_at) as turn
                  from orders o
                 where (state in ('sent', 'processed', 'invoiced') or (state = 'cancelled' and cancel_requested_at is not null))
@@ -105,22 +109,30 @@ export class OrderStatus {
     const clients = new Map<string, ClientEntity | null>();
     const limit = pLimit(AT_ONCE);
     const outcome: Record<string, number> = { read: 0, failed: 0 };
+    // The shipments of one store order one after another: they write to the same order (its one NF-e list).
+    const byStoreOrder = new Map<string, Watched[]>();
+    for (const order of watched) {
+      const key = `${order.client_id} ${order.nuvemshop_order_id}`;
+      byStoreOrder.set(key, [...(byStoreOrder.get(key) ?? []), order]);
+    }
     await Promise.all(
-      watched.map((order) =>
+      [...byStoreOrder.values()].map((rows) =>
         limit(async () => {
-          if (!clients.has(order.client_id)) {
-            clients.set(order.client_id, await em.fork().findOne(entityFor(clientResource), { id: order.client_id }));
-          }
-          const client = clients.get(order.client_id);
-          if (!client || !isConnected(client)) return;
-          try {
-            await moveOrder(em.fork(), order.id, { status_read_at: new Date() });
-            await this.follow(em.fork(), order, client);
-            outcome.read++;
-          } catch (error) {
-            // Read again at the next poll.
-            outcome.failed++;
-            this.log.warn({ order: order.id, err: { message: (error as Error).message } }, 'order status not read');
+          for (const order of rows) {
+            if (!clients.has(order.client_id)) {
+              clients.set(order.client_id, await em.fork().findOne(entityFor(clientResource), { id: order.client_id }));
+            }
+            const client = clients.get(order.client_id);
+            if (!client || !isConnected(client)) return;
+            try {
+              await moveOrder(em.fork(), order.id, { status_read_at: new Date() });
+              await this.follow(em.fork(), order, client);
+              outcome.read++;
+            } catch (error) {
+              // Read again at the next poll.
+              outcome.failed++;
+              this.log.warn({ order: order.id, err: { message: (error as Error).message } }, 'order status not read');
+            }
           }
         }),
       ),
@@ -136,11 +148,8 @@ export class OrderStatus {
       return;
     }
     const connection = storeConnectionOf(client);
-    const hiper = HiperClient.fromConfig(
-      this.config,
-      connection.hiperKey!,
-      hiperTokenStore(this.orm, order.client_id, connection.hiperKey!),
-    );
+    // A shipment's sales order is in the Hiper account of its location.
+    const hiper = hiperOf(this.orm, this.config, await accountOfRow(em, order, connection.hiperKey!));
     const { status, body } = await hiper.authorized(
       'GET',
       hiperOrderPath('/pedido-de-venda/eventos/', order.hiper_order_id),
@@ -156,14 +165,8 @@ export class OrderStatus {
 
     if (order.state === 'cancelled') return this.confirmCancel(em, order, said, events);
     if (said.cancelado || events.some((e) => e.codigoDoTipoDeEvento === CANCELLED)) {
-      if (client.ordersCancelInStore) {
-        try {
-          await store.cancelOrder(orderId, { reason: 'other', email: false, restock: true });
-        } catch (error) {
-          // Already cancelled in the store: nothing more to do there.
-          if (!(error instanceof NuvemshopRefused && error.status === 422)) throw error;
-        }
-      }
+      if (order.fulfillment_order_id) return this.cancelledShipment(em, store, order, client);
+      if (client.ordersCancelInStore) await cancelInStore(store, orderId);
       await moveOrder(
         em,
         order.id,
@@ -191,7 +194,13 @@ export class OrderStatus {
     }
     const invoice = events.find((e) => e.codigoDoTipoDeEvento === NFE_ISSUED && e.chaveDocumentoFiscal);
     if (invoice && !order.nfe_key && state !== 'invoiced') {
-      await this.writeInvoice(store, orderId, invoice.chaveDocumentoFiscal!, invoice.urlArquivoXml ?? null);
+      await this.writeInvoice(
+        store,
+        orderId,
+        invoice.chaveDocumentoFiscal!,
+        invoice.urlArquivoXml ?? null,
+        order.fulfillment_order_id,
+      );
       await moveOrder(
         em,
         order.id,
@@ -201,7 +210,9 @@ export class OrderStatus {
       );
     }
     if (events.some((e) => e.codigoDoTipoDeEvento === HANDED_TO_CARRIER) && !order.fulfil_refused_at) {
-      const refusal = await this.fulfil(store, orderId);
+      const refusal = order.fulfillment_order_id
+        ? await this.dispatch(store, orderId, order.fulfillment_order_id)
+        : await this.fulfil(store, orderId);
       if (refusal) {
         // The store will say the same next time: left as it is for a person, and not asked again.
         await moveOrder(em, order.id, { last_error: refusal, fulfil_refused_at: new Date() }, refusal);
@@ -209,6 +220,50 @@ export class OrderStatus {
       }
       await moveOrder(em, order.id, { state: 'shipped' }, orderNotes.shipped, ['sent', 'processed', 'invoiced']);
     }
+  }
+
+  /**
+   * One shipment's sales order cancelled in Hiper: the shipment is cancelled; the store order only when the client wants
+   * it and every shipment of the order is cancelled (the last one to be, whichever that is, sees the others cancelled).
+   */
+  private async cancelledShipment(
+    em: EntityManager,
+    store: NuvemshopStoreClient,
+    order: Watched,
+    client: ClientEntity,
+  ) {
+    const moved = await moveOrder(em, order.id, { state: 'cancelled' }, orderNotes.cancelled_in_hiper, [
+      'sent',
+      'processed',
+      'invoiced',
+    ]);
+    if (!moved || !client.ordersCancelInStore) return;
+    const rows = await rowsOfOrder(em, order.client_id, order.nuvemshop_order_id);
+    if (!rows.every((row) => row.state === 'cancelled')) {
+      await moveOrder(em, order.id, {}, orderNotes.cancelled_in_hiper_one_shipment);
+      return;
+    }
+    await cancelInStore(store, Number(order.nuvemshop_order_id));
+    await moveOrder(em, order.id, {}, orderNotes.cancelled_in_hiper_every_shipment);
+  }
+
+  /**
+   * One shipment handed to the carrier: its fulfillment order dispatched, the buyer notified (a field of
+   * `tracking_info`). Answers the store's refusal, as staff read it, as `fulfil` does.
+   */
+  private async dispatch(store: NuvemshopStoreClient, orderId: number, fulfillmentOrderId: string) {
+    try {
+      await store.updateFulfillmentOrder(orderId, fulfillmentOrderId, {
+        status: 'DISPATCHED',
+        tracking_info: { code: null, url: null, notify_customer: true },
+      });
+    } catch (error) {
+      if (error instanceof PermissionMissing) return notDispatched(error);
+      if (!(error instanceof PlatformError) || ![400, 422].includes(error.status ?? 0)) throw error;
+      const said = error instanceof NuvemshopRefused ? error.detail : undefined;
+      return `${NOT_DISPATCHED}: ${fulfillmentOrderId}: HTTP ${error.status}${said ? ` ${said}` : ''}`.slice(0, 2000);
+    }
+    return undefined;
   }
 
   /**
@@ -232,22 +287,31 @@ export class OrderStatus {
   /**
    * The NF-e in both documented forms: keys `key` and `link`, and key `list` (one entry per fulfillment order). Each
    * `POST /metafields` makes a new metafield, so those of this NF-e already on the order (a pass that died before the
-   * key was saved wrote them) are read first, and only the missing ones written.
+   * key was saved wrote them) are read first, and only the missing ones written. A shipment's NF-e is its own entry
+   * `{key, link, fulfillment_order_id}` appended to the order's one list, and, as readers of `key` and `link` take
+   * one of each, written to those only when the order has none yet (the first shipment invoiced).
    */
-  private async writeInvoice(store: NuvemshopStoreClient, orderId: number, key: string, link: string | null) {
+  private async writeInvoice(
+    store: NuvemshopStoreClient,
+    orderId: number,
+    key: string,
+    link: string | null,
+    shipment: string | null,
+  ) {
     const owner = { owner_resource: 'Order' as const, owner_id: orderId, namespace: 'nfe' };
     const present = await store.listOrderMetafields(orderId, 'nfe');
     const has = (name: string, holds: (value: string) => boolean) =>
       present.some((m) => m.key === name && holds(String(m.value)));
-    if (!has('key', (value) => value === key)) {
+    const legacy = !shipment || !present.some((m) => m.key === 'key' || m.key === 'link');
+    if (legacy && !has('key', (value) => value === key)) {
       await store.createMetafield({ ...owner, key: 'key', value: key, description: 'Chave da NFe' });
     }
-    if (link && !has('link', (value) => value === link)) {
+    if (legacy && link && !has('link', (value) => value === link)) {
       await store.createMetafield({ ...owner, key: 'link', value: link, description: 'Link da NFe' });
     }
     const lists = present.filter((m) => m.key === 'list');
     if (lists.some((m) => invoicesOf(m.value).some((entry) => entry.key === key))) return;
-    const fulfillments = await store.listFulfillmentOrders(orderId).catch(() => []);
+    const fulfillments = shipment ? [{ id: shipment }] : await store.listFulfillmentOrders(orderId).catch(() => []);
     const ours = (fulfillments.length ? fulfillments : [null]).map((fo) => ({
       key,
       link,
@@ -304,6 +368,16 @@ export class OrderStatus {
 }
 
 const NOT_DISPATCHED = orderNotes.not_dispatched;
+
+/** The store order cancelled (`restock: true` gives each location its units back); one cancelled already is left. */
+async function cancelInStore(store: NuvemshopStoreClient, orderId: number) {
+  try {
+    await store.cancelOrder(orderId, { reason: 'other', email: false, restock: true });
+  } catch (error) {
+    // Already cancelled in the store: nothing more to do there.
+    if (!(error instanceof NuvemshopRefused && error.status === 422)) throw error;
+  }
+}
 
 /** A refusal for a scope, as staff read it: the scope named, and how it is granted. */
 const notDispatched = (refusal: PermissionMissing) =>

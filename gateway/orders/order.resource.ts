@@ -77,6 +77,19 @@ export const orderResource = new Resource(
       listed: true,
       description: 'The number the store shows its buyer (null until the order is read)',
     }),
+    fulfillment_order_id: text({
+      nullable: true,
+      max: 64,
+      readOnly: true,
+      description: 'The shipment (fulfillment order) this row sends; null for a store with one location',
+    }),
+    location_id: reference('location', 'Location', {
+      nullable: true,
+      readOnly: true,
+      listed: true,
+      onDelete: 'set null',
+      description: 'The location that ships it; null for a store with one location',
+    }),
     state: state(ORDER_STATES, {
       default: 'received',
       readOnly: true,
@@ -97,6 +110,13 @@ export const orderResource = new Resource(
     customer_name: text({ nullable: true, max: 255, readOnly: true, listed: true }),
     hiper_order_id: text({ nullable: true, max: 64, readOnly: true, description: 'The sales order’s id in Hiper' }),
     hiper_code: text({ nullable: true, max: 32, readOnly: true, listed: true, description: 'Hiper’s LV code' }),
+    hiper_number: text({
+      nullable: true,
+      max: 32,
+      readOnly: true,
+      description:
+        'The number its sales order has in Hiper (numeroPedidoDeVenda): the order’s, or {number}-{k} for one of several shipments',
+    }),
     nfe_key: text({ nullable: true, max: 64, readOnly: true, description: 'The NF-e access key' }),
     tracking_code: text({ nullable: true, max: 128, readOnly: true }),
     last_error: text({ nullable: true, max: 2000, readOnly: true }),
@@ -177,7 +197,7 @@ export const orderResource = new Resource(
     title: 'number',
     menu: 12,
     icon: 'List',
-    unique: [['client_id', 'nuvemshop_order_id']],
+    unique: [['client_id', 'nuvemshop_order_id', 'fulfillment_order_id']],
     // "Reenviar" (held, rejected, uncertain) and "Já está no Hiper" (uncertain); the server refuses the others.
     actions: [
       { name: 'resend', mutation: 'resendOrder', only: { field: 'state', values: RESENDABLE_STATES } },

@@ -12,8 +12,7 @@ import {
   type OrderPublic,
   type OrderState,
 } from './order.resource';
-import { HiperClient, HiperKeyRefused } from '../platforms/hiper.client';
-import { hiperTokenStore } from '../platforms/hiper-token-store';
+import { HiperKeyRefused } from '../platforms/hiper.client';
 import { PlatformError, staffTextOf } from '../platforms/platform-call';
 import { recordId, validate } from '../validation';
 import { cancelSalesOrder } from './hiper-cancel';
@@ -21,6 +20,7 @@ import { HIPER_ORDER_ID_REQUIRED, HiperOrderId, isHiperOrderId, notAHiperOrderId
 import type { OrderSweep } from './order-intake';
 import { moveOrder, orderRow, type OrderRow } from './order-rows';
 import type { OrderSender } from './order-sender';
+import { accountOfRow, hiperOf } from './shipment-accounts';
 import { orderNotes, syncErrorNotes } from '../../schema/staff-notes';
 
 export const ORDER_NOT_SENDABLE = 'Order cannot be sent in its state';
@@ -120,8 +120,9 @@ export class OrderService {
     }
     const client = await this.orm.em.fork().findOne(entityFor(clientResource), { id: row.client_id });
     if (!client || !isConnected(client)) throw new ApiError(409, NOT_CONNECTED);
-    const key = storeConnectionOf(client).hiperKey!;
-    const hiper = HiperClient.fromConfig(this.config, key, hiperTokenStore(this.orm, row.client_id, key));
+    // A shipment's sales order is in the Hiper account of its location.
+    const account = await accountOfRow(this.orm.em.fork(), row, storeConnectionOf(client).hiperKey!);
+    const hiper = hiperOf(this.orm, this.config, account);
     let answer;
     try {
       answer = await cancelSalesOrder(hiper, row.hiper_order_id);

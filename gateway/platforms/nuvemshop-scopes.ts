@@ -10,6 +10,8 @@ export const APP_SCOPES = [
   // The buyer's CPF/CNPJ lives in `customer`, which an order carries only with this scope.
   'read_customers',
   'read_locations',
+  // Staff set the locations' priorities and the default in the store.
+  'write_locations',
   'read_fulfillment_orders',
   'write_fulfillment_orders',
 ] as const;

@@ -159,11 +159,38 @@ export interface NuvemshopMetafield {
   owner_id: number;
 }
 
-/** A fulfillment order of an order (stores with several locations). */
+/**
+ * One of the store's stock locations as `GET /locations` answers it: a ULID-like id, its name per language
+ * (`{"pt_BR": "..."}`, or a plain string), its priority (0 first) and whether it is the store's default.
+ */
+export interface NuvemshopLocation {
+  id: string;
+  name?: Languages | string | null;
+  priority?: number | null;
+  is_default?: boolean | null;
+}
+
+/**
+ * A fulfillment order of an order (stores with several locations), in the shape of Tiendanube's own mocks
+ * (`assigned_location.id`, `line_items[].order_line_item_id`) or of the 2025-03 pages (`assigned_location.location_id`,
+ * `line_items[].external_id` and `variant.variant_id`): both are read.
+ */
 export interface NuvemshopFulfillmentOrder {
   id: string;
+  /** "The unique fulfillment order nice number" (text, from 1 among the order's). */
+  number?: string | number | null;
   status: string;
-  assigned_location?: { id: string; name?: string } | null;
+  assigned_location?: { id?: string | null; location_id?: string | null; name?: string | null } | null;
+  line_items?:
+    | {
+        id?: string | number | null;
+        quantity?: number | string | null;
+        order_line_item_id?: string | number | null;
+        external_id?: string | number | null;
+        variant?: { variant_id?: string | number | null } | null;
+        variant_id?: string | number | null;
+      }[]
+    | null;
   /** Its shipping: `ship` or `pickup`, and the freight the buyer paid (`{value, currency}`, or a plain amount). */
   shipping?: {
     type?: string | null;

@@ -37,6 +37,8 @@ export const SYNC_ERROR_CODES = [
   'nuvemshop_variant_refused',
   /** A SKU that matches several products in the store. */
   'sku_ambiguous',
+  /** A SKU of the catalogue that the Hiper account of a location (`location`, its name) does not know: 0 there. */
+  'sku_missing_at_location',
   /** Anything else (the database, a fault of the product's own): the server log has the rest. */
   'internal',
   /** The same failure of the product's own on two attempts in a row: the run ends rather than waiting for nothing. */

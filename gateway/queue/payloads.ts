@@ -3,17 +3,32 @@
  * archived and deleted, and shown to superusers: it holds addresses and ids, never a password, token or mail body.
  * Work the product adds later (store synchronisation, say) adds its queue here and its definition in gateway/jobs/workers.ts.
  */
+/**
+ * Where a run's next step starts. A client with locations reads its locations' own accounts first (`locations`: the
+ * location being read, `from` its cursor), then the catalogue's account (`catalogue`, the default: Hiper's position
+ * `from`, the stored cursor unless given, `skip` products of that page already written), then writes the levels left
+ * (`rest`: checking every product, `part: 'sweep'`, after a product id, or the changed SKUs after a SKU).
+ */
+export interface SyncPosition {
+  stage?: 'locations' | 'catalogue' | 'rest';
+  from?: number;
+  skip?: number;
+  location?: string;
+  part?: 'sweep' | 'changed';
+  after?: string;
+}
+
 export interface JobPayloads {
   /** One email to one person, rendered and sent by the worker. */
   mail: MailJob;
   /** Deletes expired rate-limit counters and old authorization codes; runs on a schedule. */
   'prune-tables': Record<string, never>;
   /**
-   * One step of a store synchronisation run: from Hiper's position `from` (the stored cursor unless given). A step
-   * tried again because a platform could not be reached carries its `attempt` (2 onwards) and when the first failed;
-   * one tried again after a failure of its own, what makes that failure the same (`failure`).
+   * One step of a store synchronisation run, from where the last one stopped (`SyncPosition`). A step tried again
+   * because a platform could not be reached carries its `attempt` (2 onwards) and when the first failed; one tried
+   * again after a failure of its own, what makes that failure the same (`failure`).
    */
-  sync: { runId: string; from?: number; skip?: number; attempt?: number; failingSince?: string; failure?: string };
+  sync: { runId: string; attempt?: number; failingSince?: string; failure?: string } & SyncPosition;
   /** Queue a run of their kind for every connected client. */
   'sync-catalogue-schedule': Record<string, never>;
   'sync-stock-schedule': Record<string, never>;
@@ -24,6 +39,11 @@ export interface JobPayloads {
   webhook: { id: string };
   /** A client was archived: the app's webhooks for its store are deleted at Nuvemshop (one job per client at a time). */
   'client-archived': { clientId: string };
+  /**
+   * A client's store locations read into its rows: asked by staff ("Ler estoques da loja", which also registers the
+   * location webhooks), or by a location webhook (one queued per client and trigger at a time).
+   */
+  'locations-read': { clientId: string; trigger: 'staff' | 'webhook' };
   /** After an app install: the store's record read, the app's webhooks registered. */
   'store-install': { storeId: number };
   /** One store order: read from the store, mapped, and sent to Hiper once (one job queued per order at a time). */

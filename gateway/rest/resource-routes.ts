@@ -5,6 +5,9 @@ import type { ResourceOperations } from '../kit/service';
 import { IdParams, ListQuery, listOf, Message, noNul, NUL_MESSAGE } from '../validation';
 import { route, type Route } from './route';
 
+/** A text filter's value: the exact text, within the field's own length (a longer one could match nothing). */
+const exactText = (max = 255) => z.string().max(max).refine(noNul, NUL_MESSAGE);
+
 const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
 
 /** A list's query: `skip` and `limit`, `q` when a field is searchable, and each filter field as itself. */
@@ -20,7 +23,9 @@ function listQuery(resource: Resource) {
           ? z.enum(field.values as [string, ...string[]])
           : field.kind === 'boolean'
             ? z.enum(['true', 'false']).transform((value) => value === 'true')
-            : z.guid();
+            : field.kind === 'text'
+              ? exactText(field.max)
+              : z.guid();
       return [name, rule.optional()];
     }),
   );

@@ -17,6 +17,7 @@ import {
   createdVariant,
   type Desired,
   desiredOf,
+  figuresOf,
   inPortuguese,
   newVariant,
   sameJson,
@@ -25,9 +26,11 @@ import {
   type StoreHolding,
 } from './product-mapping';
 import type { Tally } from './run-tally';
-import { reservedUnits } from '../orders/reservations';
+import { STORE_WIDE } from '../orders/reservations';
 import { StockBatcher } from './stock-batcher';
-import { SyncImage, SyncProduct, type WrittenProduct } from './sync.entities';
+import { LevelPlanner, type RunLocation } from './stock-levels';
+import { ImageBook } from './image-book';
+import { SyncProduct, type WrittenProduct } from './sync.entities';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 
@@ -39,6 +42,8 @@ export interface RunCache {
   /** SKU → the store's products with a variant of that SKU, as adopting one needs them. */
   skus?: Map<string, StoreHolding[]>;
   categories?: Map<string, number>;
+  /** The SKUs said missing at a location in this run (`{location}\n{sku}`): once per run and location. */
+  missing?: Set<string>;
 }
 
 /** What a run reads of its client: its id, its connection and when its orders release their units. */
@@ -63,7 +68,7 @@ export class PageWriter {
   readonly stock: StockBatcher;
   /** The page's products' mappings and uploaded images, read in one query each. */
   private rows = new Map<string, SyncProduct>();
-  private uploaded = new Map<string, SyncImage[]>();
+  private readonly images: ImageBook;
   /** The page's variants' ProductLinks, by Hiper id. */
   private productLinks = new Map<string, ProductLinkEntity>();
   /** The page's variants whose links are not read yet (a stock run reads them only to write one). */
@@ -74,8 +79,9 @@ export class PageWriter {
    * and a marked product is looked up by its SKU before anything is created again.
    */
   private unsent = new Set<SyncProduct>();
-  /** Units of the page's variants sold in the store and still counted in Hiper's stock, by Hiper id. */
-  private reserved = new Map<string, number>();
+  /** Each variant's levels: its figures at each location, less the units sold in the store that Hiper still counts. */
+  readonly planner: LevelPlanner;
+  /** The client's one location when it has no location rows (null with them: each location is written). */
   private readonly location: string | null;
   /** A unit of work per page: each flush compares only the page's rows, however long the run. */
   private em: Em;
@@ -87,10 +93,28 @@ export class PageWriter {
     private readonly kind: SyncKind,
     private readonly tally: Tally,
     private readonly cache: RunCache,
+    locations: readonly RunLocation[] = [],
   ) {
-    this.location = storeConnectionOf(client).locationId;
+    // A client with location rows ignores its one location id: each of its locations is written.
+    this.location = locations.length ? null : storeConnectionOf(client).locationId;
     this.em = root.fork();
-    this.stock = new StockBatcher(store, this.location, tally, () => this.em);
+    this.images = new ImageBook(
+      () => this.em,
+      store,
+      () => this.clientRef(),
+    );
+    this.planner = new LevelPlanner(root, client, locations, tally, (cache.missing ??= new Set()), this.location);
+    this.stock = new StockBatcher(store, this.location, tally, () => this.em, {
+      id: client.id,
+      ordersReleaseOn: String(client.ordersReleaseOn),
+      defaultLocation: this.planner.defaultLocation,
+      located: this.planner.located,
+    });
+  }
+
+  /** The locations as the store names them, to read a store product's levels (none without location rows). */
+  private get placed() {
+    return this.planner.located ? this.planner.locations : undefined;
   }
 
   /** The client as a reference of the page's unit of work, for the rows that name it. */
@@ -108,7 +132,7 @@ export class PageWriter {
     await this.close();
     this.em = this.root.fork();
     this.rows.clear();
-    this.uploaded.clear();
+    this.images.clear();
     this.productLinks.clear();
     this.linksOf = [];
     if (!ids.length) return;
@@ -117,10 +141,13 @@ export class PageWriter {
     const variantIds = tops.flatMap((p) => (p.variacao?.length ? p.variacao.map((v) => v.id) : [p.id]));
     this.linksOf = variantIds;
     if (this.kind !== 'stock') await this.loadLinks();
-    this.reserved = await reservedUnits(this.em, this.client.id, variantIds, String(this.client.ordersReleaseOn));
+    const figures = tops.flatMap((p) =>
+      [...figuresOf(p)].map(([hiperId, f]) => ({ hiperId, sku: f.sku, stock: f.stock })),
+    );
+    await this.planner.load(figures);
+    await this.planner.keepClientFigures(figures);
     if (this.kind !== 'stock') {
-      for (const image of await this.em.find(SyncImage, { client: this.client.id, hiperId: { $in: ids } }))
-        this.uploaded.set(image.hiperId, [...(this.uploaded.get(image.hiperId) ?? []), image]);
+      await this.images.load(this.client.id, ids);
       await this.markCreations(tops);
     }
   }
@@ -185,11 +212,15 @@ export class PageWriter {
     return error.message;
   }
 
-  /** What the store should show, its stock less the units sold in the store that Hiper still counts; never below 0. */
+  /**
+   * What the store should show, its stock less the units sold in the store that Hiper still counts; never below 0. A
+   * client with locations has each location's level planned apart (the planner takes each location's holdings).
+   */
   private desiredOf(p: HiperProduct) {
     const desired = desiredOf(p);
+    if (this.planner.located) return desired;
     for (const variant of desired.variants) {
-      const sold = this.reserved.get(variant.hiperId) ?? 0;
+      const sold = this.planner.heldOf(STORE_WIDE, variant.hiperId)?.units ?? 0;
       if (sold > 0) variant.stock = Math.max(0, variant.stock - sold);
     }
     return desired;
@@ -216,7 +247,7 @@ export class PageWriter {
       if (row.creatingSince) {
         // A creation was sent and its answer lost (a crash, a timeout): the store is asked afresh, never the cache.
         const found = await this.store.findProductBySku(sku);
-        if (found) return await this.adopt(p, row, desired, holdingOf(found, this.location));
+        if (found) return await this.adopt(p, row, desired, holdingOf(found, this.location, this.placed));
         return await this.create(p, row, desired);
       }
       const matches = (await this.index()).get(sku) ?? [];
@@ -241,7 +272,7 @@ export class PageWriter {
     const index = new Map<string, StoreHolding[]>();
     for await (const page of this.store.products()) {
       for (const product of page) {
-        const holding = holdingOf(product, this.location);
+        const holding = holdingOf(product, this.location, this.placed);
         for (const sku of new Set(holding.variants.map((v) => v.sku).filter((s) => !!s))) {
           index.set(sku, [...(index.get(sku) ?? []), holding]);
         }
@@ -281,27 +312,37 @@ export class PageWriter {
       brand: desired.brand,
       published: desired.published,
       ...(desired.attributes.length ? { attributes: desired.attributes.map(inPortuguese) } : {}),
-      variants: desired.variants.map((v) => createdVariant(v, this.location)),
+      variants: desired.variants.map((v) => createdVariant(v, this.location, this.planner.located || !!this.location)),
       ...(desired.images.length ? { images: desired.images.map((src, i) => ({ src, position: i + 1 })) } : {}),
       ...(categories ? { categories } : {}),
     });
     const created = hasIds(answer) ? answer : await this.readCreated(desired);
-    this.cache.skus?.set(desired.variants[0].sku, [holdingOf(created, this.location)]);
+    this.cache.skus?.set(desired.variants[0].sku, [holdingOf(created, this.location, this.placed)]);
     const images = [...created.images].sort((a, b) => a.position - b.position);
     desired.images.forEach((source, i) => {
-      if (images[i]) this.imageRow(p.id, source, created.id, images[i].id);
+      if (images[i]) this.images.record(p.id, source, created.id, images[i].id);
     });
     await this.linked(row, created, desired, true);
     this.tally.created++;
-    if (this.location) {
+    if (this.planner.located) {
+      // Every location's level goes in the next stock-price batches, 0 included: created with 0, never unlimited.
+      const figures = figuresOf(p);
+      for (const variant of row.written!.variants) {
+        variant.stock = 0;
+        variant.levels = {};
+        const levels = this.planner.levels(variant, figures.get(variant.hiperId));
+        if (levels.length) this.stock.add({ row, written: row.written!, variant, levels, hiperProductId: p.id });
+      }
+    } else if (this.location) {
       // The location's stock goes in the next stock-price batch; until then the new variants hold 0, never unlimited.
       for (const variant of row.written!.variants) {
+        const [level] = this.planner.levels({ ...variant, stock: 0 }, { stock: variant.stock, active: true });
         this.stock.add({
           row,
           written: row.written!,
           variant,
           price: variant.price,
-          stock: variant.stock,
+          levels: [{ ...level, value: variant.stock }],
           hiperProductId: p.id,
         });
         variant.stock = 0;
@@ -330,12 +371,7 @@ export class PageWriter {
     row.written = written;
     // The product's images stand for Hiper's in order (ours when the product is one whose creation's answer was
     // lost): only images beyond those it has are uploaded, never a second copy.
-    const known = this.uploaded.get(p.id) ?? [];
-    desired.images.forEach((source, i) => {
-      if (found.images[i] && !known.some((k) => k.source === source))
-        known.push(this.imageRow(p.id, source, found.id, found.images[i]));
-    });
-    this.uploaded.set(p.id, known);
+    this.images.adopt(p.id, desired.images, found.id, found.images);
     await this.em.flush();
     await this.update(p, row, desired, false, true);
   }
@@ -412,8 +448,16 @@ export class PageWriter {
         for (const v of desired.variants) {
           const old = written.variants.find((w) => w.hiperId === v.hiperId || w.sku === v.sku);
           if (!old) {
-            const created = await this.store.createVariant(productId, newVariant(v, dimensionsOn, this.location));
-            written.variants.push({ ...v, variantId: created.id, dimensions: dimensionsOn ? v.dimensions : undefined });
+            // Under locations a new variant starts at 0 everywhere; its levels follow with the product's others.
+            const located = this.planner.located;
+            const variant = located ? { ...v, stock: 0 } : v;
+            const created = await this.store.createVariant(productId, newVariant(variant, dimensionsOn, this.location));
+            written.variants.push({
+              ...variant,
+              variantId: created.id,
+              dimensions: dimensionsOn ? v.dimensions : undefined,
+              ...(located ? { levels: {} } : {}),
+            });
             changed = true;
             await this.save(row);
             continue;
@@ -445,12 +489,26 @@ export class PageWriter {
           changed = true;
           await this.save(row);
         }
-        if (storeConnectionOf(this.client).updateImage) changed = (await this.images(p, row, desired)) || changed;
+        if (storeConnectionOf(this.client).updateImage)
+          changed = (await this.images.write(p.id, Number(row.nuvemshopProductId), desired.images)) || changed;
       }
+      const figures = figuresOf(p);
       for (const v of desired.variants) {
         const old = written.variants.find((w) => w.hiperId === v.hiperId);
-        if (old && (old.price !== v.price || old.stock !== v.stock))
-          this.stock.add({ row, written, variant: old, price: v.price, stock: v.stock, hiperProductId: p.id });
+        if (!old) continue;
+        const figure = figures.get(v.hiperId);
+        const levels = this.planner.levels(old, figure);
+        if (!this.planner.located) {
+          if (old.price !== v.price || old.stock !== v.stock)
+            this.stock.add({ row, written, variant: old, price: v.price, levels, hiperProductId: p.id });
+          continue;
+        }
+        if (figure && !figure.active) old.off = true;
+        else delete old.off;
+        const differ = levels.filter((l) => l.value !== l.previous);
+        const price = old.price !== v.price ? v.price : undefined;
+        if (price !== undefined || differ.length)
+          this.stock.add({ row, written, variant: old, price, levels: differ, hiperProductId: p.id });
       }
       this.stock.count(p.id, row, changed);
       if (changed) await this.links(row, desired, desired.published ? 'linked' : 'unpublished', null);
@@ -459,45 +517,6 @@ export class PageWriter {
       await this.save(row);
       await this.links(row, desired, 'failed', message);
     }
-  }
-
-  /** Records that Hiper's image `source` is the store's image `imageId` of `productId`: never uploaded again. */
-  private imageRow(hiperId: string, source: string, productId: number | string, imageId: number): SyncImage {
-    return this.em.create(SyncImage, {
-      client: this.clientRef(),
-      hiperId,
-      source,
-      nuvemshopProductId: String(productId),
-      nuvemshopImageId: String(imageId),
-    });
-  }
-
-  /** Uploads images not uploaded before and removes those Hiper no longer lists; an unchanged image costs nothing. */
-  private async images(p: HiperProduct, row: SyncProduct, desired: Desired): Promise<boolean> {
-    const productId = Number(row.nuvemshopProductId);
-    const known = this.uploaded.get(p.id) ?? [];
-    const kept: SyncImage[] = [];
-    let changed = false;
-    for (const source of desired.images) {
-      const already = known.find((k) => k.source === source);
-      if (already) {
-        kept.push(already);
-        continue;
-      }
-      const image = await this.store.addImage(productId, { src: source });
-      kept.push(this.imageRow(p.id, source, productId, image.id));
-      await this.em.flush();
-      changed = true;
-    }
-    for (const old of known) {
-      if (desired.images.includes(old.source)) continue;
-      await this.store.deleteImage(productId, Number(old.nuvemshopImageId));
-      this.em.remove(old);
-      await this.em.flush();
-      changed = true;
-    }
-    this.uploaded.set(p.id, kept);
-    return changed;
   }
 
   /** Saves what was last written at once, after each call that changed the store. */

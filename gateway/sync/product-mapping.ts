@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { HiperProduct } from '../platforms/hiper.client';
+import { isGradeChild, type HiperProduct } from '../platforms/hiper.client';
 import type { NewVariant, NuvemshopProduct } from '../platforms/nuvemshop.shapes';
 import type { WrittenProduct, WrittenVariant } from './sync.entities';
 
@@ -20,7 +20,7 @@ export interface Desired {
 
 export type DesiredVariant = WrittenVariant & { dimensions: NonNullable<WrittenVariant['dimensions']> };
 
-const wholeUnits = (quantity: number | null | undefined) => Math.max(0, Math.floor(Number(quantity) || 0));
+export const wholeUnits = (quantity: number | null | undefined) => Math.max(0, Math.floor(Number(quantity) || 0));
 
 function dimensionsOf(p: HiperProduct) {
   const out: { weight?: number; height?: number; width?: number; depth?: number } = {};
@@ -81,6 +81,42 @@ export function desiredOf(p: HiperProduct): Desired {
   };
 }
 
+/**
+ * Each variant's stock in an account's own words, by its Hiper id: whole units, and whether it is on sale there (an
+ * inactive variation is 0 everywhere). What reservations are taken from and every location's level is read beside.
+ */
+export function figuresOf(p: HiperProduct): Map<string, { sku: string; stock: number; active: boolean }> {
+  if (!p.variacao?.length)
+    return new Map([[p.id, { sku: String(p.codigo), stock: wholeUnits(p.quantidadeEmEstoque), active: true }]]);
+  return new Map(
+    p.variacao.map((v) => [
+      v.id,
+      {
+        sku: String(v.codigo),
+        stock: v.variacaoAtiva ? wholeUnits(v.quantidadeEmEstoque) : 0,
+        active: v.variacaoAtiva,
+      },
+    ]),
+  );
+}
+
+/**
+ * A stock location's own account's figures by SKU: a product (or variation) on sale there, in whole units; 0 for one
+ * inactive or removed there. Grade children listed at the top level are their grade's variations, read with it.
+ */
+export function accountStockOf(products: readonly HiperProduct[]): Map<string, number> {
+  const stock = new Map<string, number>();
+  for (const p of products) {
+    if (isGradeChild(p)) continue;
+    const onSale = p.ativo !== false && !p.removido;
+    if (!p.variacao?.length) stock.set(String(p.codigo), onSale ? wholeUnits(p.quantidadeEmEstoque) : 0);
+    else
+      for (const v of p.variacao)
+        stock.set(String(v.codigo), onSale && v.variacaoAtiva ? wholeUnits(v.quantidadeEmEstoque) : 0);
+  }
+  return stock;
+}
+
 /** A text as a language object, as every example of Nuvemshop's attributes and values shows (stores here are in pt). */
 export const inPortuguese = (text: string) => ({ pt: text });
 
@@ -117,16 +153,35 @@ export function newVariant(v: DesiredVariant, withDimensions: boolean, location:
 
 /**
  * A variant of `POST /products`, which is not among the calls that take `inventory_levels` (they may be ignored,
- * leaving stock unmanaged, i.e. unlimited): always `stock`, and 0 when a location's stock is written afterwards, as
- * `stock` alone lands on the store's first location.
+ * leaving stock unmanaged, i.e. unlimited): always `stock`, and 0 when a location's stock is written afterwards (the
+ * client's one location, or each of its locations), as `stock` alone lands on the store's first location.
  */
-export function createdVariant(v: DesiredVariant, location: string | null): NewVariant {
-  return { ...newVariant(v, true, location), inventory_levels: undefined, stock: location ? 0 : v.stock };
+export function createdVariant(v: DesiredVariant, location: string | null, later = location !== null): NewVariant {
+  return { ...newVariant(v, true, location), inventory_levels: undefined, stock: later ? 0 : v.stock };
 }
 
 /** The stock a store's variant holds: on the client's location when it has one, else its plain `stock`. */
 export const heldStock = (variant: NuvemshopProduct['variants'][number], location: string | null) =>
   location ? variant.inventory_levels?.find((l) => l.location_id === location)?.stock : variant.stock;
+
+/** A client's location as the store names it: our row's id, and the store's own id for it. */
+export interface PlacedLocation {
+  id: string;
+  nuvemshopLocationId: string;
+}
+
+/** What a store's variant holds at each of the client's locations, by our location row's id (only those it lists). */
+export function heldLevels(
+  variant: NuvemshopProduct['variants'][number],
+  locations: readonly PlacedLocation[],
+): Record<string, number> {
+  const levels: Record<string, number> = {};
+  for (const location of locations) {
+    const stock = variant.inventory_levels?.find((l) => l.location_id === location.nuvemshopLocationId)?.stock;
+    if (typeof stock === 'number') levels[location.id] = stock;
+  }
+  return levels;
+}
 
 const mainText = (text: Record<string, string> | string | null | undefined) =>
   typeof text === 'string' ? text : (text?.pt ?? Object.values(text ?? {})[0] ?? '');
@@ -149,11 +204,24 @@ export interface StoreHolding {
   brand: string | null;
   published: boolean;
   attributes: string[];
-  variants: { id: number; sku: string; barcode: string | null; price: number; stock: number; values: string[] }[];
+  variants: {
+    id: number;
+    sku: string;
+    barcode: string | null;
+    price: number;
+    stock: number;
+    values: string[];
+    /** At each of the client's locations, when it has location rows. */
+    levels?: Record<string, number>;
+  }[];
   images: number[];
 }
 
-export function holdingOf(product: NuvemshopProduct, location: string | null): StoreHolding {
+export function holdingOf(
+  product: NuvemshopProduct,
+  location: string | null,
+  locations?: readonly PlacedLocation[],
+): StoreHolding {
   return {
     id: product.id,
     name: mainText(product.name),
@@ -168,6 +236,7 @@ export function holdingOf(product: NuvemshopProduct, location: string | null): S
       price: Number(v.price),
       stock: heldStock(v, location) ?? 0,
       values: (v.values ?? []).map((x) => mainText(x)),
+      ...(locations?.length ? { levels: heldLevels(v, locations) } : {}),
     })),
     images: [...product.images].sort((a, b) => a.position - b.position).map((image) => image.id),
   };
@@ -193,6 +262,7 @@ export function writtenOf(found: StoreHolding, desired: Desired): WrittenProduct
       price: v.price,
       stock: v.stock,
       values: [...v.values],
+      ...(v.levels ? { levels: { ...v.levels } } : {}),
     })),
   };
 }

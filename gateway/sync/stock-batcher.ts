@@ -1,8 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { recordMovements, type Movement } from '../locations/stock-movements';
+import { releasedBy, STORE_WIDE } from '../orders/reservations';
 import { type NuvemshopStoreClient, STOCK_PRICE_BATCH } from '../platforms/nuvemshop.client';
 import { type NuvemshopProduct, type StockPriceProduct, type StockPriceResult } from '../platforms/nuvemshop.shapes';
 import { heldStock, stockFields } from './product-mapping';
 import type { Tally } from './run-tally';
+import { applyLevels, type LevelWrite } from './stock-levels';
 import { SyncProduct, type WrittenProduct, type WrittenVariant } from './sync.entities';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
@@ -12,19 +15,38 @@ export interface PendingStock {
   row: SyncProduct;
   written: WrittenProduct;
   variant: WrittenVariant;
-  price: number;
-  stock: number;
+  /** The price to send; left out when it is not to change (a location's stock alone). */
+  price?: number;
+  /**
+   * The stock to send: a client without location rows its one figure (always sent with the price, as the store last
+   * had it or not); a client with locations each level that differs, in the variant's one element.
+   */
+  levels: LevelWrite[];
   hiperProductId: string;
+}
+
+/** What a batcher needs of its client beyond the store: who it is and where its stock goes. */
+export interface BatcherClient {
+  id: string;
+  ordersReleaseOn: string;
+  /** Its default location (where an order without one holds units); null without location rows. */
+  defaultLocation: string | null;
+  /** Whether it has location rows: levels go as `inventory_levels`, only those that differ. */
+  located: boolean;
 }
 
 /**
  * Gathers a run step's price and stock writes across pages and sends them through `PATCH /products/stock-price` in
  * full batches; a product whose variants wait for a batch is counted (updated, unchanged or failed) once they are sent.
+ * A variant's levels at several locations go in its one element, so a batch of 50 variants is one call whatever the
+ * number of locations. Each stock value written is kept as a movement, with what was saved of the batch, at once.
  */
 export class StockBatcher {
   private pending: PendingStock[] = [];
   /** Products waiting for their stock-price batch before they can be counted. */
   private waiting = new Map<string, { changed: boolean }>();
+  /** SKUs whose write the store refused in this batcher's life: their locations' figures stay to be written. */
+  readonly refused = new Set<string>();
 
   /** `unit` gives the current page's unit of work, which saves what a batch wrote. */
   constructor(
@@ -32,6 +54,7 @@ export class StockBatcher {
     private readonly location: string | null,
     private readonly tally: Tally,
     private readonly unit: () => Em,
+    private readonly client: BatcherClient,
   ) {}
 
   add(entry: PendingStock): void {
@@ -55,25 +78,44 @@ export class StockBatcher {
     }
   }
 
+  /** One variant's element: its price when it changes, and its stock as the client's stock is laid out. */
+  private element(x: PendingStock): StockPriceProduct['variants'][number] {
+    const price = x.price === undefined ? {} : { price: x.price };
+    if (!this.client.located)
+      return { id: x.variant.variantId, ...price, ...stockFields(this.location, x.levels[0].value) };
+    return {
+      id: x.variant.variantId,
+      ...price,
+      ...(x.levels.length
+        ? { inventory_levels: x.levels.map((l) => ({ location_id: l.storeLocationId!, stock: l.value })) }
+        : {}),
+    };
+  }
+
   private async send(batch: PendingStock[]): Promise<void> {
     const byProduct = new Map<number, StockPriceProduct>();
     for (const x of batch) {
       const id = Number(x.row.nuvemshopProductId);
       const entry = byProduct.get(id) ?? { id, variants: [] };
-      entry.variants.push({ id: x.variant.variantId, price: x.price, ...stockFields(this.location, x.stock) });
+      entry.variants.push(this.element(x));
       byProduct.set(id, entry);
     }
     const results = new Map((await this.store.updateStockPrice([...byProduct.values()])).map((r) => [r.variantId, r]));
     await this.readBack(batch, results);
     const rows = new Set<SyncProduct>();
+    const movements: (Movement & { hiperId: string })[] = [];
     for (const x of batch) {
       const result = results.get(x.variant.variantId);
       if (result?.success) {
-        x.variant.price = x.price;
-        x.variant.stock = x.stock;
+        for (const level of x.levels) {
+          if (level.value !== level.previous) movements.push(this.movementOf(x.variant, level));
+        }
+        if (x.price !== undefined) x.variant.price = x.price;
+        applyLevels(x.variant, x.levels);
       } else {
         // A product with a variant refused is counted failed, not updated.
         this.waiting.delete(x.hiperProductId);
+        this.refused.add(x.variant.sku);
         this.tally.failed++;
         this.tally.errors.push({
           hiper_id: x.hiperProductId,
@@ -85,7 +127,7 @@ export class StockBatcher {
       }
       rows.add(x.row);
     }
-    await this.saveWritten([...rows]);
+    await this.saveWritten([...rows], await this.releasing(movements));
     for (const x of batch) {
       const waiting = this.waiting.get(x.hiperProductId);
       if (!waiting || this.pending.some((y) => y.hiperProductId === x.hiperProductId)) continue;
@@ -93,6 +135,41 @@ export class StockBatcher {
       if (waiting.changed) this.tally.updated++;
       else this.tally.unchanged++;
     }
+  }
+
+  /**
+   * Why a value was written: units an order now holds there (`reserved`, by that order), units given back
+   * (`released`, the order named once found), else Hiper's stock.
+   */
+  private movementOf(variant: WrittenVariant, level: LevelWrite): Movement & { hiperId: string } {
+    const reason = level.held > level.heldBefore ? 'reserved' : level.held < level.heldBefore ? 'released' : 'hiper';
+    return {
+      clientId: this.client.id,
+      locationId: level.locationId,
+      sku: variant.sku,
+      value: level.value,
+      previous: level.previous,
+      reason,
+      orderId: reason === 'reserved' ? level.heldBy : null,
+      hiperId: variant.hiperId,
+    };
+  }
+
+  /** Names the order that gave back the units of each `released` movement, in one query. */
+  private async releasing(movements: (Movement & { hiperId: string })[]): Promise<Movement[]> {
+    const released = movements.filter((m) => m.reason === 'released');
+    if (released.length) {
+      const location = (m: Movement) => m.locationId ?? this.client.defaultLocation ?? STORE_WIDE;
+      const orders = await releasedBy(
+        this.unit(),
+        this.client.id,
+        released.map((m) => ({ location: location(m), hiperId: m.hiperId })),
+        this.client.ordersReleaseOn,
+        this.client.defaultLocation,
+      );
+      for (const m of released) m.orderId = orders.get(`${location(m)}\n${m.hiperId}`) ?? null;
+    }
+    return movements.map(({ hiperId: _hiperId, ...m }) => m);
   }
 
   /**
@@ -107,8 +184,12 @@ export class StockBatcher {
       if (!products.has(id)) products.set(id, await this.store.getProduct(id));
       const held = products.get(id)?.variants.find((v) => v.id === x.variant.variantId);
       if (!held) continue;
-      const stock = heldStock(held, this.location);
-      const applied = Number(held.price) === x.price && stock === x.stock;
+      const holds = (level: LevelWrite) =>
+        level.storeLocationId || this.client.located
+          ? held.inventory_levels?.find((l) => l.location_id === level.storeLocationId)?.stock
+          : heldStock(held, this.location);
+      const applied =
+        (x.price === undefined || Number(held.price) === x.price) && x.levels.every((l) => holds(l) === l.value);
       results.set(x.variant.variantId, {
         productId: id,
         variantId: x.variant.variantId,
@@ -118,26 +199,38 @@ export class StockBatcher {
       if (!applied) {
         // The store's own values become what was written: the next run sends only what still differs.
         x.variant.price = Number(held.price);
-        x.variant.stock = stock ?? 0;
+        applyLevels(
+          x.variant,
+          x.levels.map((l) => ({ ...l, value: holds(l) ?? 0, held: l.heldBefore })),
+        );
       }
     }
   }
 
   /**
-   * Saves what was last written for several products: the current page's rows with its unit of work, in one flush,
-   * and rows of an earlier page's unit of work (a batch filled across pages) in one statement.
+   * Saves what was last written for several products and the movements of those writes, in one transaction: the
+   * current page's rows with its unit of work, and rows of an earlier page's unit of work (a batch filled across
+   * pages) in one statement.
    */
-  private async saveWritten(rows: SyncProduct[]): Promise<void> {
+  private async saveWritten(rows: SyncProduct[], movements: Movement[]): Promise<void> {
     if (!rows.length) return;
     const em = this.unit();
-    await em.flush();
-    const unit = em.getUnitOfWork();
-    const earlier = rows.filter((row) => unit.getById(SyncProduct.name, row.id) !== row);
-    if (!earlier.length) return;
-    await em.getConnection().execute(
-      `update sync_products s set written = v.written
-         from jsonb_to_recordset(?::jsonb) as v(id uuid, written jsonb) where s.id = v.id`,
-      [JSON.stringify(earlier.map((row) => ({ id: row.id, written: row.written })))],
-    );
+    await em.begin();
+    try {
+      await em.flush();
+      const unit = em.getUnitOfWork();
+      const earlier = rows.filter((row) => unit.getById(SyncProduct.name, row.id) !== row);
+      if (earlier.length)
+        await em.execute(
+          `update sync_products s set written = v.written
+             from jsonb_to_recordset(?::jsonb) as v(id uuid, written jsonb) where s.id = v.id`,
+          [JSON.stringify(earlier.map((row) => ({ id: row.id, written: row.written })))],
+        );
+      await recordMovements(em, movements);
+      await em.commit();
+    } catch (error) {
+      await em.rollback();
+      throw error;
+    }
   }
 }

@@ -25,6 +25,8 @@ export interface SyncRunError {
   message: string;
   code: SyncErrorCode;
   detail?: string;
+  /** The location's name, for an error of one location (a SKU its Hiper account does not know). */
+  location?: string;
 }
 
 /** While a step waits to try a platform again: why (as an error says it), the next attempt, and when it comes. */
@@ -76,7 +78,7 @@ export const syncRunResource = new Resource(
     errors: json({
       readOnly: true,
       listed: true,
-      description: 'The first 50 errors: [{hiper_id, sku, message, code, detail?}]',
+      description: 'The first 50 errors: [{hiper_id, sku, message, code, detail?, location?}]',
     }),
     waiting: json({
       nullable: true,

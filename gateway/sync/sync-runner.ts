@@ -16,10 +16,13 @@ import { NuvemshopClient } from '../platforms/nuvemshop.client';
 import { PermissionMissing, StoreSuspended, TokenRevoked } from '../platforms/nuvemshop.errors';
 import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
 import { PlatformError } from '../platforms/platform-call';
+import type { SyncPosition } from '../queue/payloads';
 import { emptyTally, type Tally } from './run-tally';
+import { LevelSweep } from './level-sweep';
+import { LocationAccounts, markLocationsAfterRun, runLocations } from './location-accounts';
 
 /** What one job of a run does next: nothing (the run is over), or the continuation to queue. */
-export type StepOutcome = { done: true } | { next: { from: number; skip: number }; delaySeconds?: number };
+export type StepOutcome = { done: true } | { next: SyncPosition; delaySeconds?: number };
 
 /**
  * A lease on a client, in one statement: its row is made on its first run, and taken unless another live holder has
@@ -105,11 +108,14 @@ export class SyncRunner {
   }
 
   /**
-   * Runs one step of `runId`: reads Hiper's pages from `from` (the stored cursor when undefined; `skip` products of
-   * the first already written) for up to SYNC_STEP_SECONDS, writes what differs, and moves the cursor past the pages
-   * it wrote completely. Price and stock batches fill across pages, so only a step's last batch may be short.
+   * Runs one step of `runId` from `position`, for up to SYNC_STEP_SECONDS. A client with locations first has each
+   * location's own Hiper account read into its figures; then Hiper's pages of the client's own account are read from
+   * the position (the stored cursor when undefined; `skip` products of the first already written), what differs
+   * written (each location's level beside the price), and the cursor moved past the pages written completely; last,
+   * the levels the catalogue's pages did not carry (another location's change, a location to check whole). Price and
+   * stock batches fill across pages, so only a step's last batch may be short.
    */
-  async step(runId: string, position: { from?: number; skip?: number }): Promise<StepOutcome> {
+  async step(runId: string, position: SyncPosition): Promise<StepOutcome> {
     const em = this.orm.em.fork();
     const found = await this.runOf(runId);
     if (!found || !['queued', 'running'].includes(found.run.state)) return this.over(runId);
@@ -124,71 +130,72 @@ export class SyncRunner {
     if (first) await this.markRunning(run.id);
     if (!cursors) throw new Error(`the client of run ${runId} has no synchronisation row`);
     const kind = run.kind;
-    let from =
-      position.from ??
-      (kind === 'full' ? 0 : Number(kind === 'stock' ? cursors.stock_cursor : cursors.catalogue_cursor));
-    let skip = position.skip ?? 0;
     const connection = storeConnectionOf(client);
-    const hiper = HiperClient.fromConfig(
-      this.config,
-      connection.hiperKey!,
-      hiperTokenStore(this.orm, client.id, connection.hiperKey!, cursors),
-    );
+    let locations = await runLocations(em, client.id, connection.hiperKey);
+    const located = locations.length > 0;
+    let stage = position.stage ?? (located && position.from === undefined ? 'locations' : 'catalogue');
     const store = this.nuvemshop.store(connection.storeId, connection.storeToken!);
     const tally = emptyTally();
-    const writer = new PageWriter(em, store, client, kind, tally, this.cacheOf(runId));
+    const cache = this.cacheOf(runId);
     const deadline = Date.now() + this.config.SYNC_STEP_SECONDS * 1000;
-    /** The cursor after the last page read completely in this step: stored once its batches are sent. */
-    let written: number | null = null;
-    let over = false;
+    let writer: PageWriter | undefined;
     try {
       // A cheap authenticated read first: a wrong store token is found by every run, not only one with writes to make.
       if (first) await store.getStore();
-      for (;;) {
-        const page = await hiper.page(from);
-        if (page.cursor === null) {
-          over = true;
-          break;
+      if (stage === 'locations') {
+        const reader = new LocationAccounts(this.orm, this.config, em);
+        const at = await reader.read(
+          locations,
+          position.location ? { location: position.location, from: position.from ?? 0 } : undefined,
+          kind === 'full',
+          deadline,
+        );
+        if (at) {
+          await this.record(run.id, tally, store.requests);
+          return { next: { stage: 'locations', ...at } };
         }
-        if (page.cursor <= from) throw new HiperCursorStuck(from, page.cursor);
-        await writer.load(page.products);
-        let index = skip;
-        for (; index < page.products.length && Date.now() <= deadline; index++) {
-          const product = page.products[index];
-          if (isGradeChild(product)) continue;
-          await writer.product(product);
-          await writer.stock.flush(false);
+        // What the locations' reading found (a failure, an account started again) decides what is written.
+        locations = await runLocations(em, client.id, connection.hiperKey);
+        stage = 'catalogue';
+        position = {};
+      }
+      if (stage === 'catalogue') {
+        // A location newly fed by the client's account has its figures read again from the start.
+        const refill = locations.some((l) => l.feed === 'client' && l.writable && l.sweep);
+        const from =
+          position.from ??
+          (kind === 'full' || refill ? 0 : Number(kind === 'stock' ? cursors.stock_cursor : cursors.catalogue_cursor));
+        const hiper = HiperClient.fromConfig(
+          this.config,
+          connection.hiperKey!,
+          hiperTokenStore(this.orm, client.id, connection.hiperKey!, cursors),
+        );
+        writer = new PageWriter(em, store, client, kind, tally, cache, locations);
+        const read = await this.readCatalogue(hiper, writer, kind, client.id, from, position.skip ?? 0, deadline);
+        if (!read.over) {
+          await this.record(run.id, tally, store.requests);
+          return { next: { ...(located ? { stage: 'catalogue' as const } : {}), from: read.from, skip: read.skip } };
         }
-        if (index < page.products.length) {
-          skip = index;
-          break;
+        if (!located) {
+          // The step's tallies go in with the run's end.
+          await this.finish(run.id, tally, store.requests, undefined, []);
+          return this.over(runId);
         }
-        written = from = page.cursor;
-        skip = 0;
-        if (Date.now() > deadline) break;
+        stage = 'rest';
+        position = {};
       }
-      await writer.stock.flush(true);
-      await writer.close();
-      if (written !== null) {
-        // Forward only: a full run never moves a cursor back.
-        const column = kind === 'stock' ? 'stock_cursor' : 'catalogue_cursor';
-        await em
-          .getConnection()
-          .execute(`update sync_clients set ${column} = greatest(${column}, ?) where client_id = ?`, [
-            written,
-            client.id,
-          ]);
+      const sweep = new LevelSweep(em, store, client, tally, cache, locations);
+      const at = await sweep.run(position.part ? { part: position.part, after: position.after } : undefined, deadline);
+      if (at) {
+        await this.record(run.id, tally, store.requests);
+        return { next: { stage: 'rest', ...at } };
       }
-      if (over) {
-        // The step's tallies go in with the run's end.
-        await this.finish(run.id, tally, store.requests, undefined, []);
-        return this.over(runId);
-      }
-      await this.record(run.id, tally, store.requests);
-      return { next: { from, skip } };
+      await markLocationsAfterRun(em, locations, undefined);
+      await this.finish(run.id, tally, store.requests, undefined, []);
+      return this.over(runId);
     } catch (error) {
       // What was created before the failure is saved (a failing database leaves marks, looked up next time).
-      await writer.close().catch(() => undefined);
+      await writer?.close().catch(() => undefined);
       if (
         error instanceof TokenRevoked ||
         error instanceof StoreSuspended ||
@@ -198,12 +205,74 @@ export class SyncRunner {
       ) {
         const state =
           error instanceof TokenRevoked ? 'token_revoked' : error instanceof StoreSuspended ? 'suspended' : 'failed';
+        // The client's own account refused: the location it feeds says why.
+        if (error instanceof HiperKeyRefused || error instanceof HiperCursorStuck)
+          await markLocationsAfterRun(
+            em,
+            locations.filter((l) => l.feed === 'client'),
+            error,
+          );
         await this.finish(run.id, tally, store.requests, 'failed', [runErrorOf(error)], state);
         return this.over(runId);
       }
       await this.record(run.id, tally, store.requests);
       throw error;
     }
+  }
+
+  /**
+   * Reads the client's own account's pages from `from` (`skip` products of the first already written) until the
+   * deadline, writes what differs, and moves the cursor past the pages it wrote completely: whether Hiper had nothing
+   * more (`over`), else where to go on from.
+   */
+  private async readCatalogue(
+    hiper: HiperClient,
+    writer: PageWriter,
+    kind: SyncKind,
+    clientId: string,
+    from: number,
+    skip: number,
+    deadline: number,
+  ): Promise<{ over: boolean; from: number; skip: number }> {
+    /** The cursor after the last page read completely in this step: stored once its batches are sent. */
+    let written: number | null = null;
+    let over = false;
+    for (;;) {
+      const page = await hiper.page(from);
+      if (page.cursor === null) {
+        over = true;
+        break;
+      }
+      if (page.cursor <= from) throw new HiperCursorStuck(from, page.cursor);
+      await writer.load(page.products);
+      let index = skip;
+      for (; index < page.products.length && Date.now() <= deadline; index++) {
+        const product = page.products[index];
+        if (isGradeChild(product)) continue;
+        await writer.product(product);
+        await writer.stock.flush(false);
+      }
+      if (index < page.products.length) {
+        skip = index;
+        break;
+      }
+      written = from = page.cursor;
+      skip = 0;
+      if (Date.now() > deadline) break;
+    }
+    await writer.stock.flush(true);
+    await writer.close();
+    // The levels written: their locations' figures need no writing again (those the store refused wait).
+    await writer.planner.settled(writer.stock.refused);
+    if (written !== null) {
+      // Forward only: a full run never moves a cursor back.
+      const column = kind === 'stock' ? 'stock_cursor' : 'catalogue_cursor';
+      await this.orm.em
+        .fork()
+        .getConnection()
+        .execute(`update sync_clients set ${column} = greatest(${column}, ?) where client_id = ?`, [written, clientId]);
+    }
+    return { over, from, skip };
   }
 
   /**
@@ -341,10 +410,16 @@ const resetTally = (tally: Tally) => {
   tally.errors = [];
 };
 
-/** A run's errors: `first`, then `rest`, the first MAX_RUN_ERRORS of them (SQL of two jsonb arrays). */
+/**
+ * A run's errors: `first`, then `rest`, the first MAX_RUN_ERRORS of them (SQL of two jsonb arrays). A SKU missing at a
+ * location is said once in a run, whichever step (or process) found it again.
+ */
 const errorsAfter = (first: string, rest: string) =>
-  `(select coalesce(jsonb_agg(e order by i), '[]'::jsonb) from (select e, i from jsonb_array_elements(${first} || (${rest}))
-      with ordinality as listed(e, i) order by i limit ${MAX_RUN_ERRORS}) kept)`;
+  `(select coalesce(jsonb_agg(e order by i), '[]'::jsonb) from (select e, i from (
+      select e, i, row_number() over (
+          partition by case when e->>'code' = 'sku_missing_at_location' then e::text else i::text end order by i) as n
+        from jsonb_array_elements(${first} || (${rest})) with ordinality as listed(e, i)) numbered
+      where n = 1 order by i limit ${MAX_RUN_ERRORS}) kept)`;
 
 /** The client's properties a run needs, read with the run. */
 const RUN_CLIENT = ['id', 'ordersReleaseOn', ...STORE_CONNECTION_PROPS] as const;

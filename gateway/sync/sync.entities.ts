@@ -45,6 +45,12 @@ export interface WrittenVariant {
   stock: number;
   values: string[];
   dimensions?: { weight?: number; height?: number; width?: number; depth?: number };
+  /** What the store holds at each location (our location row's id), as last written: a client with locations only. */
+  levels?: Record<string, number>;
+  /** Units held back by orders in the value last written, by location (`store` for a client without locations). */
+  held?: Record<string, number>;
+  /** An inactive variation (0 at every location), as its last catalogue read said. */
+  off?: boolean;
 }
 
 /** What was last written to the store for one product. */

@@ -11,6 +11,8 @@ import { StoreSuspended, TokenRevoked } from '../platforms/nuvemshop.errors';
 import { type NuvemshopStoreInfo } from '../platforms/nuvemshop.shapes';
 import { PlatformError } from '../platforms/platform-call';
 import { ORDER_EVENTS } from '../orders/order-intake';
+import { LOCATION_EVENTS } from '../locations/location-events';
+import { scopeNames } from '../platforms/nuvemshop-scopes';
 import { APP_EVENTS } from './webhook.service';
 import { webhookNotes } from '../../schema/staff-notes';
 
@@ -277,8 +279,16 @@ export class StoreLife {
       }
       const existing = await api.listWebhooks();
       const registered: string[] = [];
-      // Order events only for a client with orders on.
-      for (const event of [...APP_EVENTS, ...(client.ordersEnabled ? ORDER_EVENTS : [])]) {
+      // Order events only for a client with orders on; location events where the store granted their scope ("An app
+      // can only register events for scopes it was granted"; a token typed in has them registered by a read).
+      const locations = scopeNames(client.nuvemshopScopes).some(
+        (s) => s === 'read_locations' || s === 'write_locations',
+      );
+      for (const event of [
+        ...APP_EVENTS,
+        ...(client.ordersEnabled ? ORDER_EVENTS : []),
+        ...(locations ? LOCATION_EVENTS : []),
+      ]) {
         if (existing.some((webhook) => webhook.event === event && webhook.url === this.webhookUrl)) continue;
         await api.createWebhook({ event, url: this.webhookUrl });
         registered.push(event);

@@ -3,8 +3,9 @@ import { Resource } from '../kit/resource';
 import type { PublicOf } from '../kit/field';
 
 /**
- * What a store tells the app: the three events it registers, the three privacy requests (told by their URL), and the
- * order events registered for clients with orders on.
+ * What a store tells the app: the three events it registers, the three privacy requests (told by their URL), the
+ * order events registered for clients with orders on, and the location events registered where the store grants
+ * `read_locations`.
  */
 export const WEBHOOK_EVENTS = [
   'app/uninstalled',
@@ -17,6 +18,9 @@ export const WEBHOOK_EVENTS = [
   'order/paid',
   'order/updated',
   'order/cancelled',
+  'location/created',
+  'location/updated',
+  'location/deleted',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 

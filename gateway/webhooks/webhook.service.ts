@@ -9,11 +9,12 @@ import type { PlainRows } from '../database/plain-rows';
 import { ApiError, ValidationFailed } from '../errors';
 import type { JobQueue } from '../queue/queue';
 import { messages } from '../messages';
-import { storeClient, storeInstalledAt } from '../clients/store-connection';
+import { storeClient, storeInstalledAt, type RecordDelivery } from '../clients/store-connection';
 import type { WebhookEventName } from './webhook-event.resource';
 import type { Admission } from '../http/admission';
 import { validate } from '../validation';
 import { isOrderEvent, ORDER_EVENTS, recordOrderWebhook } from '../orders/order-intake';
+import { isLocationEvent, LOCATION_EVENTS, recordLocationWebhook } from '../locations/location-events';
 import { firstInWindow, StoreDayBudget } from './delivery-bounds';
 import { webhookNotes } from '../../schema/staff-notes';
 
@@ -62,7 +63,7 @@ const WebhookId = z.union([z.number(), z.string().max(64)]).optional();
 
 /** `{store_id, event, id}`, as Nuvemshop posts an event the app registered (other fields are ignored). */
 export const AppWebhook = z
-  .object({ store_id: StoreId, event: z.enum([...APP_EVENTS, ...ORDER_EVENTS]), id: WebhookId })
+  .object({ store_id: StoreId, event: z.enum([...APP_EVENTS, ...ORDER_EVENTS, ...LOCATION_EVENTS]), id: WebhookId })
   .meta({ id: 'NuvemshopWebhook' });
 /** A privacy request: `{store_id, ...}`; the customer's data it may carry is neither kept nor answered. */
 export const PrivacyWebhook = z.looseObject({ store_id: StoreId }).meta({ id: 'NuvemshopPrivacyWebhook' });
@@ -135,6 +136,7 @@ export class WebhookService {
     if (route === 'app') {
       const payload = validate(AppWebhook, data, 'body');
       if (isOrderEvent(payload.event)) return this.recordOrder(payload.event, payload.store_id, payload.id, body);
+      if (isLocationEvent(payload.event)) return this.recordLocation(payload.event, payload.store_id, payload.id, body);
       event = payload.event;
       storeId = payload.store_id;
       webhookId = payload.id === undefined ? null : String(payload.id);
@@ -195,16 +197,63 @@ export class WebhookService {
         event,
         storeId,
         orderId,
-        webhookId: String(orderId),
-        key: `${event} ${storeId} ${orderId} #${randomUUID()}`,
-        record: async (clientId) => {
-          if (!fresh) return false;
-          const day = await this.days.open(em, storeId, clientId !== null);
-          await (day.room ? day.recorded() : day.dropped());
-          return day.room;
-        },
+        record: this.delivery(em, { event, storeId, webhookId: String(orderId), fresh }),
       });
     });
+  }
+
+  /**
+   * A location event: recorded (a new body within the day's cap) with a read of the client's locations queued in one
+   * transaction. Every delivery queues the read (one queued per client absorbs the repeats): a location changed twice
+   * sends the same body twice, and the read reads the store as it then is.
+   */
+  private async recordLocation(
+    event: (typeof LOCATION_EVENTS)[number],
+    storeId: number,
+    id: unknown,
+    body: Buffer,
+  ): Promise<void> {
+    const locationId = typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+    await this.orm.em.fork().transactional(async (em) => {
+      const fresh = await firstInWindow(em, event, body);
+      await recordLocationWebhook(em, this.jobs, {
+        storeId,
+        record: this.delivery(em, { event, storeId, webhookId: locationId, fresh }),
+      });
+    });
+  }
+
+  /**
+   * Keeps a domain's verdict on a signed store event as the delivery's row, in the transaction `em` is in: a body
+   * first seen in its window (`fresh`) within the store's day's cap gets one; a repeat gets none, and one past the cap
+   * is counted as dropped.
+   */
+  private delivery(
+    em: EntityManager,
+    delivery: { event: WebhookEventName; storeId: number; webhookId: string | null; fresh: boolean },
+  ): RecordDelivery {
+    return async ({ clientId, outcome, note }) => {
+      if (!delivery.fresh) return;
+      const day = await this.days.open(em, delivery.storeId, clientId !== null);
+      if (!day.room) return day.dropped();
+      await day.recorded();
+      await em.execute(
+        `insert into webhook_events
+           (id, event, store_id, client_id, received_at, outcome, note, signed, webhook_id, delivery_key, created_at, updated_at)
+         values (?, ?, ?, ?, now(), ?, ?, true, ?, ?, now(), now())
+         on conflict (delivery_key) do nothing`,
+        [
+          randomUUID(),
+          delivery.event,
+          delivery.storeId,
+          clientId,
+          outcome,
+          note,
+          delivery.webhookId,
+          `${delivery.event} ${delivery.storeId} ${delivery.webhookId ?? '-'} #${randomUUID()}`,
+        ],
+      );
+    };
   }
 
   /**

@@ -111,10 +111,10 @@ const literal = (value) => JSON.stringify(value, null, 2);
  */
 const inFileOrder = (list) => [...list].sort((a, b) => (a.astNode?.loc?.start ?? 0) - (b.astNode?.loc?.start ?? 0));
 
-/** The resources in sidebar order (`menu`, lowest first; those without one last), then by name. */
+/** The resources in sidebar order (`menu`, lowest first; those without one, or out of the sidebar (0), last), then by name. */
 const sortedByMenu = (resources) =>
   Object.fromEntries(
-    Object.entries(resources).sort(([a, x], [b, y]) => (x.menu ?? 999) - (y.menu ?? 999) || a.localeCompare(b)),
+    Object.entries(resources).sort(([a, x], [b, y]) => (x.menu || 999) - (y.menu || 999) || a.localeCompare(b)),
   );
 
 /**

@@ -171,6 +171,14 @@ export const types = {
         "type": "DateTime",
         "nullable": true
       },
+      "locations_read_at": {
+        "type": "DateTime",
+        "nullable": true
+      },
+      "locations_error": {
+        "type": "String",
+        "nullable": true
+      },
       "archived_at": {
         "type": "DateTime",
         "nullable": true
@@ -198,6 +206,66 @@ export const types = {
       "owner_id": {
         "type": "ID",
         "references": "User"
+      }
+    }
+  },
+  "Location": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "client_id": {
+        "type": "ID",
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "nuvemshop_location_id": {
+        "type": "String"
+      },
+      "name": {
+        "type": "String",
+        "nullable": true,
+        "listed": true,
+        "searchable": true
+      },
+      "hiper_token": {
+        "type": "String",
+        "nullable": true,
+        "secret": true,
+        "listed": true
+      },
+      "priority": {
+        "type": "Int",
+        "listed": true,
+        "sortable": true
+      },
+      "is_default": {
+        "type": "Boolean",
+        "listed": true
+      },
+      "stock_state": {
+        "type": "LocationStockState",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "never_synced",
+          "idle",
+          "failed"
+        ],
+        "tones": {
+          "idle": "success",
+          "failed": "error"
+        }
+      },
+      "stock_error": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "deleted_at": {
+        "type": "DateTime",
+        "nullable": true
       }
     }
   },
@@ -288,6 +356,16 @@ export const types = {
         "nullable": true,
         "listed": true
       },
+      "fulfillment_order_id": {
+        "type": "String",
+        "nullable": true
+      },
+      "location_id": {
+        "type": "ID",
+        "nullable": true,
+        "listed": true,
+        "references": "Location"
+      },
       "state": {
         "type": "OrderState",
         "listed": true,
@@ -344,6 +422,10 @@ export const types = {
         "type": "String",
         "nullable": true,
         "listed": true
+      },
+      "hiper_number": {
+        "type": "String",
+        "nullable": true
       },
       "nfe_key": {
         "type": "String",
@@ -533,6 +615,65 @@ export const types = {
       "last_error": {
         "type": "String",
         "nullable": true,
+        "listed": true
+      }
+    }
+  },
+  "StockMovement": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "client_id": {
+        "type": "ID",
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "location_id": {
+        "type": "ID",
+        "nullable": true,
+        "listed": true,
+        "filterable": true,
+        "references": "Location"
+      },
+      "sku": {
+        "type": "String",
+        "listed": true,
+        "filterable": true
+      },
+      "value": {
+        "type": "Int",
+        "listed": true
+      },
+      "previous": {
+        "type": "Int",
+        "nullable": true,
+        "listed": true
+      },
+      "reason": {
+        "type": "StockMovementReason",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "hiper",
+          "reserved",
+          "released"
+        ],
+        "tones": {
+          "hiper": "info",
+          "reserved": "warning",
+          "released": "success"
+        }
+      },
+      "order_id": {
+        "type": "ID",
+        "nullable": true,
+        "listed": true,
+        "references": "Order"
+      },
+      "created_at": {
+        "type": "DateTime",
         "listed": true
       }
     }
@@ -775,6 +916,22 @@ export const resources = {
             "disconnected"
           ]
         }
+      },
+      {
+        "mutation": "readStoreLocations",
+        "name": "read_locations",
+        "needs": [
+          "nuvemshop_token",
+          "nuvemshop_store_id"
+        ],
+        "unavailable": {
+          "field": "sync_state",
+          "values": [
+            "token_revoked",
+            "suspended",
+            "disconnected"
+          ]
+        }
       }
     ]
   },
@@ -917,6 +1074,31 @@ export const resources = {
     "title": "to",
     "menu": 50,
     "icon": "Mail"
+  },
+  "Location": {
+    "screen": "estoques",
+    "operations": [
+      "list",
+      "get",
+      "update",
+      "delete"
+    ],
+    "read": "user",
+    "title": "name",
+    "subtitle": "nuvemshop_location_id",
+    "menu": 0,
+    "icon": "Inventory"
+  },
+  "StockMovement": {
+    "screen": "movimentos-de-estoque",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "title": "sku",
+    "menu": 0,
+    "icon": "List"
   }
 } as const;
 
@@ -951,6 +1133,16 @@ export const queries = {
       }
     }
   },
+  "Location": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
   "MailJob": {
     "args": {
       "id": {
@@ -972,6 +1164,16 @@ export const queries = {
     }
   },
   "ProductLink": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
+  "StockMovement": {
     "args": {
       "id": {
         "type": "ID",
@@ -1123,6 +1325,40 @@ export const queries = {
       }
     }
   },
+  "_allLocationsMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "LocationFilter",
+        "list": false,
+        "sdl": "LocationFilter",
+        "required": false
+      }
+    }
+  },
   "_allMailJobsMeta": {
     "args": {
       "page": {
@@ -1221,6 +1457,40 @@ export const queries = {
         "type": "ProductLinkFilter",
         "list": false,
         "sdl": "ProductLinkFilter",
+        "required": false
+      }
+    }
+  },
+  "_allStockMovementsMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "StockMovementFilter",
+        "list": false,
+        "sdl": "StockMovementFilter",
         "required": false
       }
     }
@@ -1463,6 +1733,40 @@ export const queries = {
       }
     }
   },
+  "allLocations": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "LocationFilter",
+        "list": false,
+        "sdl": "LocationFilter",
+        "required": false
+      }
+    }
+  },
   "allMailJobs": {
     "args": {
       "page": {
@@ -1561,6 +1865,40 @@ export const queries = {
         "type": "ProductLinkFilter",
         "list": false,
         "sdl": "ProductLinkFilter",
+        "required": false
+      }
+    }
+  },
+  "allStockMovements": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "StockMovementFilter",
+        "list": false,
+        "sdl": "StockMovementFilter",
         "required": false
       }
     }

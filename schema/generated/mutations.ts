@@ -249,6 +249,17 @@ export const mutations = {
     },
     "returns": "Item"
   },
+  "deleteLocation": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": "Location"
+  },
   "deleteMe": {
     "args": {},
     "returns": "Message"
@@ -299,6 +310,17 @@ export const mutations = {
     "returns": "Order"
   },
   "purgeClient": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": "Client"
+  },
+  "readStoreLocations": {
     "args": {
       "id": {
         "type": "ID",
@@ -367,6 +389,34 @@ export const mutations = {
       }
     },
     "returns": "Client"
+  },
+  "setDefaultLocation": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    },
+    "returns": "Location"
+  },
+  "setLocationPriorities": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      },
+      "location_ids": {
+        "type": "ID",
+        "list": true,
+        "sdl": "[ID!]!",
+        "required": true
+      }
+    },
+    "returns": "Location"
   },
   "signup": {
     "args": {
@@ -606,6 +656,27 @@ export const mutations = {
       }
     },
     "returns": "Item"
+  },
+  "updateLocation": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      },
+      "hiper_token": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false,
+        "constraint": {
+          "maxLength": 4096
+        },
+        "secret": true
+      }
+    },
+    "returns": "Location"
   },
   "updateMe": {
     "args": {

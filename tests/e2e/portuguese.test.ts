@@ -90,6 +90,15 @@ describe('every screen staff use', () => {
     });
     expect(unsigned.status).toBe(200);
     await tools.settled();
+    // The client's store locations read, for its Estoques screen.
+    expect((await t.request('POST', `/api/v1/clients/${c.id}/locations/read`, { token: su })).status).toBe(202);
+    await expect
+      .poll(async () => (await t.request('GET', `/api/v1/locations/?client_id=${c.id}`, { token: su })).body.count)
+      .toBeGreaterThan(0);
+    const screens = [
+      ...SCREENS,
+      [`/estoques?filter=${encodeURIComponent(JSON.stringify({ client_id: c.id }))}`, 'Estoques de Loja da Ana'],
+    ] as const;
 
     for (const [theme, size] of [
       ['light', 'desktop'],
@@ -97,7 +106,7 @@ describe('every screen staff use', () => {
     ] as const) {
       const page = await openIn(theme, size);
       const english: string[] = [];
-      for (const [path, heading] of SCREENS) {
+      for (const [path, heading] of screens) {
         await page.goto(path);
         await (path === '/' ? page.getByText(heading) : page.getByRole('heading', { name: heading })).first().waitFor();
         await page.getByRole('progressbar').waitFor({ state: 'detached' });

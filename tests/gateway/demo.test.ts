@@ -67,7 +67,13 @@ interface StoreProduct {
   name: { pt: string };
   published: boolean;
   images: unknown[];
-  variants: { sku: string; price: string; stock: number | null; values: { pt: string }[] }[];
+  variants: {
+    sku: string;
+    price: string;
+    stock: number | null;
+    values: { pt: string }[];
+    inventory_levels: { location_id: string; stock: number | null }[];
+  }[];
 }
 
 describe('npm run demo', () => {
@@ -181,6 +187,24 @@ describe('npm run demo', () => {
       expect(products.find((p) => p.name.pt === 'Boné Aba Curva')!.images).toHaveLength(2);
       const shirt = () => products.find((p) => p.name.pt === 'Camiseta Básica Branca')!.variants[0];
       expect(shirt()).toMatchObject({ sku: '1001', price: '49.90', stock: 25 });
+      // The store's two locations, read at start: the shoe the shop has sold out is in the warehouse, whose own ERP
+      // account (its key masked) gives its stock.
+      const locations = (await call(api, 'GET', `/api/v1/locations/?client_id=${client.id}`, { token })).body.data as {
+        name: string;
+        nuvemshop_location_id: string;
+        hiper_token: string | null;
+      }[];
+      expect(locations.map((l) => l.name).sort()).toEqual(['Depósito', 'Loja']);
+      expect(locations.find((l) => l.name === 'Depósito')!.hiper_token).toMatch(/^••/);
+      const named = new Map(locations.map((l) => [l.nuvemshop_location_id, l.name]));
+      const levels = (values: string) =>
+        Object.fromEntries(
+          shoes.variants
+            .find((v) => v.values.map((value) => value.pt).join(' / ') === values)!
+            .inventory_levels.map((level) => [named.get(level.location_id), level.stock]),
+        );
+      expect(levels('Preto / 42')).toEqual({ Loja: 0, Depósito: 6 });
+      expect(levels('Azul / 40')).toEqual({ Loja: 5, Depósito: 0 });
       const storePage = await (await fetch(store)).text();
       expect(storePage).toContain('Camiseta Básica Branca');
 

@@ -48,6 +48,16 @@ const CONTRACT_ROUTES = [
   'post /api/v1/clients/{id}/sync',
   'post /api/v1/clients/{id}/restore',
   'post /api/v1/clients/{id}/purge',
+  // Stock locations (read from the store, each given its Hiper key) and the stock movements written to them.
+  'get /api/v1/locations/',
+  'get /api/v1/locations/{id}',
+  'put /api/v1/locations/{id}',
+  'delete /api/v1/locations/{id}',
+  'post /api/v1/locations/{id}/default',
+  'post /api/v1/clients/{id}/locations/read',
+  'put /api/v1/clients/{id}/locations/priorities',
+  'get /api/v1/stock-movements/',
+  'get /api/v1/stock-movements/{id}',
   // Store orders: read-only, with staff's actions.
   'get /api/v1/orders/',
   'get /api/v1/orders/{id}',

@@ -1,17 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { circlesOf, sourcesIn as sources } from '../support/imports';
 
 const root = path.resolve(__dirname, '../..');
 const gateway = path.join(root, 'gateway');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sources(full);
-    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
-  });
-}
 
 /**
  * Each gateway file and the gateway files it imports: all of them (type-only imports are dependencies too), or with
@@ -49,7 +42,19 @@ const rel = (file: string) => path.relative(gateway, file);
  * The domains, the resource kit and the platform clients: they know nothing of HTTP (webhooks/ decides how a delivery
  * is admitted: it names http/admission.ts).
  */
-const DOMAINS = ['users', 'callback', 'auth', 'sync', 'email', 'clients', 'items', 'orders', 'kit', 'platforms'];
+const DOMAINS = [
+  'users',
+  'callback',
+  'auth',
+  'sync',
+  'email',
+  'clients',
+  'items',
+  'locations',
+  'orders',
+  'kit',
+  'platforms',
+];
 /** The queue (pg-boss, its tables, every job's payload): below the domains, which queue work through it. */
 const QUEUE = 'queue';
 /** The job definitions: each runs a domain's work, so it sits above the domains. */
@@ -72,20 +77,7 @@ describe('the gateway reads as layers', () => {
   const graph = importGraph();
 
   it('has no import circle', () => {
-    const circles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (file: string, trail: string[]) => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') {
-        circles.push([...trail.slice(trail.indexOf(file)), file].map(rel).join(' → '));
-        return;
-      }
-      state.set(file, 'open');
-      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
-      state.set(file, 'done');
-    };
-    for (const file of graph.keys()) visit(file, []);
-    expect(circles).toEqual([]);
+    expect(circlesOf(graph, rel)).toEqual([]);
   });
 
   it('has no circle between folders: a folder that imports another is never imported back by it, however far', () => {
@@ -206,7 +198,7 @@ describe('the source speaks for itself', () => {
   // words or in the repository's docs (docs/architecture.md, "Where things are said").
   const outside = new RegExp(
     [
-      String.raw`\b(?:SPEC|INTEGRATIONS|SYNC-CONTRACT|ORDERS-CONTRACT|ORDERS|REST-CONTRACT|STYLE|STACK)\.md\b`,
+      String.raw`\b(?:SPEC|INTEGRATIONS|SYNC-CONTRACT|ORDERS-CONTRACT|LOCATIONS-CONTRACT|ORDERS|REST-CONTRACT|STYLE|STACK)\.md\b`,
       String.raw`\.\./shared\b`,
       String.raw`(?<!RFC \d+ )§`,
     ].join('|'),

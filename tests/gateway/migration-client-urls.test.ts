@@ -1,27 +1,12 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
-import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
-import { createTestDatabase } from '../support/database';
+import { describe, expect, it } from 'vitest';
+import { migrationDatabase } from '../support/database';
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let orm: MikroORM;
-
-beforeAll(async () => {
-  setTokenEncryptionKey(Buffer.alloc(32, 1).toString('base64'));
-  database = await createTestDatabase(inject('postgresUrl'));
-  orm = await openDatabase(database.url);
-});
-afterAll(async () => {
-  await orm?.close(true);
-  await database?.drop();
-});
+const db = migrationDatabase();
 
 describe('the migration that makes a URL one client’s', () => {
   it('archives the older clients sharing a URL and keeps "Em dia" only for clients a catalogue run wrote', async () => {
-    await useMigrations(orm);
-    await orm.getMigrator().up({ to: 'Migration20261201213431' });
-    const sql = orm.em.getConnection();
+    await db.upTo('Migration20261201213431');
+    const sql = db.sql();
     await sql.execute(
       `insert into clients (id, url, name, sync_state, last_synced_at, created_at) values
         ('00000000-0000-4000-8000-000000000001', 'https://mesma.example', 'Antiga', 'idle', now(), now() - interval '2 days'),
@@ -37,7 +22,7 @@ describe('the migration that makes a URL one client’s', () => {
          now(), now(), now(), now())`,
     );
 
-    await migrate(orm);
+    await db.rest();
 
     const rows = await sql.execute<{ name: string; url: string; archived: boolean; sync_state: string }[]>(
       `select name, url, archived_at is not null as archived, sync_state from clients order by name`,

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { orderSuite, ordersEnv } from '../support/orders';
+import { orderSuite, workerEnv } from '../support/orders';
 import { spawnWorker } from '../support/process';
 import type { HiperAccount, ReceivedHiperRequest } from '../support/standins/hiper';
 import type { StoreOrder } from '../support/standins/nuvemshop-api';
@@ -16,22 +16,8 @@ const workers = new Map<string, ChildProcess>();
 const spawned: ChildProcess[] = [];
 const logs: string[] = [];
 
-/** A worker's environment: the gateway's database and keys, the stand-ins; its User-Agent names it to the store. */
-const workerEnv = (name: string) => ({
-  NODE_ENV: 'test',
-  DATABASE_URL: suite.t.databaseUrl,
-  SECRET_KEY: suite.t.config.SECRET_KEY,
-  TOKEN_ENCRYPTION_KEY: suite.t.config.TOKEN_ENCRYPTION_KEY,
-  PUBLIC_URL: suite.t.config.PUBLIC_URL,
-  ...ordersEnv(suite.hiper, suite.nuvemshop),
-  NUVEMSHOP_TIMEOUT_MS: '1500',
-  NUVEMSHOP_USER_AGENT: `Integracao ${name} (tests@example.com)`,
-  JOBS_MAINTENANCE_SECONDS: '1',
-  JOBS_POLL_INTERVAL_SECONDS: '0.5',
-});
-
 async function start(name: string) {
-  const worker = await spawnWorker(workerEnv(name));
+  const worker = await spawnWorker(workerEnv(suite, name));
   workers.set(name, worker.child);
   spawned.push(worker.child);
   worker.child.stdout!.on('data', (chunk: Buffer) => {

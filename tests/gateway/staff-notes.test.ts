@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
-import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
+import { describe, expect, it } from 'vitest';
 import { SYNC_ERROR_CODES } from '../../gateway/platforms/platform-call';
-import { orderNotes, orderStateNames, syncErrorNotes, webhookNotes } from '../../schema/staff-notes';
+import { locationNotes, orderNotes, orderStateNames, syncErrorNotes, webhookNotes } from '../../schema/staff-notes';
 import { englishIn } from '../support/english';
-import { createTestDatabase } from '../support/database';
+import { migrationDatabase } from '../support/database';
 
 /** Every text of a catalogue section, a text made with sample values where the entry takes some. */
 function textsOf(section: Record<string, unknown>): [string, string][] {
@@ -32,7 +29,7 @@ describe('the catalogue of what the screens tell staff', () => {
   });
 
   it('says every code in Portuguese, and names the fields as their labels do', () => {
-    for (const section of [syncErrorNotes, webhookNotes, orderNotes, orderStateNames]) {
+    for (const section of [syncErrorNotes, webhookNotes, orderNotes, orderStateNames, locationNotes]) {
       for (const [code, text] of textsOf(section)) {
         expect({ code, english: englishIn(text) }).toEqual({ code, english: [] });
         expect(text.trim()).toBe(text);
@@ -54,22 +51,11 @@ describe('the catalogue of what the screens tell staff', () => {
 });
 
 describe('the migration that rewrites English notes', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let orm: MikroORM;
-  beforeAll(async () => {
-    setTokenEncryptionKey(Buffer.alloc(32, 1).toString('base64'));
-    database = await createTestDatabase(inject('postgresUrl'));
-    orm = await openDatabase(database.url);
-  });
-  afterAll(async () => {
-    await orm?.close(true);
-    await database?.drop();
-  });
+  const db = migrationDatabase();
 
   it('turns stored webhook notes and key holds into the catalogue’s texts, keeping their values', async () => {
-    await useMigrations(orm);
-    await orm.getMigrator().up({ to: 'Migration20261201223002' });
-    const sql = orm.em.getConnection();
+    await db.upTo('Migration20261201223002');
+    const sql = db.sql();
     const notes = [
       'Order 4411 recorded and queued',
       'No client has this store',
@@ -101,7 +87,7 @@ describe('the migration that rewrites English notes', () => {
           now(), now())`,
     );
 
-    await migrate(orm);
+    await db.rest();
 
     const rows = await sql.execute<{ note: string }[]>(`select note from webhook_events order by delivery_key`);
     expect(rows.map((row) => row.note)).toEqual([

@@ -190,6 +190,25 @@ async function productLinkId(f: Fixture): Promise<string> {
   return link.id;
 }
 
+/** A location of the victim's client, as reading its store makes one (its own key given). */
+async function locationId(f: Fixture): Promise<string> {
+  const [location] = await t.sql<{ id: string }>(
+    `insert into locations (id, client_id, nuvemshop_location_id, name, priority, is_default, created_at, updated_at)
+      values (gen_random_uuid(), $1, gen_random_uuid()::text, 'Depósito', 1, false, now(), now()) returning id`,
+    [f.victim.clientId],
+  );
+  return location.id;
+}
+/** A stock movement written at a location of the victim's client. */
+async function stockMovementId(f: Fixture): Promise<string> {
+  const [movement] = await t.sql<{ id: string }>(
+    `insert into stock_movements (id, client_id, location_id, sku, value, previous, reason)
+      values (gen_random_uuid(), $1, $2, '3001', 4, 5, 'hiper') returning id`,
+    [f.victim.clientId, await locationId(f)],
+  );
+  return movement.id;
+}
+
 const WEBHOOK_SECRET = 'webhook-secret-of-the-app';
 
 /** A webhook as Nuvemshop posts it, signed with the app's secret or, when `wrong`, with another. */
@@ -335,6 +354,27 @@ const REST: Record<string, Build<RestCall>> = {
   'POST /clients/{id}/orders/sweep': (f) => ({ method: 'POST', path: `/clients/${f.victim.clientId}/orders/sweep` }),
   'GET /product-links/': (f) => ({ method: 'GET', path: `/product-links/?client_id=${f.victim.clientId}&q=Produto` }),
   'GET /product-links/{id}': async (f) => ({ method: 'GET', path: `/product-links/${await productLinkId(f)}` }),
+  'GET /locations/': (f) => ({ method: 'GET', path: `/locations/?client_id=${f.victim.clientId}` }),
+  'GET /locations/{id}': async (f) => ({ method: 'GET', path: `/locations/${await locationId(f)}` }),
+  'PUT /locations/{id}': async (f) => ({
+    method: 'PUT',
+    path: `/locations/${await locationId(f)}`,
+    json: { hiper_token: unique('hiper-key') },
+  }),
+  'DELETE /locations/{id}': async (f) => ({ method: 'DELETE', path: `/locations/${await locationId(f)}` }),
+  'POST /locations/{id}/default': async (f) => ({ method: 'POST', path: `/locations/${await locationId(f)}/default` }),
+  'POST /clients/{id}/locations/read': (f) => ({
+    method: 'POST',
+    path: `/clients/${f.victim.clientId}/locations/read`,
+  }),
+  'PUT /clients/{id}/locations/priorities': async (f) => ({
+    method: 'PUT',
+    path: `/clients/${f.victim.clientId}/locations/priorities`,
+    // Every live location of the client, first = priority 0.
+    json: [await locationId(f)],
+  }),
+  'GET /stock-movements/': (f) => ({ method: 'GET', path: `/stock-movements/?client_id=${f.victim.clientId}` }),
+  'GET /stock-movements/{id}': async (f) => ({ method: 'GET', path: `/stock-movements/${await stockMovementId(f)}` }),
   'GET /mail-jobs/{id}': async () => ({ method: 'GET', path: `/mail-jobs/${await mailJobId()}` }),
   'PUT /clients/{id}': async () => ({
     method: 'PUT',
@@ -434,6 +474,44 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'mutation markOrderSent': async (f) => ({
     query: 'mutation ($id: ID!) { markOrderSent(id: $id) { id state } }',
     variables: { id: await orderId(f) },
+  }),
+  'query allLocations': (f) => ({
+    query: 'query ($id: ID) { allLocations(filter: { client_id: $id }) { id name } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allLocationsMeta': () => ({ query: '{ _allLocationsMeta { count } }' }),
+  'query Location': async (f) => ({
+    query: 'query ($id: ID!) { Location(id: $id) { id name } }',
+    variables: { id: await locationId(f) },
+  }),
+  'mutation updateLocation': async (f) => ({
+    query: 'mutation ($id: ID!, $key: String) { updateLocation(id: $id, hiper_token: $key) { id hiper_token } }',
+    variables: { id: await locationId(f), key: unique('hiper-key') },
+  }),
+  'mutation deleteLocation': async (f) => ({
+    query: 'mutation ($id: ID!) { deleteLocation(id: $id) { id } }',
+    variables: { id: await locationId(f) },
+  }),
+  'mutation setDefaultLocation': async (f) => ({
+    query: 'mutation ($id: ID!) { setDefaultLocation(id: $id) { id is_default } }',
+    variables: { id: await locationId(f) },
+  }),
+  'mutation readStoreLocations': (f) => ({
+    query: 'mutation ($id: ID!) { readStoreLocations(id: $id) { id } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'mutation setLocationPriorities': async (f) => ({
+    query: 'mutation ($id: ID!, $ids: [ID!]!) { setLocationPriorities(id: $id, location_ids: $ids) { id priority } }',
+    variables: { id: f.victim.clientId, ids: [await locationId(f)] },
+  }),
+  'query allStockMovements': (f) => ({
+    query: 'query ($id: ID) { allStockMovements(filter: { client_id: $id }) { id sku value } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allStockMovementsMeta': () => ({ query: '{ _allStockMovementsMeta { count } }' }),
+  'query StockMovement': async (f) => ({
+    query: 'query ($id: ID!) { StockMovement(id: $id) { id sku } }',
+    variables: { id: await stockMovementId(f) },
   }),
   'mutation sweepOrders': (f) => ({
     query: 'mutation ($id: ID!) { sweepOrders(client_id: $id) }',

@@ -65,6 +65,18 @@ beforeAll(async () => {
       [client.id, state, ageDays, JSON.stringify([{ name }])],
     );
   }
+  // Stock movements written to its store, old and young.
+  for (const [sku, ageDays] of [
+    ['old', 91],
+    ['young', 89],
+  ] as const) {
+    await sql(
+      database.url,
+      `insert into stock_movements (id, client_id, sku, value, previous, reason, created_at, updated_at)
+       values (gen_random_uuid(), $1, $2, 3, 5, 'hiper', now() - make_interval(days => $3), now())`,
+      [client.id, sku, ageDays],
+    );
+  }
   for (const [key, ageDays, outcome] of [
     ['old-handled', 100, 'handled'],
     ['old-unsigned', 91, 'unsigned'],
@@ -130,7 +142,10 @@ describe('the prune-tables schedule', () => {
       webhookDays: 1,
       webhookDeliveries: 1,
       syncRuns: 2,
+      stockMovements: 1,
     });
+    const movements = await t.sql<{ sku: string }>('select sku from stock_movements');
+    expect(movements.map((r) => r.sku)).toEqual(['young']);
 
     const keys = await t.sql<{ key: string }>('select key from rate_limits order by key');
     expect(keys.map((r) => r.key)).toEqual(['login:never-expires', 'login:still-counting']);

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { setTokenEncryptionKey } from '../../gateway/database/token-cipher';
-import { migrate, openDatabase } from '../../gateway/orm';
+import { migrate, openDatabase, useMigrations } from '../../gateway/orm';
 
 export interface TestDatabase {
   url: string;
@@ -63,4 +63,33 @@ export function migratedDatabase(poolMax: number, statementTimeoutMs: number) {
     await opened.database?.drop();
   });
   return opened;
+}
+
+/**
+ * A database of its own for one migration's test, made before the file's tests and dropped after them, migrated by the
+ * test itself: `upTo(name)` applies the committed migrations up to `name` (the state the data is seeded in), `rest()`
+ * every later one (the migration under test among them).
+ */
+export function migrationDatabase() {
+  const opened = {} as { database: TestDatabase; orm: MikroORM };
+  beforeAll(async () => {
+    setTokenEncryptionKey(Buffer.alloc(32, 1).toString('base64'));
+    opened.database = await createTestDatabase(inject('postgresUrl'));
+    opened.orm = await openDatabase(opened.database.url);
+  });
+  afterAll(async () => {
+    await opened.orm?.close(true);
+    await opened.database?.drop();
+  });
+  return {
+    /** The database's connection, to seed and read it. */
+    sql: () => opened.orm.em.getConnection(),
+    /** A unit of work of its own, for the product's reads. */
+    em: () => opened.orm.em.fork(),
+    upTo: async (name: string) => {
+      await useMigrations(opened.orm);
+      await opened.orm.getMigrator().up({ to: name });
+    },
+    rest: () => migrate(opened.orm),
+  };
 }

@@ -137,3 +137,17 @@ export function orderSuite(options: { env?: Record<string, string>; bucket?: Buc
   });
   return suite;
 }
+
+/** A worker's environment beside a suite's gateway: its database and keys, the stand-ins; its User-Agent names it. */
+export const workerEnv = (suite: OrderSuite, name: string): Record<string, string> => ({
+  NODE_ENV: 'test',
+  DATABASE_URL: suite.t.databaseUrl,
+  SECRET_KEY: suite.t.config.SECRET_KEY,
+  TOKEN_ENCRYPTION_KEY: suite.t.config.TOKEN_ENCRYPTION_KEY,
+  PUBLIC_URL: suite.t.config.PUBLIC_URL,
+  ...ordersEnv(suite.hiper, suite.nuvemshop),
+  NUVEMSHOP_TIMEOUT_MS: '1500',
+  NUVEMSHOP_USER_AGENT: `Integracao ${name} (tests@example.com)`,
+  JOBS_MAINTENANCE_SECONDS: '1',
+  JOBS_POLL_INTERVAL_SECONDS: '0.5',
+});

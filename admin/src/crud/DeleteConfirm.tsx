@@ -14,7 +14,6 @@ import {
 } from 'react-admin';
 import type { RecordActionDeclaration } from '../dataProvider/resourceTypes';
 import { useToast } from '../layout/useToast';
-import { runRecordAction } from './recordAction';
 import { useScreenLang } from './ScreenLanguage';
 
 /** The toasts of a delete, in the specification's words ('O item foi apagado com sucesso.'). */
@@ -158,48 +157,40 @@ export function SpecBulkDeleteButton({
 
 interface ActionConfirmProps {
   resource: string;
-  /** The declared action to confirm (`confirm: true`), or none: closed. */
-  action: RecordActionDeclaration | null;
-  record: RaRecord;
+  /** The declared action to confirm (`confirm: true`). */
+  action: RecordActionDeclaration;
   name: string;
+  /** Runs the action (crud/actionPrompts.tsx), which tells how it went as any other. */
+  onConfirm: () => Promise<unknown>;
   onClose: () => void;
-  /** After the action has run. */
-  onDone?: () => void;
 }
 
 /**
  * Asks before a record action that cannot be undone (an archived client's purge), in the screen's words:
  * `actions.<name>.confirm.title` and `.description` (`%{name}`, the record as its screen names it), confirmed by the
- * action's own label. The action then runs and tells how it went as any other (crud/recordAction.ts).
+ * action's own label.
  */
-export function ActionConfirm({ resource, action, record, name, onClose, onDone }: ActionConfirmProps) {
+export function ActionConfirm({ resource, action, name, onConfirm, onClose }: ActionConfirmProps) {
   const translate = useTranslate();
-  const toast = useToast();
-  const refresh = useRefresh();
   const lang = useScreenLang();
   const [running, setRunning] = useState(false);
-  const key = action ? `resources.${resource}.actions.${action.name}` : '';
+  const key = `resources.${resource}.actions.${action.name}`;
   return (
     <Confirm
       lang={lang}
-      isOpen={!!action}
+      isOpen
       loading={running}
-      title={action ? translate(`${key}.confirm.title`, { name }) : ''}
-      content={
-        action ? <DialogContentText>{translate(`${key}.confirm.description`, { name })}</DialogContentText> : null
-      }
-      confirm={action ? translate(`${key}.label`) : ''}
+      title={translate(`${key}.confirm.title`, { name })}
+      content={<DialogContentText>{translate(`${key}.confirm.description`, { name })}</DialogContentText>}
+      confirm={translate(`${key}.label`)}
       confirmColor="warning"
       {...icons}
       onClose={onClose}
       onConfirm={() => {
-        if (!action) return;
         setRunning(true);
-        void runRecordAction({ resource, action, record, name, translate, toast }).finally(() => {
+        void onConfirm().finally(() => {
           setRunning(false);
           onClose();
-          refresh();
-          onDone?.();
         });
       }}
     />

@@ -1,19 +1,10 @@
 import { Box, Button as MuiButton, Typography } from '@mui/material';
-import { Suspense, useState } from 'react';
 import { useListContext, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import {
-  declarationOf,
-  isOffered,
-  listsReferencing,
-  offers,
-  type RecordActionDeclaration,
-  type ResourceName,
-} from '../dataProvider/resourceTypes';
-import { useFailureToast, useToast } from '../layout/useToast';
-import { usePromptedAction } from './actionPrompts';
+import { declarationOf, isOffered, listsReferencing, offers, type ResourceName } from '../dataProvider/resourceTypes';
+import { useLabelsOf } from '../layout/afterRows';
+import { useRecordAction } from './actionPrompts';
 import type { Column } from './columns';
-import { ActionConfirm } from './deferred';
 import { RowActions } from './RowActions';
 
 // What the table and the phone's list share: their placeholder rows, what an empty list says, a row's menu.
@@ -60,11 +51,10 @@ export function RecordActions({
 }: Omit<RowsProps, 'columns'> & { record: RaRecord }) {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const toast = useToast();
-  const failed = useFailureToast();
   const refresh = useRefresh();
-  const { start, dialog } = usePromptedAction();
-  const [confirming, setConfirming] = useState<RecordActionDeclaration | null>(null);
+  const { start, dialog } = useRecordAction(resource, representation);
+  const others = listsReferencing(resource);
+  const othersNamed = useLabelsOf(others.map(({ screen }) => screen));
   const actions = [
     ...(offers(resource, 'update')
       ? [{ label: translate(`resources.${resource}.action.edit`), onClick: () => onEdit(record) }]
@@ -75,39 +65,13 @@ export function RecordActions({
       .map((action) => ({
         label: translate(`resources.${resource}.actions.${action.name}.label`),
         danger: action.confirm,
-        onClick: () =>
-          action.confirm
-            ? setConfirming(action)
-            : start(action.name, record, (variables) =>
-                import('./recordAction')
-                  .then(({ runRecordAction }) =>
-                    runRecordAction({
-                      resource,
-                      action,
-                      record,
-                      name: representation(record),
-                      translate,
-                      toast,
-                      variables,
-                    }),
-                  )
-                  .then(
-                    (outcome) => {
-                      refresh();
-                      return outcome;
-                    },
-                    (error: unknown) => {
-                      failed(error);
-                      return { done: false };
-                    },
-                  ),
-              ),
+        onClick: () => start(action, record, () => refresh()),
       })),
     ...(offers(resource, 'delete')
       ? [{ label: translate(`resources.${resource}.action.delete`), onClick: () => onDelete(record), danger: true }]
       : []),
     // The record's rows in another list (a client's webhooks), filtered to it.
-    ...listsReferencing(resource).map(({ screen, source }) => ({
+    ...(othersNamed ? others : []).map(({ screen, source }) => ({
       label: translate(`resources.${screen}.menu`),
       onClick: () => navigate(`/${screen}?filter=${encodeURIComponent(JSON.stringify({ [source]: record.id }))}`),
     })),
@@ -120,17 +84,6 @@ export function RecordActions({
         actions={actions}
       />
       {dialog}
-      {confirming && (
-        <Suspense fallback={null}>
-          <ActionConfirm
-            resource={resource}
-            action={confirming}
-            record={record}
-            name={representation(record)}
-            onClose={() => setConfirming(null)}
-          />
-        </Suspense>
-      )}
     </>
   );
 }

@@ -1,8 +1,9 @@
 import { Box, Skeleton, styled, Typography } from '@mui/material';
 import { Fragment } from 'react';
-import { RecordContextProvider, useListContext, useTranslate } from 'react-admin';
+import { RecordContextProvider, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import { declarationOf } from '../dataProvider/resourceTypes';
 import { EmptyMessage, PLACEHOLDER_ROWS, RecordActions, type RowsProps } from './ListRows';
+import { groupHeadingId, groupRows, useRowGroups } from './rowGroups';
 
 const PhoneRow = styled('li')(({ theme }) => ({
   display: 'flex',
@@ -10,6 +11,25 @@ const PhoneRow = styled('li')(({ theme }) => ({
   gap: theme.spacing(1),
   padding: theme.spacing(1.5, 1, 1.5, 2),
   '& + &': { borderTop: `1px solid ${(theme.vars || theme).palette.divider}` },
+}));
+
+/** A group's heading on a phone, over its rows, which it indents. */
+const PhoneGroup = styled('li')(({ theme }) => ({
+  '& + &, li + &, & + li': { borderTop: `1px solid ${(theme.vars || theme).palette.divider}` },
+  '& > .group-heading': {
+    ...theme.typography.body2,
+    fontWeight: 500,
+    margin: 0,
+    padding: theme.spacing(1, 1, 1, 2),
+    backgroundColor: (theme.vars || theme).palette.action.hover,
+  },
+  '& > ul': {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    boxShadow: `inset 4px 0 0 ${(theme.vars || theme).palette.divider}`,
+  },
+  '& > ul > li': { paddingLeft: theme.spacing(3) },
 }));
 
 const Details = styled('dl')(({ theme }) => ({
@@ -31,6 +51,7 @@ export function PhoneRows(props: RowsProps) {
   const { resource, columns, representation, isLocked, onEdit } = props;
   const translate = useTranslate();
   const { data, isPending, isPlaceholderData } = useListContext();
+  const groups = useRowGroups();
   // The fields that name a record (its declaration's title and subtitle) are each item's title, not its details.
   const { title: titleField, subtitle } = declarationOf(resource);
   const label = translate(`resources.${resource}.table`);
@@ -51,6 +72,27 @@ export function PhoneRows(props: RowsProps) {
     );
   }
   const details = columns.filter((column) => column.source !== (titleField ?? 'id') && column.source !== subtitle);
+  const row = (record: RaRecord) => (
+    <RecordContextProvider key={record.id} value={record}>
+      <PhoneRow
+        onClick={isLocked(record) ? undefined : () => onEdit(record)}
+        style={{ cursor: isLocked(record) ? undefined : 'pointer' }}
+      >
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{representation(record)}</Typography>
+          <Details>
+            {details.map((column) => (
+              <Fragment key={column.source}>
+                <dt>{translate(`resources.${resource}.fields.${column.source}`)}</dt>
+                <dd>{column.detail(record)}</dd>
+              </Fragment>
+            ))}
+          </Details>
+        </Box>
+        <RecordActions {...props} record={record} />
+      </PhoneRow>
+    </RecordContextProvider>
+  );
   return (
     <Box
       component="ul"
@@ -58,27 +100,19 @@ export function PhoneRows(props: RowsProps) {
       aria-busy={isPlaceholderData}
       sx={{ listStyle: 'none', m: 0, p: 0, opacity: isPlaceholderData ? 0.5 : 1, transition: 'opacity 0.2s' }}
     >
-      {data.map((record) => (
-        <RecordContextProvider key={record.id} value={record}>
-          <PhoneRow
-            onClick={isLocked(record) ? undefined : () => onEdit(record)}
-            style={{ cursor: isLocked(record) ? undefined : 'pointer' }}
-          >
-            <Box sx={{ flex: 1, minWidth: 0 }}>
-              <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{representation(record)}</Typography>
-              <Details>
-                {details.map((column) => (
-                  <Fragment key={column.source}>
-                    <dt>{translate(`resources.${resource}.fields.${column.source}`)}</dt>
-                    <dd>{column.detail(record)}</dd>
-                  </Fragment>
-                ))}
-              </Details>
-            </Box>
-            <RecordActions {...props} record={record} />
-          </PhoneRow>
-        </RecordContextProvider>
-      ))}
+      {groupRows(data, groups).map((group) =>
+        group.heading ? (
+          // A group's rows in a list of their own, named by its heading.
+          <PhoneGroup key={group.key}>
+            <p className="group-heading" id={groupHeadingId(group.key)}>
+              {group.heading}
+            </p>
+            <ul aria-labelledby={groupHeadingId(group.key)}>{group.records.map(row)}</ul>
+          </PhoneGroup>
+        ) : (
+          group.records.map(row)
+        ),
+      )}
     </Box>
   );
 }

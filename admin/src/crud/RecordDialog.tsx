@@ -155,6 +155,7 @@ export function ShowDialog({
   record: row,
   onClose,
   details = {},
+  after,
 }: {
   resource: string;
   title: string;
@@ -162,6 +163,8 @@ export function ShowDialog({
   onClose: () => void;
   /** Fields the screen draws itself, by name. */
   details?: Record<string, (record: RaRecord) => ReactNode>;
+  /** What the screen shows under the fields (a product link's stock movements). */
+  after?: (record: RaRecord) => ReactNode;
 }) {
   // The row's values at once, then the record as the gateway reads it now, again while the dialog is open (Hiper's
   // code arriving on an order); a failed read keeps what is shown.
@@ -223,6 +226,7 @@ export function ShowDialog({
               );
             })}
         </Box>
+        {after?.(record)}
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', rowGap: 1 }}>
         {/* The record's actions where they apply (an order's Reenviar), as in its row menu. */}

@@ -1,5 +1,5 @@
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
-import { Suspense, useState } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { ListBase, Title, useTranslate, type RaRecord } from 'react-admin';
 import { Navigate, useLocation } from 'react-router-dom';
 import { declarationOf, offers, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
@@ -30,6 +30,8 @@ export interface ResourceListProps {
   form?: FormCustomization;
   /** The screen's language where it is not the document's (pt-BR): 'en' for a screen in English. */
   lang?: string;
+  /** What a read-only record's dialog shows under its fields. */
+  dialogAfter?: (record: RaRecord) => ReactNode;
 }
 
 const unlocked = () => false;
@@ -46,6 +48,7 @@ export function ResourceList({
   isLocked = unlocked,
   form,
   lang,
+  dialogAfter,
 }: ResourceListProps) {
   const translate = useTranslate();
   const location = useLocation();
@@ -145,6 +148,7 @@ export function ResourceList({
               title={translate(`resources.${resource}.action.show`)}
               record={editing}
               details={dialogDetails(customized)}
+              after={dialogAfter}
               onClose={() => setEditing(null)}
             />
           )}

@@ -4,7 +4,9 @@ import { DataTable, useListContext, useTranslate, type RaRecord } from 'react-ad
 import { offers } from '../dataProvider/resourceTypes';
 import { AfterFirstPaint } from '../layout/firstPaint';
 import { SpecBulkDeleteButton } from './deferred';
+import { GroupedBody } from './GroupedBody';
 import { EmptyMessage, PLACEHOLDER_ROWS, RecordActions, type RowsProps } from './ListRows';
+import { useRowGroups } from './rowGroups';
 
 /** A table's headings over a body of the screen's own: placeholder rows, or what an empty list says. */
 function HeadedTable({
@@ -52,6 +54,8 @@ export function ResourceTable(props: RowsProps) {
   const { resource, columns, representation, isLocked, onEdit } = props;
   const translate = useTranslate();
   const { isPending, isPlaceholderData } = useListContext();
+  // A screen that gathers rows under headings (an order's shipments) has its own body.
+  const grouped = !!useRowGroups();
   const label = translate(`resources.${resource}.table`);
   const headings = [
     ...columns.map((c) => translate(`resources.${resource}.fields.${c.source}`)),
@@ -74,6 +78,7 @@ export function ResourceTable(props: RowsProps) {
       }}
       isRowSelectable={(record) => !isLocked(record)}
       rowSx={() => ({ opacity: isPlaceholderData ? 0.5 : 1, transition: 'opacity 0.2s' })}
+      {...(grouped ? { body: GroupedBody } : {})}
       bulkActionButtons={
         // Drawn hidden until a row is selected; no selection where nothing can be deleted.
         offers(resource, 'delete') ? (

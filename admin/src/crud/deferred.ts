@@ -13,4 +13,3 @@ export const FilterChips = extras.component((module) => module.FilterChips);
 const confirms = afterFirstPaintModule(() => import('./DeleteConfirm'));
 export const DeleteRecordConfirm = confirms.component((module) => module.DeleteRecordConfirm);
 export const SpecBulkDeleteButton = confirms.component((module) => module.SpecBulkDeleteButton);
-export const ActionConfirm = confirms.component((module) => module.ActionConfirm);

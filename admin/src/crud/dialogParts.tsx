@@ -1,16 +1,14 @@
 /** What the create, edit and show dialogs share: the form's inputs, the record's actions, the toolbar, the frame and what a save does. */
 import { useQueryClient } from '@tanstack/react-query';
 import { Box, Button, Dialog, DialogActions, DialogTitle } from '@mui/material';
-import { Fragment, useId, useState, type ReactNode } from 'react';
+import { Fragment, useId, type ReactNode } from 'react';
 import { SaveButton, useRecordContext, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import { declarationOf, isOffered, type RecordActionDeclaration } from '../dataProvider/resourceTypes';
-import { ActionConfirm } from './DeleteConfirm';
+import { declarationOf, isOffered } from '../dataProvider/resourceTypes';
 import { useFailureToast, useToast } from '../layout/useToast';
 import { DerivedInput } from './DerivedInput';
 import { type FormMode, type InputDescription } from './formInputs';
 import { useScreenLang } from './ScreenLanguage';
-import { runRecordAction } from './recordAction';
-import { usePromptedAction } from './actionPrompts';
+import { useRecordAction } from './actionPrompts';
 
 /** An input a screen adds to the schema's (a password's confirmation), placed after one of them. */
 export interface AdditionalInput {
@@ -85,12 +83,9 @@ export function RecordActionButtons({
   onDone?: () => void;
 }) {
   const translate = useTranslate();
-  const toast = useToast();
   const queryClient = useQueryClient();
   const record = useRecordContext();
-  const [running, setRunning] = useState(false);
-  const { start, dialog } = usePromptedAction();
-  const [confirming, setConfirming] = useState<RecordActionDeclaration | null>(null);
+  const { start, dialog, running } = useRecordAction(resource, representation);
   if (!record) return null;
   const buttons = (declarationOf(resource).actions ?? [])
     .filter((action) => isOffered(action, record))
@@ -99,26 +94,14 @@ export function RecordActionButtons({
         key={action.name}
         disabled={running}
         color={action.confirm ? 'error' : undefined}
-        onClick={() => {
-          if (action.confirm) return setConfirming(action);
-          start(action.name, record, async (variables, prompted) => {
-            setRunning(true);
-            const outcome = await runRecordAction({
-              resource,
-              action,
-              record,
-              name: representation(record),
-              translate,
-              toast,
-              variables,
-            }).finally(() => setRunning(false));
+        onClick={() =>
+          start(action, record, (outcome, prompted) => {
             // The list's rows (a client's sync state), not the form's record: what is being typed stays.
             void queryClient.invalidateQueries({ queryKey: [resource, 'getList'] });
             // A prompt refused (a mistyped id) stays open over the dialog, to be corrected.
             if (outcome.done || !prompted) onDone?.();
-            return outcome;
-          });
-        }}
+          })
+        }
       >
         {translate(`resources.${resource}.actions.${action.name}.label`)}
       </Button>
@@ -127,14 +110,6 @@ export function RecordActionButtons({
     <>
       {buttons}
       {dialog}
-      <ActionConfirm
-        resource={resource}
-        action={confirming}
-        record={record}
-        name={representation(record)}
-        onClose={() => setConfirming(null)}
-        onDone={onDone}
-      />
     </>
   );
 }

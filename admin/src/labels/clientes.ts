@@ -65,6 +65,8 @@ export default {
     hiper_marketplace_cnpj: 'CNPJ do marketplace (Hiper)',
     hiper_marketplace_name: 'Nome do marketplace (Hiper)',
     orders_enabled_at: 'Pedidos ligados em',
+    locations_read_at: 'Estoques lidos da loja em',
+    locations_error: 'Falha ao ler os estoques',
     archived_at: 'Apagado em',
   },
   values: {
@@ -143,6 +145,18 @@ export default {
       },
       // What a client not connected lacks, in its state's tooltip.
       missing: { one: 'Falta %{fields}', many: 'Faltam %{fields}', and: ' e ', fields: MISSING },
+    },
+    read_locations: {
+      label: 'Ler estoques da loja',
+      done: {
+        title: 'Leitura dos estoques agendada',
+        description: 'Os estoques da loja de %{name} serão lidos em instantes: veja-os em Estoques.',
+      },
+      failed: 'Não foi possível ler os estoques da loja',
+      errors: {
+        'Client not found': 'Este cliente não existe mais.',
+        ...missingErrors(),
+      },
     },
   },
   notifications: { created: 'Cliente criado com sucesso.', updated: 'Cliente atualizado com sucesso.' },

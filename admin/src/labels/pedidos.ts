@@ -9,6 +9,8 @@ export default {
   fields: {
     client_id: 'Cliente',
     nuvemshop_order_id: 'ID na Nuvemshop',
+    fulfillment_order_id: 'Envio na Nuvemshop',
+    location_id: 'Estoque',
     number: 'Número',
     state: 'Estado',
     hold_reason: 'Motivo da espera',
@@ -17,6 +19,7 @@ export default {
     customer_name: 'Comprador',
     hiper_order_id: 'ID no Hiper',
     hiper_code: 'Código no Hiper',
+    hiper_number: 'Número no Hiper',
     nfe_key: 'Chave da NF-e',
     tracking_code: 'Rastreio',
     last_error: 'Último erro',
@@ -59,6 +62,12 @@ export default {
     },
     // The order's status in the store: the three values Nuvemshop's order API documents for it, in words.
     store_status: { open: 'Aberto', closed: 'Fechado', cancelled: 'Cancelado' },
+  },
+  // An order of a store with several locations: its shipments (one row each) under one heading.
+  shipments: {
+    heading: 'Pedido %{number} · %{smart_count} remessa |||| Pedido %{number} · %{smart_count} remessas',
+    buyer: 'Comprador: %{name}',
+    total: 'Total: %{total}',
   },
   title: 'Pedidos',
   table: 'Pedidos',

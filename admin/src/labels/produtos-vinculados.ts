@@ -22,5 +22,24 @@ export default {
   empty: 'Nenhum produto vinculado ainda.',
   type: 'produto vinculado |||| produtos vinculados',
   action: { show: 'Ver produto vinculado' },
+  /** The dialog's list of the SKU's stock movements (its columns say what the movements' own screen says). */
+  movements: {
+    title: 'Movimentos de estoque deste SKU, em todos os estoques',
+    none: 'Nenhum movimento de estoque deste SKU ainda: aparecem aqui quando a integração escrever o estoque dele.',
+    loading: 'Carregando os movimentos…',
+    failed: 'Não foi possível ler os movimentos de estoque agora.',
+    no_sku: 'Sem SKU: nenhum movimento de estoque.',
+    single_location: 'Estoque único da loja',
+    columns: {
+      created_at: 'Quando',
+      location_id: 'Estoque',
+      previous: 'Antes',
+      value: 'Escrito',
+      reason: 'Motivo',
+      order_id: 'Pedido',
+    },
+    more: 'Os %{shown} mais recentes de %{total}.',
+    see_all: 'Ver todos',
+  },
   navigation: { previous: 'Anterior', page: 'Página %{page}', next: 'Próximo' },
 };

@@ -2,11 +2,11 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import LogoutIcon from '@mui/icons-material/PowerSettingsNew';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { Box, Divider, Typography } from '@mui/material';
-import { useEffect, useState, type ReactElement } from 'react';
+import { type ReactElement } from 'react';
 import { Logout, Menu as RaMenu, useGetIdentity, useSidebarState, useTranslate } from 'react-admin';
 import { declarations } from '../dataProvider/resourceTypes';
 import { iconNamed } from './icons';
-import { loadAllLabels } from '../labels';
+import { useAllLabels } from './afterRows';
 import { AfterFirstPaint } from './firstPaint';
 import { useAccess } from './useAccess';
 
@@ -22,19 +22,6 @@ function ResourceEntry({ resource, icon }: { resource: string; icon: ReactElemen
       leftIcon={icon}
     />
   );
-}
-
-/** Whether every resource's texts have arrived (the sidebar names each resource as its labels do). */
-function useAllLabels(): boolean {
-  const [loaded, setLoaded] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void loadAllLabels().then(() => live && setLoaded(true));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return loaded;
 }
 
 /** The settings page's place in the sidebar, among the resources' (their declarations' `menu`). */

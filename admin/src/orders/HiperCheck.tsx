@@ -6,8 +6,11 @@ import { sendAttempts } from './attempts';
 
 const K = 'resources.pedidos.check';
 
-/** What Hiper's own screens show of the order as it was sent: its number and its observation (order-mapping.ts). */
-export const sentNumberOf = (record: RaRecord) => String(record.number ?? '');
+/**
+ * What Hiper's own screens show of the order as it was sent: its number and its observation (order-mapping.ts); a
+ * shipment of several is `{number}-{k}` there.
+ */
+export const sentNumberOf = (record: RaRecord) => String(record.hiper_number ?? record.number ?? '');
 
 /**
  * The order's state in the dialog and, for an uncertain or rejected one, what to look for in Hiper before choosing:

@@ -5,6 +5,8 @@ export interface RunError {
   message: string;
   code?: string;
   detail?: string;
+  /** The location's name, for an error of one location (`%{nome}` in its code's text). */
+  location?: string;
 }
 
 /** While a step waits to try a platform again (`waiting` of a SyncRun). */
@@ -19,8 +21,14 @@ export interface RunWaiting {
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** What an error says in the screen's language: its code's text (the English message for a code it lacks). */
-export function reasonText(error: { code?: string; message: string; detail?: string }, translate: Translate): string {
-  const reason = translate(`resources.sincronizacoes.errors.${error.code ?? ''}`, { _: error.message });
+export function reasonText(
+  error: { code?: string; message: string; detail?: string; location?: string },
+  translate: Translate,
+): string {
+  const reason = translate(`resources.sincronizacoes.errors.${error.code ?? ''}`, {
+    _: error.message,
+    nome: error.location ?? '',
+  });
   return error.detail ? `${reason}: ${error.detail}` : reason;
 }
 

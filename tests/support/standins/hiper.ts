@@ -74,6 +74,8 @@ export interface ReceivedHiperRequest {
   body?: string;
   status: number;
   at: number;
+  /** The key of the account it was made for (its token's, or the one `gerar-token` was asked with), when known. */
+  key?: string;
 }
 
 /** Watches requests as they are served: see `HiperStandIn.intercept`. */
@@ -83,6 +85,8 @@ export interface HiperFault {
   /** Matched against the path after the base, e.g. `/produtos/pontoDeSincronizacao` or `/auth/gerar-token/...`. */
   path?: string | RegExp;
   method?: string;
+  /** Only requests made for this account (its key, or a token of it): one account failing beside the others. */
+  key?: string;
   times?: number;
   status?: number;
   /** The body answered with `status`; a function is given the body Hiper would have answered (with `afterServing`). */
@@ -327,6 +331,37 @@ export class HiperAccount {
     return this.change(idOrCodigo, { removido: true });
   }
 
+  /**
+   * Another account's catalogue as this account holds it: the same codes (the SKUs), ids of its own, and its own
+   * stock, `stockOf(codigo)` of each product and variation (0 unless told); `only` picks which of `from`'s codes.
+   */
+  copyCatalogue(
+    from: HiperAccount,
+    stockOf: (codigo: number) => number = () => 0,
+    only: (codigo: number) => boolean = () => true,
+  ): HiperProduct[] {
+    const copies: HiperProduct[] = [];
+    for (const p of from.products) {
+      if (p.produtoPrimarioId !== ZERO_GUID || !only(p.codigo)) continue;
+      const { id: _id, variacao, pontoDeSincronizacao: _at, produtoPrimarioId: _parent, ...fields } = p;
+      copies.push(
+        this.add({
+          ...structuredClone(fields),
+          quantidadeEmEstoque: stockOf(p.codigo),
+          ...(variacao?.length
+            ? {
+                variacao: variacao.map(({ id: _v, ...v }) => ({ ...v, quantidadeEmEstoque: stockOf(v.codigo) })),
+              }
+            : {}),
+        }),
+      );
+    }
+    // Codes this account gives later never repeat the copied ones.
+    const codes = this.products.map((p) => p.codigo);
+    this.nextCodigo = Math.max(this.nextCodigo, ...codes.map((c) => c + 1));
+    return copies;
+  }
+
   /** A new position for the product, and for a grade each of its variations' top-level entries after it. */
   private moved(product: HiperProduct) {
     this.position += this.options.cursorStep;
@@ -366,6 +401,8 @@ export interface HiperStandIn {
   /** The API base, for HIPER_API_URL, e.g. `http://127.0.0.1:1234/api/v1`. */
   url: string;
   requests: ReceivedHiperRequest[];
+  /** The requests made for one account (with its key, or a token of it). */
+  requestsOf(key: string): ReceivedHiperRequest[];
   /** Adds an account with its key (64 hex characters unless told). */
   addAccount(key?: string): HiperAccount;
   account(key: string): HiperAccount;
@@ -473,6 +510,23 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
     const key = String(claims[`${CLAIMS}/hash`]);
     if (Number(claims.exp) * 1000 <= now() || dead.has(token)) return undefined;
     return accounts.has(key) ? key : undefined;
+  };
+
+  /** Whose account a request is for, read as the caller meant it (a token's claim, unverified), for faults and records. */
+  const accountOf = (req: http.IncomingMessage, path: string): string | undefined => {
+    const asked = /^\/auth\/gerar-token\/([^/]*)$/.exec(path);
+    if (asked) return decodeURIComponent(asked[1]);
+    const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? '').trim())?.[1];
+    try {
+      const claims = JSON.parse(Buffer.from(bearer?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      const key = claims[`${CLAIMS}/hash`];
+      return typeof key === 'string' ? key : undefined;
+    } catch {
+      return undefined;
+    }
   };
 
   const bearerKey = (req: http.IncomingMessage) => {
@@ -612,12 +666,14 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
         body: raw || undefined,
         status: 0,
         at: Date.now(),
+        key: accountOf(req, path),
       };
       requests.push(record);
       const fault = faults.find(
         (f) =>
           f.left > 0 &&
           (!f.method || f.method === record.method) &&
+          (!f.key || f.key === record.key) &&
           (!f.path || (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
       );
       if (fault) fault.left--;
@@ -663,6 +719,7 @@ export async function startHiper(options: HiperStandInOptions = {}): Promise<Hip
   return {
     url: origin + basePath,
     requests,
+    requestsOf: (key) => requests.filter((r) => r.key === key),
     addAccount(key = randomBytes(32).toString('hex')) {
       const account = new HiperAccount(key, {
         stockMovesCursor: options.stockMovesCursor ?? true,

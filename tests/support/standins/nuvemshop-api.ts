@@ -2,6 +2,13 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listen } from './listen';
+import { LocationRefusal, StoreLocations, type WebhookTarget } from './nuvemshop-locations';
+import {
+  fulfillmentOrdersFor,
+  patchFulfillmentOrder,
+  servedFulfillmentOrder,
+  type FulfillmentOrder,
+} from './nuvemshop-fulfillment';
 
 /**
  * A stand-in for Nuvemshop's store API (`{base}/{store_id}/...`), serving exactly the calls the product makes and
@@ -190,8 +197,13 @@ export interface StoreOrder {
 export type OrderSeed = Partial<Omit<StoreOrder, 'products' | 'shipping_address'>> & {
   lines: { variant: Variant | number; quantity?: number; price?: string | number; sku?: string | null }[];
   shipping_address?: Partial<StoreOrder['shipping_address']>;
-  /** Split into one fulfillment order per location named (the store's first location unless told). */
+  /**
+   * Split into one fulfillment order per location named, lines dealt out in turn; unless told, as Nuvemshop does: one
+   * location when one can ship every line, else split by the locations' priority (nuvemshop-fulfillment.ts).
+   */
   locations?: string[];
+  /** Each fulfillment order's freight (`shipping.consumer_cost`; all on the first unless told), summed as the order's. */
+  freights?: number[];
   /**
    * The Order API's shape it is served in: `2023` (default: freight in `shipping_cost_customer`) or `2025-03` (no
    * order-level shipping fields, freight only on the fulfillment orders' `shipping.consumer_cost`).
@@ -204,25 +216,7 @@ export type OrderSeed = Partial<Omit<StoreOrder, 'products' | 'shipping_address'
 /** Fields the 2025-03 Order API no longer has: freight lives on the fulfillment orders. */
 const ORDER_LEVEL_SHIPPING = ['shipping_cost_customer', 'shipping_cost_owner'] as const;
 
-/** A fulfillment order (MultiCD), shaped as Tiendanube's own mocks show it. */
-export interface FulfillmentOrder {
-  id: string;
-  number: string;
-  status: 'UNPACKED' | 'PACKED' | 'DISPATCHED' | 'READY_FOR_PICKUP' | 'DELIVERED' | 'NOT_DELIVERED' | 'CANCELLED';
-  assigned_location: { id: string; name: string };
-  line_items: { id: string; quantity: number; order_line_item_id: number }[];
-  tracking_info: { code: string | null; url: string | null; carrier?: string | null } | null;
-  shipping: {
-    type: 'ship' | 'pickup' | 'non-shippable';
-    carrier: string | null;
-    option: string | null;
-    merchant_cost: { value: number; currency: string };
-    consumer_cost: { value: number; currency: string };
-  };
-  fulfilled_at: string | null;
-  /** What the last PATCH said of notifying the customer. */
-  notified?: boolean;
-}
+export type { FulfillmentOrder } from './nuvemshop-fulfillment';
 
 export interface Metafield {
   id: number;
@@ -544,10 +538,18 @@ export class StandInStore {
   stockPriceAnswer?: NuvemshopApiOptions['stockPriceAnswer'];
   /** Variants that `stock-price` reports as failed, with the error it gives. */
   refuseInStockPrice = new Map<number, string>();
+  /**
+   * What `stock-price`'s limit of 50 counts (unverified): the elements sent (default, the stricter reading: one
+   * element per location of a variant counts each) or the distinct variants. A variant's levels at several locations
+   * are taken both ways, several in one element or one element per location.
+   */
+  stockPriceCounts: 'elements' | 'variants' = 'elements';
   info: Record<string, unknown>;
   /** The bucket's level and when it was last drained. */
   level = 0;
   levelAt = performance.now();
+  /** The plan's limit of locations, their order and default, and the webhooks their changes send (./nuvemshop-locations). */
+  readonly stockLocations: StoreLocations;
 
   constructor(
     readonly id: number,
@@ -557,10 +559,11 @@ export class StandInStore {
       Pick<
         NuvemshopApiOptions,
         'rootCategoryParent' | 'refuseBothPublishedAndVisibility' | 'createTakesInventoryLevels'
-      >,
+      > & { webhookTarget?: () => WebhookTarget | undefined },
   ) {
     this.token = token;
     this.bucket = bucket;
+    this.stockLocations = new StoreLocations(this, options.webhookTarget ?? (() => undefined), deliverWebhook);
     this.info = {
       id,
       name: { pt: `Loja ${id}` },
@@ -618,7 +621,8 @@ export class StandInStore {
 
   /** Adds a location (multi-inventory); existing variants get a level there with no stock. */
   addLocation(name: string): Location {
-    const location = { id: locationId(), name, priority: this.locations.length };
+    this.stockLocations.admit();
+    const location = { id: locationId(), name, priority: Math.max(-1, ...this.locations.map((l) => l.priority)) + 1 };
     this.locations.push(location);
     for (const variant of this.variants) {
       variant.inventory_levels.push({
@@ -629,6 +633,13 @@ export class StandInStore {
       });
     }
     return location;
+  }
+
+  /** The variants' levels at a location the store deleted. */
+  dropLevelsAt(locationId: string): void {
+    for (const variant of this.variants) {
+      variant.inventory_levels = variant.inventory_levels.filter((level) => level.location_id !== locationId);
+    }
   }
 
   // --- what the routes do ---
@@ -984,7 +995,10 @@ export class StandInStore {
       throw badRequest('Invalid input format');
     }
     const entries = body as { id: unknown; variants: unknown[] }[];
-    const count = entries.reduce((sum, p) => sum + p.variants.length, 0);
+    const count =
+      this.stockPriceCounts === 'variants'
+        ? new Set(entries.flatMap((p) => p.variants.map((v) => `${String(p.id)}:${String(isObject(v) && v.id)}`))).size
+        : entries.reduce((sum, p) => sum + p.variants.length, 0);
     if (count > STOCK_PRICE_BATCH) throw unprocessable('Too many variants sent for update');
     for (const p of entries) {
       for (const v of p.variants) {
@@ -1192,7 +1206,7 @@ export class StandInStore {
    */
   seedOrder(seed: OrderSeed): StoreOrder {
     const now = timestamp();
-    const { lines, locations, shipping_address, shape, shippingType, ...fields } = seed;
+    const { lines, locations, shipping_address, shape, shippingType, freights, ...fields } = seed;
     const products: OrderLine[] = lines.map((line) => {
       const variant = typeof line.variant === 'number' ? this.variant(line.variant) : line.variant;
       const variantId = typeof line.variant === 'number' ? line.variant : line.variant.id;
@@ -1213,7 +1227,9 @@ export class StandInStore {
       };
     });
     const subtotal = products.reduce((sum, l) => sum + Math.round(Number(l.price) * 100) * l.quantity, 0);
-    const shipping = Math.round(Number(fields.shipping_cost_customer ?? '15.00') * 100);
+    const shipping = Math.round(
+      Number(fields.shipping_cost_customer ?? (freights ? freights.reduce((a, b) => a + b, 0) : '15.00')) * 100,
+    );
     const discount = Math.round(Number(fields.discount ?? '0') * 100);
     const order: StoreOrder = {
       id: newId(),
@@ -1283,30 +1299,31 @@ export class StandInStore {
     };
     this.orders.push(order);
     if (shape === '2025-03') this.newShape.add(order.id);
-    const named = locations?.length ? locations : [this.locations[0].name];
-    const at = named.map((name) => this.locations.find((l) => l.name === name) ?? this.addLocation(name));
+    const named = locations?.map((name) => this.locations.find((l) => l.name === name) ?? this.addLocation(name));
     this.fulfillmentOrders.set(
       order.id,
-      at.map((location, i) => ({
-        id: locationId(),
-        number: `${order.number}-${i + 1}`,
-        status: 'UNPACKED',
-        assigned_location: { id: location.id, name: location.name },
-        // Lines dealt out over the locations in turn.
-        line_items: products
-          .filter((_, j) => j % at.length === i)
-          .map((l) => ({ id: locationId(), quantity: l.quantity, order_line_item_id: l.id })),
-        tracking_info: null,
-        // The order's freight on its first fulfillment order.
-        shipping: {
-          type: shippingType ?? 'ship',
-          carrier: shippingType === 'pickup' ? null : 'Correios',
-          option: shippingType === 'pickup' ? 'Retirada na loja' : 'PAC',
-          merchant_cost: { value: 0, currency: 'BRL' },
-          consumer_cost: { value: i === 0 ? Number(order.shipping_cost_customer) : 0, currency: 'BRL' },
+      fulfillmentOrdersFor(
+        products,
+        {
+          locations: this.locations,
+          stockAt: (variantId, locationId) => {
+            const variant = this.variant(variantId);
+            if (!variant) return undefined;
+            const level = variant.inventory_levels.find((l) => l.location_id === locationId);
+            return level ? level.stock : 0;
+          },
+          named,
+          freight: shipping / 100,
+          freights,
+          shippingType,
+          recipient: {
+            name: order.shipping_address.name,
+            phone: order.shipping_address.phone,
+            identifier: order.contact_identification,
+          },
         },
-        fulfilled_at: null,
-      })),
+        now,
+      ),
     );
     return order;
   }
@@ -1400,49 +1417,14 @@ export class StandInStore {
   patchFulfillmentOrder(order: StoreOrder, foId: string, body: Record<string, unknown>): FulfillmentOrder {
     const fo = (this.fulfillmentOrders.get(order.id) ?? []).find((f) => f.id === foId);
     if (!fo) throw notFound('Fulfillment order not found');
-    const statuses = [
-      'UNPACKED',
-      'PACKED',
-      'DISPATCHED',
-      'READY_FOR_PICKUP',
-      'DELIVERED',
-      'NOT_DELIVERED',
-      'CANCELLED',
-    ];
-    if (body.status !== undefined && !statuses.includes(String(body.status))) {
-      throw unprocessable(`status must be one of ${statuses.join(', ')}`);
-    }
-    if (body.tracking_info !== undefined && body.tracking_info !== null && !isObject(body.tracking_info)) {
-      throw unprocessable('tracking_info must be an object');
-    }
-    // "READY_FOR_PICKUP applies only to the pickup Shipping Type, while non-shippable… expect only the DELIVERED
-    // status"; errors answer 400.
-    const wanted = body.status === undefined ? undefined : String(body.status);
-    if (wanted && fo.shipping.type === 'pickup' && ['DISPATCHED', 'NOT_DELIVERED'].includes(wanted)) {
-      throw badRequest(`${wanted} does not apply to the pickup Shipping Type`);
-    }
-    if (wanted && fo.shipping.type !== 'pickup' && wanted === 'READY_FOR_PICKUP') {
-      throw badRequest('READY_FOR_PICKUP applies only to the pickup Shipping Type');
-    }
-    if (wanted && fo.shipping.type === 'non-shippable' && !['DELIVERED', 'CANCELLED'].includes(wanted)) {
-      throw badRequest('A non-shippable fulfillment order expects only the DELIVERED status');
-    }
-    if (body.status) fo.status = body.status as FulfillmentOrder['status'];
-    if (isObject(body.tracking_info)) {
-      fo.tracking_info = {
-        code: (body.tracking_info.code as string) ?? null,
-        url: (body.tracking_info.url as string) ?? null,
-        carrier: (body.tracking_info.carrier as string) ?? null,
-      };
-    }
-    // The notification is a field of tracking_info (default false); a top-level notify_customer is no field at all.
-    if (isObject(body.tracking_info)) {
-      const notify = body.tracking_info.notify_customer;
-      if (notify !== undefined && typeof notify !== 'boolean') throw badRequest('notify_customer must be a boolean');
-      fo.notified = notify === true;
-    }
     const now = timestamp();
-    if (fo.status === 'DISPATCHED' || fo.status === 'DELIVERED') fo.fulfilled_at ??= now;
+    patchFulfillmentOrder(fo, body, {
+      orderCancelled: order.status === 'cancelled',
+      locations: this.locations,
+      now,
+      refuse: (status, description) =>
+        status === 422 ? unprocessable(description) : status === 404 ? notFound(description) : badRequest(description),
+    });
     const all = this.fulfillmentOrders.get(order.id) ?? [];
     if (all.every((f) => ['DISPATCHED', 'DELIVERED', 'CANCELLED'].includes(f.status))) {
       order.shipping_status = 'fulfilled';
@@ -1565,6 +1547,12 @@ export interface NuvemshopApiStandIn {
    * (`served`, its answer not yet sent); the request waits for a hook's promise. Null removes it.
    */
   intercept(hook: Interceptor | null): void;
+  /**
+   * Where the stores send the webhooks their changes cause (`StandInStore.stockLocations`): each registered address's
+   * path at `target.url` (a test's PUBLIC_URL is not where its gateway listens), signed with `target.secret`; none
+   * without it.
+   */
+  sendWebhooksTo(target: WebhookTarget | null): void;
   clearFaults(): void;
   close(): Promise<void>;
 }
@@ -1632,6 +1620,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
   let faults: (Fault & { left: number })[] = [];
   let conflicts: { store: number; product?: number; stockPrice: boolean }[] = [];
   let interceptor: Interceptor | null = null;
+  let webhookTarget: WebhookTarget | undefined;
 
   const productOf = (store: StandInStore, id: string) => {
     const product = store.product(Number(id));
@@ -1849,7 +1838,17 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       pattern: /^\/orders\/(\d+)$/,
       name: 'GET /orders/{id}',
       scope: 'read_orders',
-      handler: (s, [id]) => s.served(orderOf(s, id)),
+      handler: (s, [id], _b, q) => {
+        const order = orderOf(s, id);
+        const served = s.served(order);
+        // `aggregates=fulfillment_orders` embeds them (2025-03), for a token that may read them.
+        if (/(^|,)fulfillment_orders(,|$)/.test(q.aggregates ?? '') && s.grants('read_fulfillment_orders')) {
+          served.fulfillment_orders = (s.fulfillmentOrders.get(order.id) ?? []).map((fo) =>
+            servedFulfillmentOrder(fo, s.newShape.has(order.id)),
+          );
+        }
+        return served;
+      },
     },
     {
       method: 'POST',
@@ -1870,27 +1869,43 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       pattern: /^\/orders\/(\d+)\/fulfillment-orders$/,
       name: 'GET /orders/{id}/fulfillment-orders',
       scope: 'read_fulfillment_orders',
-      handler: (s, [id]) => structuredClone(s.fulfillmentOrders.get(orderOf(s, id).id) ?? []),
+      handler: (s, [id]) => {
+        const order = orderOf(s, id);
+        return (s.fulfillmentOrders.get(order.id) ?? []).map((fo) =>
+          servedFulfillmentOrder(fo, s.newShape.has(order.id)),
+        );
+      },
     },
     {
       method: 'PATCH',
       pattern: /^\/orders\/(\d+)\/fulfillment-orders\/([^/]+)$/,
       name: 'PATCH /orders/{id}/fulfillment-orders/{fo_id}',
       scope: 'write_fulfillment_orders',
-      handler: (s, [id, fo], b) => structuredClone(s.patchFulfillmentOrder(orderOf(s, id), fo, object(b))),
+      handler: (s, [id, fo], b) => {
+        const order = orderOf(s, id);
+        return servedFulfillmentOrder(s.patchFulfillmentOrder(order, fo, object(b)), s.newShape.has(order.id));
+      },
     },
     {
       method: 'GET',
       pattern: /^\/locations$/,
       name: 'GET /locations',
       scope: 'read_locations',
-      handler: (s) =>
-        s.locations.map((l) => ({
-          id: l.id,
-          name: { pt: l.name },
-          priority: l.priority,
-          is_default: l.priority === 0,
-        })),
+      handler: (s) => s.stockLocations.list(),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/locations\/priorities$/,
+      name: 'PATCH /locations/priorities',
+      scope: 'write_locations',
+      handler: (s, _p, b) => s.stockLocations.setPriorities(b),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/locations\/([^/]+)\/chosen-as-default$/,
+      name: 'PATCH /locations/{id}/chosen-as-default',
+      scope: 'write_locations',
+      handler: (s, [id]) => s.stockLocations.chooseDefault(decodeURIComponent(id)),
     },
     {
       method: 'GET',
@@ -2079,7 +2094,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
       if (result instanceof Listed) return answer(route.status ?? 200, result.body, result.headers);
       return answer(route.status ?? 200, result);
     } catch (error) {
-      if (error instanceof Answer) return answer(error.status, error.body);
+      if (error instanceof Answer || error instanceof LocationRefusal) return answer(error.status, error.body);
       throw error;
     }
   };
@@ -2193,6 +2208,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
           rootCategoryParent: options.rootCategoryParent === undefined ? 0 : options.rootCategoryParent,
           refuseBothPublishedAndVisibility: options.refuseBothPublishedAndVisibility ?? true,
           createTakesInventoryLevels: options.createTakesInventoryLevels ?? false,
+          webhookTarget: () => webhookTarget,
         },
       );
       stores.set(storeId, store);
@@ -2227,6 +2243,7 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
         stockPrice: !!target.stockPrice,
       }),
     intercept: (hook) => void (interceptor = hook),
+    sendWebhooksTo: (target) => void (webhookTarget = target ?? undefined),
     clearFaults: () => void ((faults = []), (conflicts = [])),
     close: () =>
       new Promise<void>((resolve) => {
