@@ -8,9 +8,11 @@ import type { Context } from './graphql/context';
 import { graphqlRoute } from './graphql/route';
 import type { AdminAssets } from './http/admin-assets';
 import { inFlightGate } from './http/in-flight';
+import { metricsRoute, RequestCounter } from './http/metrics-route';
 import { protections } from './http/protections';
 import { proxyTrust } from './http/trust';
 import { docsPage } from './rest/docs';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
 import type { Endpoint } from './rest/route';
 import { errorHandler, notFound, restRouter } from './rest/router';
 import type { Services } from './services';
@@ -24,6 +26,8 @@ export interface AppParts {
   rest: Endpoint[];
   /** The admin's hashed files, below /assets. */
   assets: AdminAssets;
+  /** What /metrics answers, when METRICS_TOKEN is set. */
+  metrics?: GatewayMetrics;
 }
 
 /** A slash as a path may spell it: plain, percent-encoded (`%2f`), or a backslash, which browsers read as one. */
@@ -36,10 +40,11 @@ const NOT_A_SCREEN = new RegExp(`^${SLASH}+(?:api|graphql|docs)(?:${SLASH}|$)`, 
 
 /**
  * The one HTTP pipeline: every request, whatever answers it, passes the same protections (http/protections.ts) first,
- * then the REST API (/api/v1), GraphQL and its explorer (/graphql), /docs, the admin's hashed files (/assets) or its
- * page. What none of them serves is a JSON 404; an error none of them answered is answered without a stack trace.
+ * then the REST API (/api/v1), GraphQL and its explorer (/graphql), /docs, /metrics, the admin's hashed files
+ * (/assets) or its page. What none of them serves is a JSON 404; an error none of them answered is answered without a
+ * stack trace.
  */
-export function createApp({ config, log, services, apollo, rest, assets }: AppParts): Express {
+export function createApp({ config, log, services, apollo, rest, assets, metrics }: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', proxyTrust(config.TRUST_PROXY));
@@ -49,17 +54,21 @@ export function createApp({ config, log, services, apollo, rest, assets }: AppPa
 
   // First, before any work a request could make the process hold: the bounds on requests being answered at once.
   app.use(inFlightGate({ total: config.REQUESTS_IN_FLIGHT, perAddress: config.REQUESTS_IN_FLIGHT_PER_ADDRESS }, log));
-  app.use(protections(config, log));
+  const counter = metrics && new RequestCounter(metrics);
+  app.use(protections(config, log, counter));
   // Every text answer over 1 KiB goes compressed to a browser that accepts it (REST, GraphQL, the OpenAPI document);
   // the admin's page, its files and /docs carry copies compressed at build or first use, and are left as they are.
   app.use(compression({ threshold: 1024 }));
   app.use('/api/v1', restRouter(rest, config, log));
   app.use('/graphql', graphqlRoute(apollo, services, config));
   if (config.PUBLIC_API_DOCS) app.use('/docs', docsPage());
+  // Without METRICS_TOKEN, /metrics is an unknown address: a JSON 404, never the admin's page.
+  app.get('/metrics', config.METRICS_TOKEN && metrics ? metricsRoute(config.METRICS_TOKEN, metrics) : notFound);
   app.get('/assets/:name', assets.handler);
   app.use((req, res, next) => (NOT_A_SCREEN.test(req.path) ? notFound(req, res, next) : next()));
   app.use(adminFiles());
   app.use(notFound);
   app.use(errorHandler(log));
+  counter?.learn(app.router);
   return app;
 }

@@ -208,6 +208,11 @@ const schema = z.object({
   CORS_ORIGINS: list,
   /** Whether /docs, the OpenAPI document and the GraphQL explorer are served; see PUBLIC_API_DOCS below for the default. */
   PUBLIC_API_DOCS: bool.optional(),
+  /** The bearer token Prometheus scrapes /metrics with; unset, /metrics answers 404 and no request is measured. */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S+$/, 'must be one word: it is sent as `Authorization: Bearer <token>`')
+    .optional(),
 
   RATE_LIMIT_WINDOW_SECONDS: int(1).default(60),
   RATE_LIMIT_LOGIN: int(1).default(20),
@@ -270,6 +275,23 @@ const schema = z.object({
   AUTHORIZATION_CODE_RETENTION_DAYS: int(1, 3650).default(30),
   /** How long history is kept (webhooks received, sync runs, finished jobs) before the prune job deletes it. */
   HISTORY_RETENTION_DAYS: int(1, 3650).default(90),
+
+  /** When every client's health is worked out again (the Saúde screen, REST `/client-health/`). */
+  HEALTH_CRON: cron.default('* * * * *'),
+  /**
+   * A kind of run (catalogue, stock) is late when its last success is older than this many times its schedule's
+   * interval (attention), and critical past HEALTH_RUN_CRITICAL_FACTOR times.
+   */
+  HEALTH_RUN_LATE_FACTOR: int(1, 1000).default(3),
+  HEALTH_RUN_CRITICAL_FACTOR: int(1, 1000).default(12),
+  /** The last runs of a kind that failed in a row before the client is critical (one is attention). */
+  HEALTH_FAILED_RUNS: int(1, 50).default(3),
+  /** Runs in the last 24 hours that ended on Nuvemshop's 429s before the client needs attention. */
+  HEALTH_RATE_LIMITED_RUNS: int(1, 1000).default(3),
+  /** An order still `received` this long is stuck (attention). */
+  HEALTH_ORDER_STUCK_MINUTES: int(1, 10_080).default(30),
+  /** An order waiting for a person (held, rejected, uncertain, stuck) this long makes its client critical. */
+  HEALTH_ORDER_CRITICAL_HOURS: int(1, 720).default(4),
 });
 
 export type Registration = 'open' | 'approval' | 'closed';
@@ -291,6 +313,9 @@ const PRODUCTION_SECRETS: [keyof Config, string][] = [
   ['FIRST_SUPERUSER_PASSWORD', DEV_SUPERUSER_PASSWORD],
   ['TOKEN_ENCRYPTION_KEY', DEV_TOKEN_ENCRYPTION_KEY],
 ];
+
+/** The shortest METRICS_TOKEN production takes: a guessable one would show anyone the product's traffic and queues. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
 
 export class ConfigError extends Error {}
 
@@ -350,6 +375,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           `${key} is not set; set it to the public address before running with NODE_ENV=production`,
         );
       }
+    }
+    if (config.METRICS_TOKEN !== undefined && config.METRICS_TOKEN.length < METRICS_TOKEN_MIN_LENGTH) {
+      throw new ConfigError(
+        `METRICS_TOKEN is shorter than ${METRICS_TOKEN_MIN_LENGTH} characters; set a long random one (e.g. \`openssl rand -hex 32\`) or leave it empty to turn /metrics off before running with NODE_ENV=production`,
+      );
     }
     if (new URL(config.PUBLIC_URL).protocol !== 'https:') {
       // Nuvemshop refuses to register a webhook at any other address.

@@ -15,6 +15,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedde
 import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { JobQueue, jobQueueOptions } from './queue/queue';
+import { GatewayMetrics } from './metrics/gateway-metrics';
 import { createApolloServer } from './graphql/server';
 import { compiledExecution } from './graphql/compiled-executor';
 import { graphqlSchema } from './graphql/schema';
@@ -81,7 +82,10 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
       { document: config.PUBLIC_API_DOCS },
     );
     const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
-    const app = createApp({ config, log, services, apollo, rest, assets });
+    const metrics = config.METRICS_TOKEN
+      ? new GatewayMetrics((statement) => db.em.getConnection().execute(statement), log)
+      : undefined;
+    const app = createApp({ config, log, services, apollo, rest, assets, metrics });
     const server = expressServer(
       app,
       // Node checks for stalled requests every 30 s by default: a client sending headers slowly would hold a

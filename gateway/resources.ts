@@ -1,5 +1,6 @@
 import { archivedClientResource } from './clients/archived-client.resource';
 import { clientResource } from './clients/client.resource';
+import { clientHealthResource } from './health/client-health.resource';
 import { mailJobResource } from './email/mail-job.resource';
 import { itemResource } from './items/item.resource';
 import { locationResource } from './locations/location.resource';
@@ -16,6 +17,7 @@ import { webhookEventResource } from './webhooks/webhook-event.resource';
  * (in its domain's folder) and its line here; the table, REST, OpenAPI, GraphQL and the admin follow from it.
  */
 const RESOURCES: readonly Resource[] = [
+  clientHealthResource,
   clientResource,
   archivedClientResource,
   locationResource,

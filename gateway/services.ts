@@ -30,6 +30,7 @@ import { OrderWatch } from './orders/order-watch';
 import { LocationReader } from './locations/location-reader';
 import { LocationService } from './locations/location.service';
 import { locationResource } from './locations/location.resource';
+import { HealthCheck } from './health/health-check';
 
 /** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
 export interface Services {
@@ -45,6 +46,8 @@ export interface Services {
   /** What staff do with a client's stock locations beyond reading them: read them from the store, order, default. */
   locations: LocationService;
   webhooks: WebhookService;
+  /** Every client's health, worked out again on a schedule (or when asked). */
+  health: HealthCheck;
   mailer: Mailer;
   jobs: JobQueue;
   /** Every queue with its handler, for the workers this process (or `npm run worker`) starts. */
@@ -80,6 +83,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   const locations = new LocationService(orm, jobs, nuvemshop, resources[locationResource.name]);
   // A location's Hiper key is checked against its client's other locations before the declared update.
   resources[locationResource.name] = locations.operations();
+  const healthCheck = new HealthCheck(orm, config);
   return {
     auth,
     users,
@@ -89,6 +93,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     orders: new OrderService(orm, jobs, orderSender, orderSweep, config),
     locations,
     webhooks: new WebhookService(orm, rows, jobs, limits, config),
+    health: healthCheck,
     mailer,
     jobs,
     queues: queueDefinitions({
@@ -107,6 +112,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       storeLife: new StoreLife(orm, jobs, config, log),
       storeUnhook: new StoreUnhook(orm, nuvemshop, config),
       locationReader: new LocationReader(orm, nuvemshop, config, log),
+      healthCheck,
     }),
   };
 }

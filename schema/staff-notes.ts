@@ -180,4 +180,53 @@ export const orderNotes = {
   cancelled_in_hiper_every_shipment: 'Cancelado no Hiper, como todas as remessas: cancelado na loja',
 } as const;
 
+/** A span of time as a reason says it: "45 min", "3 h", "2 dias" (rounded down; under a minute, "menos de 1 min"). */
+export function spanText(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return 'menos de 1 min';
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  const days = Math.floor(hours / 24);
+  return `${days} ${days === 1 ? 'dia' : 'dias'}`;
+}
+
+/** What a kind of run is called in a reason. */
+const runKindNames = { catalogue: 'do catálogo', stock: 'de estoque e preço' } as const;
+
+/** A client's health as staff read it (the Saúde screen), and why it is not "Em dia". */
+export const healthNames = { ok: 'Em dia', attention: 'Atenção', critical: 'Crítico' } as const;
+
+/** Each reason's text: the API's `reasons[].text`, and the alert e-mails'. */
+export const healthNotes = {
+  store_token_revoked: syncErrorNotes.nuvemshop_token_revoked,
+  store_suspended: syncErrorNotes.nuvemshop_suspended,
+  store_uninstalled: 'Aplicativo desinstalado da loja: nada é sincronizado até que seja instalado de novo',
+  not_connected: 'Falta o Token Hiper, o Token Nuvemshop ou o ID da loja: nada é sincronizado',
+  scopes_missing: (scopes: string) =>
+    `Falta permissão ao aplicativo na Nuvemshop: ${scopes} (reinstale o app na loja para concedê-la)`,
+  run_late: (kind: 'catalogue' | 'stock', age: number, every: number) =>
+    `Sincronização ${runKindNames[kind]} sem sucesso há ${spanText(age)} (agendada a cada ${spanText(every)})`,
+  run_never: (kind: 'catalogue' | 'stock', age: number, every: number) =>
+    `Sincronização ${runKindNames[kind]} nunca concluída; cliente criado há ${spanText(age)} (agendada a cada ` +
+    `${spanText(every)})`,
+  run_failed: (kind: 'catalogue' | 'stock', failed: number, why: string) =>
+    failed === 1
+      ? `A última sincronização ${runKindNames[kind]} falhou: ${why}`
+      : `As ${failed} últimas sincronizações ${runKindNames[kind]} falharam: ${why}`,
+  rate_limited: (runs: number) =>
+    `${counted(runs, 'sincronização', 'sincronizações')} nas últimas 24 h ` +
+    `${runs === 1 ? 'parou' : 'pararam'} no limite de chamadas da Nuvemshop (429)`,
+  orders_held: (n: number, oldest: number) =>
+    `${counted(n, 'pedido', 'pedidos')} aguardando pessoa; o mais antigo há ${spanText(oldest)}`,
+  orders_rejected: (n: number, oldest: number) =>
+    `${counted(n, 'pedido recusado', 'pedidos recusados')} pelo Hiper; o mais antigo há ${spanText(oldest)}`,
+  orders_uncertain: (n: number, oldest: number) =>
+    `${counted(n, 'pedido', 'pedidos')} com envio incerto ao Hiper; o mais antigo há ${spanText(oldest)}`,
+  orders_stuck: (n: number, oldest: number) =>
+    `${counted(n, 'pedido parado', 'pedidos parados')} em “Recebido”; o mais antigo há ${spanText(oldest)}`,
+} as const;
+
+export type HealthReasonCode = keyof typeof healthNotes;
+
 export type SyncErrorNoteCode = keyof typeof syncErrorNotes;

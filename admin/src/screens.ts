@@ -9,6 +9,7 @@ export type ScreenModule = { default: ComponentType<{ resource: ResourceName }> 
  * derives (crud/DeclaredList.tsx). A screen's file name ends in `List.tsx` (the build preloads those).
  */
 export const customScreens: Partial<Record<ResourceName, () => Promise<ScreenModule>>> = {
+  saude: () => import('./health/HealthList'),
   admin: () => import('./users/UserList'),
   sincronizacoes: () => import('./syncRuns/SyncRunList'),
   pedidos: () => import('./orders/OrderList'),

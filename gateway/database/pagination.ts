@@ -79,6 +79,8 @@ export interface ListScope {
   filters?: Record<string, string>;
   /** Properties that must be null (an archive's: archived records are left out; the kept total counts the rest). */
   absent?: string[];
+  /** The order of a list that asks for none, as properties and directions (default: newest first). */
+  order?: readonly (readonly [property: string, direction: 'asc' | 'desc'])[];
 }
 
 /**
@@ -88,7 +90,7 @@ export interface ListScope {
 export type Total = { table: string } | { ownerTotals: string; owner: string } | { count: true };
 
 /**
- * One page and the total, newest first unless a known field is asked for.
+ * One page and the total, newest first (or in the scope's `order`) unless a known field is asked for.
  * `sortable` maps API field names to entity properties; anything else falls back to the default order.
  * Two statements, run at once: the page, and the total (from the trigger-kept counters when nothing narrows the
  * list beyond `total`, else a count with the same conditions). `q` is matched with `ilike` on each searched column
@@ -129,7 +131,9 @@ export async function findPage<T, K extends keyof T & string>(
   const direction = options.sortOrder === 'ASC' ? 'asc' : 'desc';
   const order = property
     ? `${shape.column[property]} ${direction}, ${shape.column.id} ${direction}`
-    : `${shape.column.createdAt} desc, ${shape.column.id} desc`;
+    : scope.order?.length
+      ? [...scope.order.map(([prop, dir]) => `${shape.column[prop]} ${dir}`), `${shape.column.id} asc`].join(', ')
+      : `${shape.column.createdAt} desc, ${shape.column.id} desc`;
   const pageValues = [...values, options.limit, options.skip];
   const n = values.length;
   const page =

@@ -77,7 +77,10 @@ const when =
 function listDescription(resource: Resource): string {
   const plural = `${resource.noun[0].toUpperCase()}${resource.noun.slice(1)}s`;
   if (resource.options.owner) return `${plural}: all for a superuser, otherwise the caller’s own`;
-  return resource.read === 'superuser' ? `${plural}, newest first (superuser)` : `${plural}, newest first`;
+  const order = resource.options.order
+    ? `by ${resource.options.order.map(([field, direction]) => `${field} ${direction === 'desc' ? 'descending' : 'ascending'}`).join(', then ')}`
+    : 'newest first';
+  return resource.read === 'superuser' ? `${plural}, ${order} (superuser)` : `${plural}, ${order}`;
 }
 
 /**

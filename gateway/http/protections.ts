@@ -6,6 +6,7 @@ import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { RequestCounter } from './metrics-route';
 
 /** What every answer carries, whatever part of the server writes it. */
 export const HELMET_OPTIONS: HelmetOptions = {
@@ -94,10 +95,10 @@ export function originForm(url: string): string {
  * Every request's protections, declared once and run first for every address the server answers (the REST API,
  * GraphQL and its explorer, /docs, the admin's page and files): a request id,
  * helmet's security headers, CORS when configured, the request timeout and the access log
- * line, of one shape for all. The caller's address (`req.ip`, which every per-address limit keys on) is Express's
- * `trust proxy` reading of it, set on the app.
+ * line, of one shape for all, and with a `counter` (METRICS_TOKEN set) the request counted by its route. The caller's
+ * address (`req.ip`, which every per-address limit keys on) is Express's `trust proxy` reading of it, set on the app.
  */
-export function protections(config: Config, log: Logger): RequestHandler[] {
+export function protections(config: Config, log: Logger, counter?: RequestCounter): RequestHandler[] {
   const headers = securityHeaders();
   const crossOrigin = corsOptions(config);
   // The line of an answered request holds nothing secret (its address passes maskUrl first): it skips the logger's
@@ -115,11 +116,13 @@ export function protections(config: Config, log: Logger): RequestHandler[] {
     timer.unref();
     res.once('close', () => {
       clearTimeout(timer);
+      const ms = performance.now() - started;
+      counter?.count(req, res, ms / 1000);
       if (url === HEALTH_CHECK_PATH) return;
       const line = {
         req: { id, method: req.method, url: maskUrl(url), remoteAddress: req.ip },
         res: { statusCode: res.statusCode },
-        responseTime: Math.round(performance.now() - started),
+        responseTime: Math.round(ms),
       };
       const { failure } = res as typeof res & Logged;
       if (!res.writableFinished) answered.info(line, 'request aborted');

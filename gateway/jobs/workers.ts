@@ -7,6 +7,7 @@ import { storeInstallQueue, suspendedCheckQueue, webhookQueue, type StoreLifeDep
 import { orderQueues, type OrderJobDeps } from './order.job';
 import { clientArchivedQueue, type ClientJobDeps } from './client.job';
 import { locationsReadQueue, type LocationJobDeps } from './location.job';
+import { clientHealthQueue, type HealthJobDeps } from './health.job';
 
 /**
  * Every queue of the product, each with its retries, concurrency, schedule and handler: the gateway (unless
@@ -14,7 +15,7 @@ import { locationsReadQueue, type LocationJobDeps } from './location.job';
  * synchronisation, say) adds its payload to gateway/queue/payloads.ts and its definition here.
  */
 export function queueDefinitions(
-  deps: MailJobDeps & SyncJobDeps & StoreLifeDeps & OrderJobDeps & ClientJobDeps & LocationJobDeps,
+  deps: MailJobDeps & SyncJobDeps & StoreLifeDeps & OrderJobDeps & ClientJobDeps & LocationJobDeps & HealthJobDeps,
 ): QueueDefinition[] {
   return [
     mailQueue(deps),
@@ -27,5 +28,6 @@ export function queueDefinitions(
     ...orderQueues(deps),
     clientArchivedQueue(deps),
     locationsReadQueue(deps),
+    clientHealthQueue(deps),
   ] as QueueDefinition[];
 }

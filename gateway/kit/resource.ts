@@ -338,6 +338,11 @@ export interface ResourceOptions<E = EntityOfFields<Fields>> {
    * the rows of `history` (each table and its column naming the record) are deleted with it, in one transaction.
    */
   archive?: { field: string; history: readonly { table: string; column: string }[] };
+  /**
+   * The order of a list that asks for none, as fields and directions (default: newest first): a health list, worst
+   * first.
+   */
+  order?: readonly (readonly [field: string, direction: 'asc' | 'desc'])[];
   /** Sets of fields no two records share together (`[['client_id', 'nuvemshop_order_id']]`): a unique index each. */
   unique?: readonly (readonly string[])[];
   description?: string;
@@ -438,6 +443,8 @@ export class Resource<F extends Fields = Fields> {
     // The owner is whoever created the record: taken from a body, anyone could give their records away or take others'.
     if (options.owner && !fields[options.owner]?.readOnly)
       throw new Error(`${name}: its owner (${options.owner}) must be a readOnly reference`);
+    for (const [field] of options.order ?? [])
+      if (!fields[field]) throw new Error(`${name}: its order names ${field}, which is not one of its fields`);
     if (options.source && this.operations.some((op) => op !== 'list' && op !== 'get'))
       throw new Error(`${name}: a resource over a query is read-only`);
     // A hidden field is the system's bookkeeping: no screen shows it, so none may ask a person for it, list it, sort

@@ -60,7 +60,11 @@ export class ResourceService implements ResourceOperations {
   ) {
     const owner = resource.options.owner;
     this.owner = owner ? propertyOf(owner, resource.fields[owner]) : undefined;
-    this.scope = { search: resource.searched, filters: resource.filters };
+    this.scope = {
+      search: resource.searched,
+      filters: resource.filters,
+      order: resource.options.order?.map(([name, direction]) => [propertyOf(name, resource.fields[name]), direction]),
+    };
     const archive = resource.options.archive?.field;
     this.archived = archive ? propertyOf(archive, resource.fields[archive]) : undefined;
     this.references = Object.entries(resource.fields).flatMap(([name, field]) =>

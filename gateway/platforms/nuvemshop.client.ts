@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { messages } from '../messages';
+import { observeBucketWait } from '../metrics/bucket-waits';
 import { NuvemshopBucket } from './nuvemshop-bucket';
 import { byCreation, byUpdate, type Filters, type WindowAnswer } from './nuvemshop-windows';
 import { scopeOfCall } from './nuvemshop-scopes';
@@ -429,8 +430,12 @@ export class NuvemshopStoreClient {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const retries = this.options.rateLimitRetries ?? 8;
     let conflicts = 0;
+    let rateLimited = false;
     for (let attempt = 0; ; attempt++) {
+      const waiting = performance.now();
       await this.bucket.take();
+      observeBucketWait(rateLimited ? '429' : 'bucket', waiting);
+      rateLimited = false;
       this.requests++;
       let response: Response;
       let answer: unknown;
@@ -454,6 +459,7 @@ export class NuvemshopStoreClient {
       if (response.status === 429) {
         // The bucket holds back this call's next attempt, and every other call to the store, for x-rate-limit-reset.
         this.bucket.full(response.headers);
+        rateLimited = true;
         if (attempt - conflicts >= retries) {
           throw new NuvemshopUnavailable(
             'nuvemshop_rate_limited',

@@ -58,6 +58,8 @@ export interface JobPayloads {
   'orders-watch': Record<string, never>;
   /** Hiper's events read for every order sent and not finished. */
   'orders-status': Record<string, never>;
+  /** Every client's health worked out again; runs on a schedule. */
+  'client-health': Record<string, never>;
 }
 
 export type QueueName = keyof JobPayloads;

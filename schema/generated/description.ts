@@ -185,6 +185,53 @@ export const types = {
       }
     }
   },
+  "ClientHealth": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "client_id": {
+        "type": "ID",
+        "filterable": true,
+        "references": "Client"
+      },
+      "client_name": {
+        "type": "String",
+        "listed": true,
+        "sortable": true
+      },
+      "health": {
+        "type": "ClientHealthHealth",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "ok",
+          "attention",
+          "critical"
+        ],
+        "tones": {
+          "ok": "success",
+          "attention": "warning",
+          "critical": "error"
+        }
+      },
+      "reasons": {
+        "type": "JSON",
+        "listed": true
+      },
+      "health_since": {
+        "type": "DateTime",
+        "listed": true
+      },
+      "checked_at": {
+        "type": "DateTime"
+      },
+      "severity": {
+        "type": "Int",
+        "hidden": true
+      }
+    }
+  },
   "Item": {
     "fields": {
       "id": {
@@ -884,6 +931,17 @@ export const types = {
 
 /** Each type the admin shows as a screen (`@resource`), by type name, in sidebar order. */
 export const resources = {
+  "ClientHealth": {
+    "screen": "saude",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "title": "client_name",
+    "menu": 5,
+    "icon": "MonitorHeart"
+  },
   "Client": {
     "screen": "clientes",
     "operations": [
@@ -1123,6 +1181,16 @@ export const queries = {
       }
     }
   },
+  "ClientHealth": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
   "Item": {
     "args": {
       "id": {
@@ -1253,6 +1321,40 @@ export const queries = {
         "type": "ArchivedClientFilter",
         "list": false,
         "sdl": "ArchivedClientFilter",
+        "required": false
+      }
+    }
+  },
+  "_allClientHealthsMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "ClientHealthFilter",
+        "list": false,
+        "sdl": "ClientHealthFilter",
         "required": false
       }
     }
@@ -1661,6 +1763,40 @@ export const queries = {
         "type": "ArchivedClientFilter",
         "list": false,
         "sdl": "ArchivedClientFilter",
+        "required": false
+      }
+    }
+  },
+  "allClientHealths": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "ClientHealthFilter",
+        "list": false,
+        "sdl": "ClientHealthFilter",
         "required": false
       }
     }

@@ -3,6 +3,11 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type ClientHealthHealth =
+  | 'attention'
+  | 'critical'
+  | 'ok';
+
 /** Who may sign up: `open` (active at once), `approval` (inactive until a superuser activates it), `closed` */
 export type Registration =
   | 'approval'
@@ -45,7 +50,7 @@ export type DashboardCountsQueryVariables = Exact<{
 }>;
 
 
-export type DashboardCountsQuery = { clients: { count: number }, notConnected: { count: number }, partial: { count: number }, failed: { count: number }, tokenRevoked: { count: number }, disconnected: { count: number }, suspended: { count: number }, heldOrders: { count: number }, uncertainOrders: { count: number }, cancelRefusedOrders: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
+export type DashboardCountsQuery = { healthCritical: { count: number }, healthAttention: { count: number }, _allClientHealthsMeta: { count: number }, allClientHealths: Array<{ id: string, client_id: string, client_name: string, health: ClientHealthHealth, reasons: unknown }>, clients: { count: number }, notConnected: { count: number }, partial: { count: number }, failed: { count: number }, tokenRevoked: { count: number }, disconnected: { count: number }, suspended: { count: number }, heldOrders: { count: number }, uncertainOrders: { count: number }, cancelRefusedOrders: { count: number }, items: { count: number }, users?: { count: number }, failedMail?: { count: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -109,6 +114,22 @@ export const RegistrationDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<RegistrationQuery, RegistrationQueryVariables>;
 export const DashboardCountsDocument = new TypedDocumentString(`
     query DashboardCounts($superuser: Boolean!) {
+  healthCritical: _allClientHealthsMeta(filter: {health: critical}) {
+    count
+  }
+  healthAttention: _allClientHealthsMeta(filter: {health: attention}) {
+    count
+  }
+  _allClientHealthsMeta {
+    count
+  }
+  allClientHealths(perPage: 5) {
+    id
+    client_id
+    client_name
+    health
+    reasons
+  }
   clients: _allClientsMeta {
     count
   }

@@ -40,6 +40,8 @@ const CONTRACT_ROUTES = [
   // The store synchronisation's history: read-only resources.
   'get /api/v1/sync-runs/',
   'get /api/v1/sync-runs/{id}',
+  'get /api/v1/client-health/',
+  'get /api/v1/client-health/{id}',
   'get /api/v1/product-links/',
   'get /api/v1/product-links/{id}',
   // The mail outbox, a read-only resource: no create, update or delete.

@@ -67,6 +67,7 @@ describe('the @hidden hint', () => {
         'cancel_requested_at',
       ],
       WebhookEvent: ['delivery_key'],
+      ClientHealth: ['severity'],
     };
     const shown = {
       Order: ['number', 'customer_name', 'state', 'hold_reason', 'received_at', 'placed_at', 'store_status'],
@@ -98,6 +99,7 @@ describe('the @hidden hint', () => {
         'Order.status_read_at',
         'Order.fulfil_refused_at',
         'Order.cancel_requested_at',
+        'ClientHealth.severity',
         'WebhookEvent.delivery_key',
       ].sort(),
     );

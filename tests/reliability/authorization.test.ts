@@ -170,6 +170,12 @@ async function syncRunId(f: Fixture): Promise<string> {
   );
   return run.id;
 }
+/** The victim's client's health row, worked out by the gateway's own check. */
+async function healthId(f: Fixture): Promise<string> {
+  await t.gateway.services.health.refresh();
+  const [row] = await t.sql<{ id: string }>(`select id from client_health where client_id = $1`, [f.victim.clientId]);
+  return row.id;
+}
 /** An order of the victim's client, already sent to Hiper. */
 async function orderId(f: Fixture): Promise<string> {
   const [order] = await t.sql<{ id: string }>(
@@ -343,6 +349,8 @@ const REST: Record<string, Build<RestCall>> = {
   'POST /clients/{id}/sync': (f) => ({ method: 'POST', path: `/clients/${f.victim.clientId}/sync`, json: {} }),
   'GET /sync-runs/': (f) => ({ method: 'GET', path: `/sync-runs/?client_id=${f.victim.clientId}` }),
   'GET /sync-runs/{id}': async (f) => ({ method: 'GET', path: `/sync-runs/${await syncRunId(f)}` }),
+  'GET /client-health/': (f) => ({ method: 'GET', path: `/client-health/?client_id=${f.victim.clientId}` }),
+  'GET /client-health/{id}': async (f) => ({ method: 'GET', path: `/client-health/${await healthId(f)}` }),
   'GET /orders/': (f) => ({ method: 'GET', path: `/orders/?client_id=${f.victim.clientId}` }),
   'GET /orders/{id}': async (f) => ({ method: 'GET', path: `/orders/${await orderId(f)}` }),
   'POST /orders/{id}/resend': async (f) => ({ method: 'POST', path: `/orders/${await orderId(f)}/resend` }),
@@ -448,6 +456,15 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query SyncRun': async (f) => ({
     query: 'query ($id: ID!) { SyncRun(id: $id) { id state } }',
     variables: { id: await syncRunId(f) },
+  }),
+  'query allClientHealths': (f) => ({
+    query: 'query ($id: ID) { allClientHealths(filter: { client_id: $id }) { id health reasons } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allClientHealthsMeta': () => ({ query: '{ _allClientHealthsMeta { count } }' }),
+  'query ClientHealth': async (f) => ({
+    query: 'query ($id: ID!) { ClientHealth(id: $id) { id health } }',
+    variables: { id: await healthId(f) },
   }),
   'query allProductLinks': (f) => ({
     query: 'query ($id: ID) { allProductLinks(filter: { client_id: $id, q: "Produto" }) { id sku state } }',

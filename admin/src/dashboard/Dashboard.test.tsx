@@ -21,6 +21,26 @@ describe('Dashboard', () => {
     const fetch = vi.fn().mockResolvedValueOnce(
       answer({
         data: {
+          healthCritical: { count: 1 },
+          healthAttention: { count: 0 },
+          _allClientHealthsMeta: { count: 3 },
+          allClientHealths: [
+            {
+              id: 'h1',
+              client_id: 'c1',
+              client_name: 'Loja da Maria',
+              health: 'critical',
+              reasons: [
+                {
+                  code: 'orders_held',
+                  health: 'critical',
+                  text: '2 pedidos aguardando pessoa; o mais antigo há 5 h',
+                  since: '2026-12-01T10:00:00Z',
+                },
+              ],
+            },
+            { id: 'h2', client_id: 'c2', client_name: 'https://joao.example', health: 'ok', reasons: [] },
+          ],
           clients: { count: 3 },
           notConnected: { count: 1 },
           partial: { count: 0 },
@@ -73,6 +93,25 @@ describe('Dashboard', () => {
       'href',
       `/pedidos?filter=${encodeURIComponent('{"cancel_refused":true}')}`,
     );
+    // Every client's health first: how many in each, each leading to them, and the worst by name with why.
+    const health = screen.getByRole('region', { name: 'Saúde dos clientes' });
+    expect(health).toBe(screen.getAllByRole('region')[0]);
+    for (const [name, level] of [
+      ['Crítico: 1', 'critical'],
+      ['Atenção: 0', 'attention'],
+      ['Em dia: 2', 'ok'],
+    ])
+      expect(screen.getByRole('link', { name })).toHaveAttribute(
+        'href',
+        `/saude?filter=${encodeURIComponent(JSON.stringify({ health: level }))}`,
+      );
+    expect(await screen.findByText('Loja da Maria')).toBeInTheDocument();
+    expect(screen.getByText(/2 pedidos aguardando pessoa; o mais antigo há 5 h/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ver pedidos' })).toHaveAttribute(
+      'href',
+      `/pedidos?filter=${encodeURIComponent(JSON.stringify({ client_id: 'c1', state: 'held' }))}`,
+    );
+    expect(screen.queryByText('https://joao.example')).toBeNull();
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(JSON.parse(fetch.mock.calls[0][1].body).variables).toEqual({ superuser: true });
   });
@@ -81,6 +120,10 @@ describe('Dashboard', () => {
     const fetch = vi.fn().mockResolvedValueOnce(
       answer({
         data: {
+          healthCritical: { count: 0 },
+          healthAttention: { count: 0 },
+          _allClientHealthsMeta: { count: 0 },
+          allClientHealths: [],
           clients: { count: 0 },
           notConnected: { count: 0 },
           partial: { count: 0 },

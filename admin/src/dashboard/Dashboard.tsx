@@ -5,6 +5,7 @@ import { Title, useGetIdentity, useLogoutIfAccessDenied } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { DashboardCountsDocument, type DashboardCountsQuery } from '../../../schema/generated/graphql';
 import { graphql } from '../api';
+import { HealthCard } from './HealthCard';
 
 /** A count that leads to its list. */
 function CountCard({ label, count, to }: { label: string; count: number; to: string }) {
@@ -132,6 +133,7 @@ function Counts({ superuser }: { superuser: boolean }) {
   if (!data) return null;
   return (
     <>
+      <HealthCard counts={data} />
       <Box
         component="section"
         aria-label="Resumo"
@@ -160,7 +162,7 @@ function Counts({ superuser }: { superuser: boolean }) {
 }
 
 /**
- * /: the greeting, how many clients, items and (for superusers) users there are, the clients and orders that wait for
+ * /: the greeting, every client's health (the worst first), how many clients, items and (for superusers) users there are, the clients and orders that wait for
  * a person, and the failed mail.
  */
 export default function Dashboard() {

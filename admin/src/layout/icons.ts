@@ -4,6 +4,7 @@ import BusinessIcon from '@mui/icons-material/Business';
 import InventoryIcon from '@mui/icons-material/Inventory2';
 import ListIcon from '@mui/icons-material/List';
 import MailIcon from '@mui/icons-material/MailOutline';
+import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /** The icons a declaration may name (`icon`), for its sidebar entry; any other name gets a list's. */
@@ -14,6 +15,7 @@ const icons: Record<string, SvgIconComponent> = {
   Mail: MailIcon,
   List: ListIcon,
   Archive: ArchiveIcon,
+  MonitorHeart: MonitorHeartIcon,
 };
 
 export const iconNamed = (name: string | undefined): SvgIconComponent =>
