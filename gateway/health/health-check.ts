@@ -28,6 +28,9 @@ const REASON_ORDER: readonly HealthReasonCode[] = [
   'store_uninstalled',
 ];
 
+/** Clients worked out together: their facts read in one statement each, their rows written in one. */
+const BATCH = 500;
+
 /** The order states that wait for a person, each with its reason; `received` only once it is stuck. */
 const WAITING_ORDERS = {
   held: 'orders_held',
@@ -78,7 +81,7 @@ export function cronInterval(expression: string, from = new Date()): number {
  * store's state (a revoked token, a suspended store, the app uninstalled, a missing scope), a catalogue never written
  * to the store, each kind of run late against its schedule or failing, runs ended on Nuvemshop's 429s, and orders waiting for a person. A reason seen in
  * the last check keeps its `since` (unless its own facts date it); a client keeps its `health_since` while its health
- * stays the same. Four statements read the facts, one writes every row.
+ * stays the same. Clients go in batches: one statement reads each kind of fact of a batch, one writes its rows.
  */
 export class HealthCheck {
   constructor(
@@ -99,16 +102,46 @@ export class HealthCheck {
     };
   }
 
-  /** Works every client's health out again, as of `now`; answers how many clients are in each health. */
+  /**
+   * Works every client's health out again, as of `now`, a batch of clients at a time (memory stays bounded however
+   * many there are); answers how many clients are in each health. Rows of clients no longer live go.
+   */
   async refresh(now = new Date()): Promise<Record<Health, number>> {
     const connection = this.orm.em.getConnection();
-    const failedRuns = this.config.HEALTH_FAILED_RUNS;
-    const [clients, runs, orders, previous] = await Promise.all([
-      connection.execute<ClientFacts[]>(
+    const counts: Record<Health, number> = { ok: 0, attention: 0, critical: 0 };
+    const intervals = this.intervals(now);
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const clients = await connection.execute<ClientFacts[]>(
         `select id, coalesce(nullif(trim(name), ''), url) as name, sync_state,
            nuvemshop_missing_scopes as missing_scopes, created_at from clients
-         where archived_at is null`,
-      ),
+         where archived_at is null and id > ? order by id limit ?`,
+        [after, BATCH],
+      );
+      if (!clients.length) break;
+      await this.refreshBatch(clients, intervals, now, counts);
+      if (clients.length < BATCH) break;
+      after = clients[clients.length - 1].id;
+    }
+    await connection.execute(
+      `delete from client_health h where not exists
+         (select 1 from clients c where c.id = h.client_id and c.archived_at is null)`,
+      [],
+      'run',
+    );
+    return counts;
+  }
+
+  /** One batch of clients: their facts read in three statements, their rows written in one. */
+  private async refreshBatch(
+    clients: ClientFacts[],
+    intervals: Record<RunKind, number>,
+    now: Date,
+    counts: Record<Health, number>,
+  ): Promise<void> {
+    const connection = this.orm.em.getConnection();
+    const ids = clients.map((client) => client.id);
+    const [runs, orders, previous] = await Promise.all([
       connection.execute<RunFacts[]>(
         `select c.id as client_id, k.kind,
            (select max(r.finished_at) from (select finished_at from sync_runs r
@@ -124,27 +157,26 @@ export class HealthCheck {
               and r.errors @> '[{"code": "nuvemshop_rate_limited"}]') as rate_limited
          from clients c
          cross join (values ('catalogue', array['catalogue', 'full']), ('stock', array['stock'])) k(kind, kinds)
-         where c.archived_at is null and c.sync_state not in ('not_connected', 'token_revoked', 'suspended',
+         where c.id = any(string_to_array(?, ',')::uuid[]) and c.sync_state not in ('not_connected', 'token_revoked', 'suspended',
            'disconnected')`,
-        [failedRuns, now],
+        [this.config.HEALTH_FAILED_RUNS, now, ids.join(',')],
       ),
       connection.execute<OrderFacts[]>(
         `select client_id, state, count(*)::int as count, min(updated_at) as oldest from orders
-         where state in ('held', 'rejected', 'uncertain')
-           or (state = 'received' and updated_at < ?::timestamptz - make_interval(mins => ?))
+         where client_id = any(string_to_array(?, ',')::uuid[]) and (state in ('held', 'rejected', 'uncertain')
+           or (state = 'received' and updated_at < ?::timestamptz - make_interval(mins => ?)))
          group by client_id, state`,
-        [now, this.config.HEALTH_ORDER_STUCK_MINUTES],
+        [ids.join(','), now, this.config.HEALTH_ORDER_STUCK_MINUTES],
       ),
       connection.execute<{ client_id: string; health: Health; health_since: Date; reasons: HealthReason[] }[]>(
-        `select client_id, health, health_since, reasons from client_health`,
+        `select client_id, health, health_since, reasons from client_health where client_id = any(string_to_array(?, ',')::uuid[])`,
+        [ids.join(',')],
       ),
     ]);
 
-    const intervals = this.intervals(now);
     const runsOf = groupBy(runs, (run) => run.client_id);
     const ordersOf = groupBy(orders, (order) => order.client_id);
     const before = new Map(previous.map((row) => [row.client_id, row]));
-    const counts: Record<Health, number> = { ok: 0, attention: 0, critical: 0 };
     const rows = clients.map((client) => {
       const found = this.reasonsOf(client, runsOf.get(client.id) ?? [], ordersOf.get(client.id) ?? [], intervals, now);
       const last = before.get(client.id);
@@ -178,8 +210,6 @@ export class HealthCheck {
          select * from jsonb_to_recordset(?::jsonb)
            as g(id uuid, client_id uuid, client_name text, health text, severity int, reasons jsonb,
              health_since timestamptz)
-       ), gone as (
-         delete from client_health where client_id not in (select client_id from given)
        )
        insert into client_health (id, client_id, client_name, health, severity, reasons, health_since, checked_at,
          created_at, updated_at)
@@ -191,7 +221,6 @@ export class HealthCheck {
       [JSON.stringify(rows), now, now, now],
       'run',
     );
-    return counts;
   }
 
   /** A client's reasons, each dated by its facts where they date it (`dated`). */

@@ -233,4 +233,23 @@ describe("a client's health", () => {
     const answer = await suite.t.request('GET', `/api/v1/client-health/?client_id=${c.id}`, { token: suite.su });
     expect(answer.body).toEqual({ data: [], count: 0 });
   });
+
+  it('works out more clients than one batch holds, each once', async () => {
+    await suite.t.sql(
+      `insert into clients (id, url, sync_state, created_at, updated_at)
+       select gen_random_uuid(), 'https://lote' || n || '.example.com', 'not_connected', now(), now()
+       from generate_series(1, 1201) n`,
+    );
+    const counts = await suite.t.gateway.services.health.refresh();
+    const [{ live }] = await suite.t.sql<{ live: number }>(
+      `select count(*)::int as live from clients where archived_at is null`,
+    );
+    expect(counts.ok + counts.attention + counts.critical).toBe(live);
+    const [{ rows, distinct }] = await suite.t.sql<{ rows: number; distinct: number }>(
+      `select count(*)::int as rows, count(distinct client_id)::int as distinct from client_health`,
+    );
+    expect({ rows, distinct }).toEqual({ rows: live, distinct: live });
+    const lote = await suite.t.request('GET', '/api/v1/client-health/?health=attention&limit=1', { token: suite.su });
+    expect(lote.body.count).toBeGreaterThanOrEqual(1201);
+  });
 });
