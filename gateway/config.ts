@@ -292,6 +292,17 @@ const schema = z.object({
   HEALTH_ORDER_STUCK_MINUTES: int(1, 10_080).default(30),
   /** An order waiting for a person (held, rejected, uncertain, stuck) this long makes its client critical. */
   HEALTH_ORDER_CRITICAL_HOURS: int(1, 720).default(4),
+  /** The health an alert is sent for: critical alone, or attention as well. */
+  ALERT_LEVEL: z.enum(['critical', 'attention']).default('critical'),
+  /** How long a client stays at ALERT_LEVEL or worse before its alert goes (minutes; 0: at the first check). */
+  ALERT_AFTER_MINUTES: int(0, 10_080).default(15),
+  /** At most one alert per client and reason in this many hours. */
+  ALERT_REPEAT_HOURS: int(1, 8760).default(24),
+  /** When the daily digest of every client not "Em dia" goes to those who receive alerts (cron, UTC). */
+  ALERT_DIGEST_CRON: cron.default('0 11 * * *'),
+  /** Where alerts are also posted, as JSON signed with ALERT_WEBHOOK_SECRET (a chat tool's incoming webhook). */
+  ALERT_WEBHOOK_URL: z.url().optional(),
+  ALERT_WEBHOOK_SECRET: z.string().min(16).optional(),
 });
 
 export type Registration = 'open' | 'approval' | 'closed';
@@ -347,6 +358,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  if ((parsed.data.ALERT_WEBHOOK_URL === undefined) !== (parsed.data.ALERT_WEBHOOK_SECRET === undefined))
+    throw new ConfigError(
+      'ALERT_WEBHOOK_URL and ALERT_WEBHOOK_SECRET go together: set both (alerts posted, signed) or neither',
+    );
   const origin = `http://localhost:${parsed.data.PORT}`;
   const config: Config = {
     ...parsed.data,

@@ -9,6 +9,7 @@ import { OrderClient } from './orders/order.entities';
 import { LocationStock, SyncLocation } from './locations/location-sync.entity';
 import { LocationCatalogueState, LocationProduct } from './locations/location-catalogue';
 import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
+import { HealthAlert } from './health/health-alert.entity';
 
 /** The ORM's entities: those written as classes, and one per declared resource (gateway/resources). */
 export const entities = () => [
@@ -27,5 +28,6 @@ export const entities = () => [
   LocationCatalogueState,
   OrderClient,
   WebhookDelivery,
+  HealthAlert,
   ...declaredResources().map(entityFor),
 ];

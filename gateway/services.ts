@@ -31,6 +31,7 @@ import { LocationReader } from './locations/location-reader';
 import { LocationService } from './locations/location.service';
 import { locationResource } from './locations/location.resource';
 import { HealthCheck } from './health/health-check';
+import { HealthAlerts } from './health/health-alerts';
 
 /** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
 export interface Services {
@@ -48,6 +49,8 @@ export interface Services {
   webhooks: WebhookService;
   /** Every client's health, worked out again on a schedule (or when asked). */
   health: HealthCheck;
+  /** The alerts, recoveries and digests the clients' health calls for. */
+  healthAlerts: HealthAlerts;
   mailer: Mailer;
   jobs: JobQueue;
   /** Every queue with its handler, for the workers this process (or `npm run worker`) starts. */
@@ -84,6 +87,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   // A location's Hiper key is checked against its client's other locations before the declared update.
   resources[locationResource.name] = locations.operations();
   const healthCheck = new HealthCheck(orm, config);
+  const healthAlerts = new HealthAlerts(orm, config, jobs);
   return {
     auth,
     users,
@@ -94,6 +98,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     locations,
     webhooks: new WebhookService(orm, rows, jobs, limits, config),
     health: healthCheck,
+    healthAlerts,
     mailer,
     jobs,
     queues: queueDefinitions({
@@ -113,6 +118,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
       storeUnhook: new StoreUnhook(orm, nuvemshop, config),
       locationReader: new LocationReader(orm, nuvemshop, config, log),
       healthCheck,
+      healthAlerts,
     }),
   };
 }

@@ -125,6 +125,11 @@ current = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     // A run waits for a worker half a second at most, not two: a click on "Sincronizar agora" that meets a stock run
     // still queued is answered with that run (a client has one run at a time), so the demo keeps that moment short.
     JOBS_POLL_INTERVAL_SECONDS: '0.5',
+    // The Saúde screen: one failed run makes a client critical, and the minute's check comes within seconds of it.
+    HEALTH_FAILED_RUNS: process.env.HEALTH_FAILED_RUNS || '1',
+    JOBS_CRON_CHECK_SECONDS: process.env.JOBS_CRON_CHECK_SECONDS || '5',
+    // ...and its alert goes at that check, to the superuser (the E-mails screen; without SMTP_HOST, the log).
+    ALERT_AFTER_MINUTES: process.env.ALERT_AFTER_MINUTES || '0',
     RUN_WORKERS: 'true',
     FIRST_SUPERUSER: superuser.email,
     FIRST_SUPERUSER_PASSWORD: superuser.password,
@@ -204,6 +209,10 @@ async function connect(url) {
       `                the client "${DEMO_SECOND_CLIENT.name}" has an old Token Hiper: it shows "Falhou" (Token Hiper`,
       `                recusado pelo Hiper). In "Editar cliente" put ${DEMO_SECOND_CLIENT.hiperKey}`,
       '                as Token Hiper and save: it leaves "Falhou" at once, and "Sincronizar agora" fills its store.',
+      `  Saúde:        ${url}/saude  (and the dashboard's first card) every client worst first: within a minute`,
+      `                "${DEMO_SECOND_CLIENT.name}" turns "Crítico" (its last run failed: Token Hiper recusado pelo Hiper),`,
+      '                and "Em dia" again at the check after its right key synchronised it. E-mails shows the',
+      `                "Alerta de saúde" sent to ${superuser.email} about it, and "Cliente de volta" once it is back.`,
       `                its row menu, "Estoques": "${DEMO_DEPOT.shop}" (this ERP) and "${DEMO_DEPOT.name}" (a second ERP account,`,
       "                with the black running shoe in size 42 the shop has sold out): each one's stock in the store.",
       `  Demo ERP:     ${standIns.erpUrl}  (Hiper stand-in) change a price or a stock, add a product`,

@@ -42,7 +42,10 @@ export const mailJobResource = new Resource(
       filterable: true,
       description: 'created, retry, active, completed, cancelled or failed (after its last retry)',
     }),
-    kind: text({ listed: true, description: 'password-recovery, new-account or email-changed' }),
+    kind: text({
+      listed: true,
+      description: 'password-recovery, new-account, email-changed, health-alert, health-recovered or health-digest',
+    }),
     to: text({ listed: true, description: 'The recipient' }),
     attempts: int({ min: 0, max: 10_000, listed: true, description: 'Attempts made so far' }),
     retry_limit: int({ min: 0, max: 10_000, description: 'Retries a failed attempt may cause' }),

@@ -7,7 +7,7 @@ import { storeInstallQueue, suspendedCheckQueue, webhookQueue, type StoreLifeDep
 import { orderQueues, type OrderJobDeps } from './order.job';
 import { clientArchivedQueue, type ClientJobDeps } from './client.job';
 import { locationsReadQueue, type LocationJobDeps } from './location.job';
-import { clientHealthQueue, type HealthJobDeps } from './health.job';
+import { alertWebhookQueue, clientHealthQueue, healthDigestQueue, type HealthJobDeps } from './health.job';
 
 /**
  * Every queue of the product, each with its retries, concurrency, schedule and handler: the gateway (unless
@@ -29,5 +29,7 @@ export function queueDefinitions(
     clientArchivedQueue(deps),
     locationsReadQueue(deps),
     clientHealthQueue(deps),
+    healthDigestQueue(deps),
+    alertWebhookQueue(deps),
   ] as QueueDefinition[];
 }

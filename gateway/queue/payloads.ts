@@ -58,8 +58,12 @@ export interface JobPayloads {
   'orders-watch': Record<string, never>;
   /** Hiper's events read for every order sent and not finished. */
   'orders-status': Record<string, never>;
-  /** Every client's health worked out again; runs on a schedule. */
+  /** Every client's health worked out again, and the alerts it calls for queued; runs on a schedule. */
   'client-health': Record<string, never>;
+  /** The daily digest of every client not "Em dia", one mail per user who receives alerts. */
+  'health-digest': Record<string, never>;
+  /** An alert, a recovery or the digest posted to ALERT_WEBHOOK_URL, signed; the body is made when it is sent. */
+  'alert-webhook': { event: 'alert' | 'recovered' | 'digest'; clientId?: string; codes?: string[] };
 }
 
 export type QueueName = keyof JobPayloads;
@@ -71,6 +75,12 @@ export type MailJob =
   /** Welcome to an account a superuser created, with the login address. */
   | { kind: 'new-account'; email: string }
   /** Sent to the address an account had before its email was changed to `newEmail`. */
-  | { kind: 'email-changed'; email: string; newEmail: string };
+  | { kind: 'email-changed'; email: string; newEmail: string }
+  /** A client's health calls for a person (`codes`: the reasons alerted), to a user who receives alerts. */
+  | { kind: 'health-alert'; email: string; clientId: string; codes: string[] }
+  /** A client alerted about is back below the alert level. */
+  | { kind: 'health-recovered'; email: string; clientId: string }
+  /** The daily digest of every client not "Em dia". */
+  | { kind: 'health-digest'; email: string };
 
 export type MailKind = MailJob['kind'];

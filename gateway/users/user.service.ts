@@ -116,6 +116,7 @@ export class UserService {
     }
     if (input.full_name !== undefined) user.fullName = input.full_name;
     if (input.is_superuser !== undefined) user.isSuperuser = input.is_superuser;
+    if (input.receives_alerts !== undefined) user.receivesAlerts = input.receives_alerts;
     if (input.password !== undefined) {
       user.hashedPassword = await this.passwords.hash(input.password);
       // Someone else's password: all their sessions end. A superuser's own: the session doing it goes on.
@@ -148,6 +149,7 @@ export class UserService {
       user.email = input.email;
     }
     if (input.full_name !== undefined) user.fullName = input.full_name;
+    if (input.receives_alerts !== undefined) user.receivesAlerts = input.receives_alerts;
     await this.save(em, emailTakenOnUpdate, emailChangeNotice(previousEmail, user.email));
     return toUserPublic(user);
   }
@@ -230,6 +232,8 @@ export class UserService {
     if (await em.count(User, { email: input.email })) throw new ApiError(400, takenDetail);
     const user = em.create(User, {
       ...(userResource.toEntity(input, 'create') as Pick<User, 'email'>),
+      // Superusers hear about clients in trouble unless they say otherwise; anyone else chooses to.
+      receivesAlerts: input.receives_alerts ?? input.is_superuser ?? false,
       hashedPassword: await this.passwords.hash(input.password),
     });
     // Two signups with one email at the same moment: the unique index decides, the loser gets the same 400.

@@ -842,6 +842,9 @@ export const types = {
         "listed": true,
         "sortable": true,
         "searchable": true
+      },
+      "receives_alerts": {
+        "type": "Boolean"
       }
     }
   },

@@ -17,7 +17,7 @@ export type Registration =
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { id: string, email: string, full_name: string | null, is_active: boolean, is_superuser: boolean } };
+export type MeQuery = { me: { id: string, email: string, full_name: string | null, is_active: boolean, is_superuser: boolean, receives_alerts: boolean } };
 
 export type UpdateMeMutationVariables = Exact<{
   email?: string | null | undefined;
@@ -26,6 +26,13 @@ export type UpdateMeMutationVariables = Exact<{
 
 
 export type UpdateMeMutation = { updateMe: { id: string, email: string, full_name: string | null, is_active: boolean, is_superuser: boolean } };
+
+export type UpdateAlertsMutationVariables = Exact<{
+  receives_alerts: boolean;
+}>;
+
+
+export type UpdateAlertsMutation = { updateMe: { id: string, receives_alerts: boolean } };
 
 export type UpdatePasswordMutationVariables = Exact<{
   current_password: string;
@@ -79,6 +86,7 @@ export const MeDocument = new TypedDocumentString(`
     full_name
     is_active
     is_superuser
+    receives_alerts
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
@@ -93,6 +101,14 @@ export const UpdateMeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UpdateMeMutation, UpdateMeMutationVariables>;
+export const UpdateAlertsDocument = new TypedDocumentString(`
+    mutation UpdateAlerts($receives_alerts: Boolean!) {
+  updateMe(receives_alerts: $receives_alerts) {
+    id
+    receives_alerts
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateAlertsMutation, UpdateAlertsMutationVariables>;
 export const UpdatePasswordDocument = new TypedDocumentString(`
     mutation UpdatePassword($current_password: String!, $new_password: String!) {
   updatePassword(current_password: $current_password, new_password: $new_password) {

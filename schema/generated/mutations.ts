@@ -223,6 +223,12 @@ export const mutations = {
           "maxLength": 128,
           "format": "password"
         }
+      },
+      "receives_alerts": {
+        "type": "Boolean",
+        "list": false,
+        "sdl": "Boolean",
+        "required": false
       }
     },
     "returns": "User"
@@ -698,6 +704,12 @@ export const mutations = {
           "maxLength": 255,
           "format": "email"
         }
+      },
+      "receives_alerts": {
+        "type": "Boolean",
+        "list": false,
+        "sdl": "Boolean",
+        "required": false
       }
     },
     "returns": "User"
@@ -778,6 +790,12 @@ export const mutations = {
           "maxLength": 128,
           "format": "password"
         }
+      },
+      "receives_alerts": {
+        "type": "Boolean",
+        "list": false,
+        "sdl": "Boolean",
+        "required": false
       }
     },
     "returns": "User"

@@ -143,3 +143,31 @@ describe('the Saúde screen', () => {
     }
   });
 });
+
+describe('Configurações, Alertas', () => {
+  it('switches whether the account receives alerts, saved and read back after a reload', async () => {
+    for (const [theme, size] of [
+      ['light', 'desktop'],
+      ['dark', 'phone'],
+    ] as const) {
+      const page = await openSignedIn(open, theme, size);
+      await page.goto('/config');
+      await page.getByRole('tab', { name: 'Alertas' }).click();
+      const toggle = page.getByRole('switch', { name: 'Receber alertas por e-mail' });
+      await toggle.waitFor();
+      const before = await toggle.isChecked();
+      await toggle.click();
+      await page.getByText(before ? 'Você não vai mais receber os alertas.' : 'Você vai receber os alertas.').waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      await page.screenshot({ path: `/tmp/health-alerts-tab-${size}-${theme}.png` });
+      await page.reload();
+      await page.getByRole('tab', { name: 'Alertas' }).click();
+      await expect
+        .poll(() => page.getByRole('switch', { name: 'Receber alertas por e-mail' }).isChecked())
+        .toBe(!before);
+      const me = await t.request('GET', '/api/v1/users/me', { token });
+      expect(me.body.receives_alerts).toBe(!before);
+      await page.context().close();
+    }
+  });
+});

@@ -59,6 +59,19 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 
+  it('takes the alert webhook with its secret or not at all, and an alert level it knows', () => {
+    expect(() => loadConfig({ ALERT_WEBHOOK_URL: 'https://chat.example/hook' })).toThrow(
+      'ALERT_WEBHOOK_URL and ALERT_WEBHOOK_SECRET go together',
+    );
+    expect(() => loadConfig({ ALERT_WEBHOOK_SECRET: 'a-secret-of-sixteen' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ALERT_WEBHOOK_URL: 'https://chat.example/hook', ALERT_WEBHOOK_SECRET: 'short' })).toThrow(
+      'ALERT_WEBHOOK_SECRET',
+    );
+    const config = loadConfig({ ALERT_WEBHOOK_URL: 'https://chat.example/hook', ALERT_WEBHOOK_SECRET: 'x'.repeat(16) });
+    expect(config).toMatchObject({ ALERT_LEVEL: 'critical', ALERT_AFTER_MINUTES: 15, ALERT_REPEAT_HOURS: 24 });
+    expect(() => loadConfig({ ALERT_LEVEL: 'ok' })).toThrow('ALERT_LEVEL');
+  });
+
   it('names each invalid variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', TOKEN_ENCRYPTION_KEY: 'short' })).toThrow(
       /PORT[\s\S]*TOKEN_ENCRYPTION_KEY/,

@@ -123,6 +123,32 @@ describe('npm run demo', () => {
       );
       expect(failed.errors).toEqual([expect.objectContaining({ code: 'hiper_key_refused' })]);
       expect((await call(api, 'GET', `/api/v1/clients/${bruno.id}`, { token })).body.sync_state).toBe('failed');
+      // The Saúde screen names it critical at the minute's check, with why.
+      const critical = await until(
+        demo,
+        'the second client critical on the Saúde screen',
+        async () => {
+          const health = await call(api, 'GET', `/api/v1/client-health/?client_id=${bruno.id}`, { token });
+          return health.body.data?.[0]?.health === 'critical' ? health.body.data[0] : undefined;
+        },
+        100_000,
+      );
+      expect(critical.reasons[0]).toMatchObject({
+        code: 'run_failed',
+        text: 'A última sincronização do catálogo falhou: Token Hiper recusado pelo Hiper',
+      });
+      expect(banner).toMatch(/Saúde:\s+http:\/\/\S+\/saude/);
+      // ...and the superuser's alert about it is on the E-mails screen.
+      const alert = await until(
+        demo,
+        'the alert about the second client on the E-mails screen',
+        async () => {
+          const mail = await call(api, 'GET', '/api/v1/mail-jobs/?limit=100', { token });
+          return mail.body.data?.find((job: { kind: string }) => job.kind === 'health-alert');
+        },
+        30_000,
+      );
+      expect(alert.to).toBe('admin@example.com');
       const fixed = await call(api, 'PUT', `/api/v1/clients/${bruno.id}`, {
         token,
         json: { url: bruno.url, name: bruno.name, nuvemshop_store_id: bruno.nuvemshop_store_id, hiper_token: rightKey },

@@ -16,7 +16,7 @@ import {
   type TestGateway,
 } from '../support/gateway';
 
-const USER = 'id email full_name is_active is_superuser';
+const USER = 'id email full_name is_active is_superuser receives_alerts';
 const ITEM = 'id title description owner_id';
 const CLIENT = selectionOf(clientResource);
 const STORE_TAKEN = 'A client with this nuvemshop_store_id already exists';

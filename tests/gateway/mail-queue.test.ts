@@ -277,7 +277,13 @@ describe('npm run worker', () => {
       expect(lines).toContain('email sent');
       expect(lines).toContain('worker stopped');
       // The worker registered the cron schedules (the every-so-many-seconds ones are its own timers).
-      expect(await schedules()).toEqual(['prune-tables', 'sync-catalogue-schedule', 'sync-full-schedule']);
+      expect(await schedules()).toEqual([
+        'client-health',
+        'health-digest',
+        'prune-tables',
+        'sync-catalogue-schedule',
+        'sync-full-schedule',
+      ]);
     } finally {
       await quiet.close();
     }

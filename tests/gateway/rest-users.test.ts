@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGatewayAsSuperuser, SUPERUSER, type TestGateway } from '../support/gateway';
 
-const USER_KEYS = ['email', 'full_name', 'id', 'is_active', 'is_superuser'];
+const USER_KEYS = ['email', 'full_name', 'id', 'is_active', 'is_superuser', 'receives_alerts'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let t: TestGateway;

@@ -40,7 +40,10 @@ export function CreateDialog({
   onClose,
   form = {},
 }: Omit<DialogProps, 'children'> & { form?: FormCustomization }) {
-  const inputs = useMemo(() => ordered(formInputs(resource, 'create'), form.order), [resource, form.order]);
+  const inputs = useMemo(
+    () => ordered(formInputs(resource, 'create'), form.order, form.omit),
+    [resource, form.order, form.omit],
+  );
   const defaults = useMemo(() => createDefaults(inputs, form.createDefaults), [inputs, form.createDefaults]);
   const mutationOptions = useSaved(onClose, `resources.${resource}.notifications.created`);
   return (
@@ -95,7 +98,10 @@ export function EditDialog({
   /** How the record is named in its actions' toasts. */
   representation?: (record: RaRecord) => string;
 }) {
-  const inputs = useMemo(() => ordered(formInputs(resource, 'edit'), form.order), [resource, form.order]);
+  const inputs = useMemo(
+    () => ordered(formInputs(resource, 'edit'), form.order, form.omit),
+    [resource, form.order, form.omit],
+  );
   const mutationOptions = useSaved(onClose, `resources.${resource}.notifications.updated`);
   const failed = useFailureToast();
   const refresh = useRefresh();

@@ -19,14 +19,16 @@ export interface AdditionalInput {
 export interface FormCustomization {
   /** The inputs' order, when the screen fixes one; inputs it leaves out follow in the derived order. */
   order?: string[];
+  /** Inputs the screen does not offer (set elsewhere: a user's alerts, in their own Configurações). */
+  omit?: string[];
   /** A create form's starting values over the schema's defaults. */
   createDefaults?: Record<string, unknown>;
   additionalInputs?: AdditionalInput[];
 }
 
-export function ordered(inputs: InputDescription[], order: string[] = []) {
+export function ordered(inputs: InputDescription[], order: string[] = [], omit: string[] = []) {
   const rank = (source: string) => (order.includes(source) ? order.indexOf(source) : order.length);
-  return [...inputs].sort((a, b) => rank(a.source) - rank(b.source));
+  return inputs.filter((input) => !omit.includes(input.source)).sort((a, b) => rank(a.source) - rank(b.source));
 }
 
 /** The form's inputs, consecutive switches side by side. */

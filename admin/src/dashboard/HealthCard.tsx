@@ -32,8 +32,9 @@ export function HealthCard({ counts }: { counts: DashboardCountsQuery }) {
               key={health}
               component={Link}
               to={healthIn(health)}
-              color={count && health !== 'ok' ? (health === 'critical' ? 'error' : 'warning.dark') : 'primary'}
-              sx={{ fontWeight: count && health === 'critical' ? 700 : undefined }}
+              // Red for critical clients, as the other cards' counts that need a person; the rest in the links' colour.
+              color={count && health === 'critical' ? 'error' : 'primary'}
+              sx={{ fontWeight: count && health !== 'ok' ? 700 : undefined }}
             >
               {healthNames[health]}: {count}
             </Typography>

@@ -21,6 +21,9 @@ export default {
       'password-recovery': 'Recuperação de senha',
       'new-account': 'Nova conta',
       'email-changed': 'Troca de e-mail',
+      'health-alert': 'Alerta de saúde',
+      'health-recovered': 'Cliente de volta',
+      'health-digest': 'Resumo diário da saúde',
     },
     state: {
       created: 'Na fila',

@@ -1,6 +1,7 @@
 import { Box, Tab, Tabs, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Title, useGetIdentity } from 'react-admin';
+import { AlertsTab } from './AlertsTab';
 import { AppearanceTab } from './AppearanceTab';
 import { DangerZoneTab } from './DangerZoneTab';
 import { PasswordTab } from './PasswordTab';
@@ -14,6 +15,7 @@ export default function SettingsPage() {
     { label: 'Meu perfil', content: <ProfileTab /> },
     { label: 'Senha', content: <PasswordTab /> },
     { label: 'Aparência', content: <AppearanceTab /> },
+    { label: 'Alertas', content: <AlertsTab /> },
     ...(identity && !identity.is_superuser ? [{ label: 'Danger zone', content: <DangerZoneTab /> }] : []),
   ];
   const current = Math.min(tab, tabs.length - 1);

@@ -46,6 +46,8 @@ const confirmation: AdditionalInput = { after: 'password', render: (mode) => <Co
 
 const form: FormCustomization = {
   order: ['email', 'full_name', 'password', 'is_superuser', 'is_active'],
+  // Each person chooses their own alerts in Configurações; a superuser's account receives them from its creation.
+  omit: ['receives_alerts'],
   // A user added here starts inactive and not a superuser, until a superuser says otherwise.
   createDefaults: { is_active: false, is_superuser: false },
   additionalInputs: [confirmation],

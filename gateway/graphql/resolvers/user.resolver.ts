@@ -1,6 +1,13 @@
 import { Args, ArgsType, Authorized, Ctx, Field, Mutation, Query, Resolver } from 'type-graphql';
 import { EmailParams, LoginForm, toUserPublic } from '../../users/user.schemas';
-import { NewPassword, OwnProfile, UpdatePassword, userResource, UserRegister } from '../../users/user.resource';
+import {
+  NewPassword,
+  OwnProfile,
+  UpdatePassword,
+  UserCreateInput,
+  userResource,
+  UserRegister,
+} from '../../users/user.resource';
 import { messages } from '../../messages';
 import { validate } from '../../validation';
 import type { Context } from '../context';
@@ -9,7 +16,7 @@ import { countOf, listPage } from '../list';
 import { IdArgs, ListArgs, ListMetadata, Message, Registration, Token } from '../types';
 
 export const UserType = objectTypeOf(userResource);
-const CreateUserArgs = argumentsOf(userResource.create);
+const CreateUserArgs = argumentsOf(UserCreateInput);
 const UpdateUserArgs = argumentsOf(userResource.update, { id: true });
 const UpdateMeArgs = argumentsOf(OwnProfile);
 const SignupArgs = argumentsOf(UserRegister);
@@ -56,7 +63,7 @@ export class UserResolver {
   @Authorized()
   @Mutation(() => UserType)
   async createUser(@Args(() => CreateUserArgs) args: object, @Ctx() ctx: Context) {
-    return ctx.services.users.create(await ctx.user(), inputOf(userResource.create, args));
+    return ctx.services.users.create(await ctx.user(), inputOf(UserCreateInput, args));
   }
 
   @Authorized()

@@ -1,7 +1,14 @@
 import type { AuthService } from '../../users/auth.service';
 import { messages } from '../../messages';
 import { EmailParams, LoginForm, Token, toUserPublic } from '../../users/user.schemas';
-import { NewPassword, UpdatePassword, userResource, UserRegister, UserUpdateMe } from '../../users/user.resource';
+import {
+  NewPassword,
+  UpdatePassword,
+  UserCreateInput,
+  userResource,
+  UserRegister,
+  UserUpdateMe,
+} from '../../users/user.resource';
 import type { UserService } from '../../users/user.service';
 import { IdParams, ListQuery, listOf, Message } from '../../validation';
 import { route } from '../route';
@@ -88,7 +95,7 @@ export function userRoutes(users: UserService) {
       tag: 'users',
       summary: 'Create user (superuser)',
       auth: true,
-      body: userResource.create.schema,
+      body: UserCreateInput.schema,
       secrets: userResource.secrets,
       response: UserPublic,
       errors: { 400: 'The user with this email already exists in the system.' },
