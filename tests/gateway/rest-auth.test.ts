@@ -439,6 +439,7 @@ describe('POST /login/test-token', () => {
       full_name: 'Test User',
       is_active: true,
       is_superuser: false,
+      receives_alerts: false,
     });
   });
 
