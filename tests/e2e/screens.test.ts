@@ -460,6 +460,7 @@ describe('icons and alignment', () => {
       const edges = await entryEdges(menu);
       expect(edges.map((entry) => entry.text)).toEqual([
         'Dashboard',
+        'Saúde',
         'Clientes',
         'Clientes arquivados',
         'Pedidos',
