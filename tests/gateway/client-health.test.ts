@@ -252,4 +252,29 @@ describe("a client's health", () => {
     const lote = await suite.t.request('GET', '/api/v1/client-health/?health=attention&limit=1', { token: suite.su });
     expect(lote.body.count).toBeGreaterThanOrEqual(1201);
   });
+
+  it('needs attention once 3 runs in 24 hours ended on Nuvemshop’s 429s, not before', async () => {
+    const c = await suite.tools.connectedClient();
+    expect(await suite.tools.syncNow(c.id)).toMatchObject({ state: 'succeeded' });
+    const limited = () =>
+      suite.t.sql(
+        `insert into sync_runs (id, client_id, kind, trigger, state, queued_at, finished_at, errors)
+         values (gen_random_uuid(), $1, 'stock', 'schedule', 'succeeded', now(), now(),
+           '[{"hiper_id": "", "sku": null, "message": "429", "code": "nuvemshop_rate_limited"}]')`,
+        [c.id],
+      );
+    await limited();
+    await limited();
+    await suite.t.gateway.services.health.refresh();
+    expect((await healthOf(c.id)).reasons.map((r) => r.code)).not.toContain('rate_limited');
+    await limited();
+    await suite.t.gateway.services.health.refresh();
+    expect((await healthOf(c.id)).reasons).toContainEqual(
+      expect.objectContaining({
+        code: 'rate_limited',
+        health: 'attention',
+        text: '3 sincronizações nas últimas 24 h pararam no limite de chamadas da Nuvemshop (429)',
+      }),
+    );
+  });
 });

@@ -2,7 +2,7 @@ import { Box, Card, CardContent, Chip, Link as MuiLink, Typography } from '@mui/
 import { Link } from 'react-router-dom';
 import type { DashboardCountsQuery } from '../../../schema/generated/graphql';
 import { healthNames } from '../../../schema/staff-notes';
-import { reasonLink, reasonsOf } from '../health/reasonLinks';
+import { LINK_LABELS, reasonLink, reasonsOf } from '../health/reasonLinks';
 
 /** The Saúde screen showing only the clients in one health. */
 const healthIn = (health: string) => `/saude?filter=${encodeURIComponent(JSON.stringify({ health }))}`;
@@ -57,11 +57,7 @@ export function HealthCard({ counts }: { counts: DashboardCountsQuery }) {
                     <Typography variant="body2" sx={{ mt: 0.5 }}>
                       {first.text}{' '}
                       <MuiLink component={Link} to={link!.to}>
-                        {link!.label === 'orders'
-                          ? 'Ver pedidos'
-                          : link!.label === 'runs'
-                            ? 'Ver sincronizações'
-                            : 'Ver cliente'}
+                        {LINK_LABELS[link!.label]}
                       </MuiLink>
                     </Typography>
                   )}

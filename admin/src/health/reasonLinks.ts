@@ -7,10 +7,13 @@ export interface HealthReason {
   kind?: 'catalogue' | 'stock';
 }
 
-/** A reason's link: where the screens show what it says, and the label's key under `resources.saude.links`. */
+/** What each kind of reason link reads, on the Saúde screen (its labels' `links`) and the dashboard's card alike. */
+export const LINK_LABELS = { client: 'Ver cliente', runs: 'Ver sincronizações', orders: 'Ver pedidos' } as const;
+
+/** A reason's link: where the screens show what it says, and which of LINK_LABELS it reads. */
 export interface ReasonLink {
   to: string;
-  label: 'client' | 'runs' | 'orders';
+  label: keyof typeof LINK_LABELS;
 }
 
 const list = (screen: string, filter: Record<string, unknown>) =>

@@ -1,4 +1,5 @@
 import { healthNames } from '../../../schema/staff-notes';
+import { LINK_LABELS } from '../health/reasonLinks';
 
 /** The saude screen's texts (`resources.saude` in react-admin's convention): see ./index.ts for what each key says. */
 export default {
@@ -23,7 +24,7 @@ export default {
   },
   no_reasons: 'Nada a fazer',
   /** Where each reason's link leads. */
-  links: { client: 'Ver cliente', runs: 'Ver sincronizações', orders: 'Ver pedidos' },
+  links: LINK_LABELS,
   title: 'Saúde dos clientes',
   table: 'Saúde dos clientes, do pior para o melhor',
   empty: 'Nenhum cliente ainda.',
