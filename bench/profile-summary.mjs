@@ -18,7 +18,10 @@ const PARTS = [
     'pg driver (protocol, pool)',
     /pg-protocol|\/pg\/lib|pg-pool|tarn\/|knex\/lib\/client|lib\/connection\.js|lib\/result\.js|lib\/query\.js/,
   ],
-  ['plain rows and services', /database\/plain-rows|database\/pagination|resources\/service|gateway\/validation/],
+  [
+    'plain rows and services',
+    /database\/plain-rows|database\/reads|database\/pagination|kit\/service|resources\/service|gateway\/validation/,
+  ],
   ['access log (pino)', /pino|sonic-boom|fast-redact|\/redact\//],
   ['compression', /compression\/index\.js|on-headers|compressible|\/vary\//],
   [
