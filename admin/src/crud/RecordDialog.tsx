@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Fragment, useId, useMemo, type ReactNode } from 'react';
+import { Fragment, lazy, Suspense, useId, useMemo, type ComponentType, type ReactNode } from 'react';
 import {
   CreateBase,
   EditBase,
@@ -21,6 +21,7 @@ import { createData, createDefaults, formInputs, updateData } from './formInputs
 import { useScreenLang } from './ScreenLanguage';
 import { EntriesTable, Timeline } from './FieldDisplay';
 import { liveRecordQuery } from './live';
+import { recordPanels } from '../screens';
 import {
   type DialogProps,
   formProps,
@@ -84,6 +85,22 @@ function RecordNotes({ resource }: { resource: string }) {
   ) : null;
 }
 
+const panels = new Map<string, ComponentType<{ record: RaRecord }>>();
+
+/** What the resource's dialog shows under its inputs (screens.ts), its code loaded when a dialog first shows it. */
+function RecordPanel({ resource }: { resource: string }) {
+  const record = useRecordContext();
+  const load = recordPanels[resource as keyof typeof recordPanels];
+  if (!load || !record) return null;
+  if (!panels.has(resource)) panels.set(resource, lazy(load));
+  const Panel = panels.get(resource)!;
+  return (
+    <Suspense fallback={null}>
+      <Panel record={record} />
+    </Suspense>
+  );
+}
+
 /** Edits a record: the update mutation's arguments as inputs; only what changed is sent. */
 export function EditDialog({
   resource,
@@ -145,6 +162,7 @@ export function EditDialog({
         >
           <RecordNotes resource={resource} />
           <FormInputs resource={resource} mode="edit" inputs={inputs} additional={form.additionalInputs} />
+          <RecordPanel resource={resource} />
         </SimpleForm>
       </EditBase>
     </FormDialogFrame>
