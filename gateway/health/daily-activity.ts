@@ -55,7 +55,9 @@ const dayFormat = new Intl.DateTimeFormat('en-CA', {
 /** The `count` days ending with `now`'s day, oldest first. */
 export function activityDays(now: Date, count: number): string[] {
   const today = Date.parse(`${dayFormat.format(now)}T00:00:00Z`);
-  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, i) =>
+    new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 const zeros = <T extends string>(names: readonly T[]) =>

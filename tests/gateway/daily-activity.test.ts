@@ -15,7 +15,12 @@ afterAll(() => t?.close());
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const RATE_LIMITED = { hiper_id: '', sku: null, message: 'Nuvemshop kept answering 429', code: 'nuvemshop_rate_limited' };
+const RATE_LIMITED = {
+  hiper_id: '',
+  sku: null,
+  message: 'Nuvemshop kept answering 429',
+  code: 'nuvemshop_rate_limited',
+};
 const OTHER = { hiper_id: '7', sku: '7', message: 'Rejected', code: 'nuvemshop_rejected' };
 
 /** Today in São Paulo, and the moment it began (São Paulo keeps UTC-3 all year). */
@@ -23,7 +28,8 @@ const saoPaulo = (now = new Date()) => {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(now);
   return { today, midnight: Date.parse(`${today}T03:00:00Z`) };
 };
-const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
+const dayBefore = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
 
 async function client(url: string): Promise<string> {
   const answer = await t.request('POST', '/api/v1/clients/', { token: su, json: { url } });

@@ -85,15 +85,16 @@ function RecordNotes({ resource }: { resource: string }) {
   ) : null;
 }
 
-const panels = new Map<string, ComponentType<{ record: RaRecord }>>();
+/** Each resource's panel (screens.ts), its code loaded when a dialog first shows it. */
+const panels: Partial<Record<string, ComponentType<{ record: RaRecord }>>> = Object.fromEntries(
+  Object.entries(recordPanels).map(([resource, load]) => [resource, lazy(load)]),
+);
 
-/** What the resource's dialog shows under its inputs (screens.ts), its code loaded when a dialog first shows it. */
+/** What the resource's dialog shows under its inputs. */
 function RecordPanel({ resource }: { resource: string }) {
   const record = useRecordContext();
-  const load = recordPanels[resource as keyof typeof recordPanels];
-  if (!load || !record) return null;
-  if (!panels.has(resource)) panels.set(resource, lazy(load));
-  const Panel = panels.get(resource)!;
+  const Panel = panels[resource];
+  if (!Panel || !record) return null;
   return (
     <Suspense fallback={null}>
       <Panel record={record} />

@@ -27,7 +27,12 @@ const days = Array.from({ length: 30 }, (_, i) => {
   const day = new Date(Date.UTC(2026, 11, 4) - (29 - i) * 86_400_000).toISOString().slice(0, 10);
   return { day, runs, products_written: 0, orders, rate_limited: 0 };
 });
-days[28] = { ...days[28], runs: { ...runs, succeeded: 3, failed: 1 }, products_written: 12, orders: { ...orders, held: 2 } };
+days[28] = {
+  ...days[28],
+  runs: { ...runs, succeeded: 3, failed: 1 },
+  products_written: 12,
+  orders: { ...orders, held: 2 },
+};
 days[29] = { ...days[29], runs: { ...runs, partial: 1 }, products_written: 5, rate_limited: 4 };
 
 describe('ActivityCharts', () => {
@@ -42,12 +47,11 @@ describe('ActivityCharts', () => {
 
     const runsTable = await screen.findByRole('table', { name: 'Sincronizações por resultado' });
     // Only the outcomes that happened, by their labels.
-    expect(within(runsTable).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      'Dia',
-      'Concluída',
-      'Concluída com falhas',
-      'Falhou',
-    ]);
+    expect(
+      within(runsTable)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Dia', 'Concluída', 'Concluída com falhas', 'Falhou']);
     expect(within(runsTable).getAllByRole('row')).toHaveLength(31);
     expect(within(runsTable).getByRole('row', { name: '03/12 3 0 1' })).toBeInTheDocument();
     expect(within(runsTable).getByRole('row', { name: '04/12 0 1 0' })).toBeInTheDocument();

@@ -53,7 +53,7 @@ function stateSeries(
     const tone = tones?.[state];
     const base = tone ? theme.palette[tone].main : theme.palette.grey[500];
     const nth = (seen[tone ?? 'neutral'] = (seen[tone ?? 'neutral'] ?? -1) + 1);
-    const shift = Math.min(nth * 0.22, 0.66);
+    const shift = Math.min(nth * 0.35, 0.7);
     const color = nth === 0 ? base : theme.palette.mode === 'dark' ? lighten(base, shift) : darken(base, shift);
     return { key: state, label: label(state), value: value(state), color };
   });
@@ -112,7 +112,9 @@ function ActivityChart({
                   stack: stacked ? 'day' : undefined,
                 }))}
                 hideLegend={drawn.length < 2}
-                slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'start' } } }}
+                slotProps={{
+                  legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'start' } },
+                }}
                 skipAnimation
               />
             </Box>
@@ -161,7 +163,16 @@ const RUN_STATES = ['succeeded', 'partial', 'failed', 'running', 'queued'] as co
 const ORDER_STATES = Object.keys(orderStateNames) as (keyof typeof orderStateNames)[];
 
 /** The four charts of the days: everyone's, or one client's. */
-export function ActivityCharts({ clientId, heading = 'h2' }: { clientId?: string; heading?: 'h2' | 'h3' }) {
+export function ActivityCharts({
+  clientId,
+  heading = 'h2',
+  narrow = false,
+}: {
+  clientId?: string;
+  heading?: 'h2' | 'h3';
+  /** One chart a row whatever the screen's width (a dialog's). */
+  narrow?: boolean;
+}) {
   const theme = useTheme();
   const logoutIfAccessDenied = useLogoutIfAccessDenied();
   const { data, error } = useQuery<ActivityChartsQuery>({
@@ -201,7 +212,7 @@ export function ActivityCharts({ clientId, heading = 'h2' }: { clientId?: string
           sx={{
             display: 'grid',
             gap: 2,
-            gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'repeat(2, minmax(0, 1fr))' },
+            gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: narrow ? undefined : 'repeat(2, minmax(0, 1fr))' },
           }}
         >
           <ActivityChart
@@ -257,5 +268,5 @@ export default function DashboardActivity() {
 
 /** A client's dialog: its own days, under its inputs. */
 export function ClientActivity({ record }: { record: RaRecord }) {
-  return <ActivityCharts clientId={String(record.id)} heading="h3" />;
+  return <ActivityCharts clientId={String(record.id)} heading="h3" narrow />;
 }

@@ -23,7 +23,9 @@ class ActivityDay {
   @Field(() => Int, { description: 'Products created or changed in the store by those runs' })
   products_written!: number;
   @Field(() => OrdersByState) orders!: object;
-  @Field(() => Int, { description: 'Errors of those runs on Nuvemshop answering 429 (its rate limit) past every retry' })
+  @Field(() => Int, {
+    description: 'Errors of those runs on Nuvemshop answering 429 (its rate limit) past every retry',
+  })
   rate_limited!: number;
 }
 

@@ -10,7 +10,7 @@ export function activityRoutes(activity: DailyActivity) {
       path: '/activity/',
       tag: 'activity',
       summary:
-        "Per day for the last `days` days (1 to 90, 30 unless told) up to today in America/Sao_Paulo, every day " +
+        'Per day for the last `days` days (1 to 90, 30 unless told) up to today in America/Sao_Paulo, every day ' +
         "present: runs by state, the products they wrote, their 429s, and orders by state; everyone's, or " +
         "`client_id`'s",
       auth: true,
