@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import type { RaRecord } from 'react-admin';
 import type { ResourceName } from './dataProvider/resourceTypes';
 
 /** A list screen's module: its default export gets the resource's name. */
@@ -16,11 +15,4 @@ export const customScreens: Partial<Record<ResourceName, () => Promise<ScreenMod
   pedidos: () => import('./orders/OrderList'),
   estoques: () => import('./locations/LocationList'),
   'produtos-vinculados': () => import('./productLinks/ProductLinkList'),
-};
-
-/** What a record's dialog shows under its inputs, by resource, loaded with the dialog: a client's last 30 days. */
-export const recordPanels: Partial<
-  Record<ResourceName, () => Promise<{ default: ComponentType<{ record: RaRecord }> }>>
-> = {
-  clientes: () => import('./dashboard/ActivityCharts').then((module) => ({ default: module.ClientActivity })),
 };

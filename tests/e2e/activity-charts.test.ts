@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { browserSuite, openSignedIn, scrollsSideways } from './support/browser';
 
@@ -19,6 +20,20 @@ const open = browserSuite(async () => {
 });
 
 const DAY = 86_400_000;
+
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** What axe-core finds against WCAG 2.1 A and AA on the page as it is now: each rule broken, with its elements. */
+async function axe(page: Page): Promise<{ id: string; nodes: string[] }[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+}
 
 async function client(name: string) {
   const created = await t.request('POST', '/api/v1/clients/', {
@@ -112,6 +127,7 @@ describe('the last 30 days in charts', () => {
       await expectCharts(main, await ordersRow());
       // Everyone's orders: the other client's uncertain one too.
       await main.getByRole('columnheader', { name: 'Incerto' }).waitFor();
+      expect(await axe(page)).toEqual([]);
       expect(await scrollsSideways(page)).toBe(false);
       await page.screenshot({ path: `/tmp/activity-dashboard-${size}-${theme}.png`, fullPage: true });
 
@@ -122,6 +138,7 @@ describe('the last 30 days in charts', () => {
       await expectCharts(dialog, await ordersRow(shop));
       // Only its own: no uncertain order, which is the other client's.
       expect(await dialog.getByRole('columnheader', { name: 'Incerto' }).count()).toBe(0);
+      expect(await axe(page)).toEqual([]);
       expect(await scrollsSideways(page)).toBe(false);
       await dialog.getByRole('region', { name: 'Últimos 30 dias' }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: `/tmp/activity-client-${size}-${theme}.png` });

@@ -21,7 +21,7 @@ import { createData, createDefaults, formInputs, updateData } from './formInputs
 import { useScreenLang } from './ScreenLanguage';
 import { EntriesTable, Timeline } from './FieldDisplay';
 import { liveRecordQuery } from './live';
-import { recordPanels } from '../screens';
+import { recordPanels } from '../recordPanels';
 import {
   type DialogProps,
   formProps,

@@ -101,7 +101,7 @@ function ActivityChart({
             <Box aria-hidden sx={{ width: '100%', minWidth: 0 }}>
               <BarChart
                 height={220}
-                margin={{ left: 0, right: 8, top: 8, bottom: 0 }}
+                margin={{ left: 0, right: 8, top: 16, bottom: 0 }}
                 xAxis={[{ scaleType: 'band', data: days.map((day) => dayMonth(day.day)), tickLabelInterval: 'auto' }]}
                 yAxis={[{ tickMinStep: 1, width: 36 }]}
                 series={drawn.map((s) => ({
@@ -118,7 +118,13 @@ function ActivityChart({
                 skipAnimation
               />
             </Box>
-            <Box sx={shown ? { maxHeight: 320, overflow: 'auto', mt: 1 } : unseen}>
+            {/* Shown, it scrolls within its own box: reachable by keyboard, named for what it holds. */}
+            <Box
+              role={shown ? 'region' : undefined}
+              aria-label={shown ? `Números: ${title}` : undefined}
+              tabIndex={shown ? 0 : undefined}
+              sx={shown ? { maxHeight: 320, overflow: 'auto', mt: 1 } : unseen}
+            >
               <Box
                 component="table"
                 sx={{
@@ -199,7 +205,7 @@ export function ActivityCharts({
     (state) => (day) => day.orders[state as keyof Day['orders']],
   );
   return (
-    <Box component="section" aria-labelledby={headingId} sx={{ mt: 3, minWidth: 0 }}>
+    <Box component="section" aria-labelledby={headingId} sx={{ mt: 3, minWidth: 0, width: '100%' }}>
       <Typography id={headingId} variant="h6" component={heading} sx={{ mb: 1 }}>
         Últimos 30 dias
       </Typography>

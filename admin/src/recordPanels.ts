@@ -1,0 +1,13 @@
+import type { ComponentType } from 'react';
+import type { RaRecord } from 'react-admin';
+import type { ResourceName } from './dataProvider/resourceTypes';
+
+/**
+ * What a record's dialog shows under its inputs, by resource, its code loaded when a dialog first shows it: a
+ * client's last 30 days in charts.
+ */
+export const recordPanels: Partial<
+  Record<ResourceName, () => Promise<{ default: ComponentType<{ record: RaRecord }> }>>
+> = {
+  clientes: () => import('./dashboard/ActivityCharts').then((module) => ({ default: module.ClientActivity })),
+};
