@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { RaRecord } from 'react-admin';
 import type { ResourceName } from './dataProvider/resourceTypes';
 
@@ -6,8 +6,6 @@ import type { ResourceName } from './dataProvider/resourceTypes';
  * What a record's dialog shows under its inputs, by resource, its code loaded when a dialog first shows it: a
  * client's last 30 days in charts.
  */
-export const recordPanels: Partial<
-  Record<ResourceName, () => Promise<{ default: ComponentType<{ record: RaRecord }> }>>
-> = {
-  clientes: () => import('./dashboard/ActivityCharts').then((module) => ({ default: module.ClientActivity })),
+export const recordPanels: Partial<Record<ResourceName, ComponentType<{ record: RaRecord }>>> = {
+  clientes: lazy(() => import('./dashboard/ActivityCharts').then((module) => ({ default: module.ClientActivity }))),
 };

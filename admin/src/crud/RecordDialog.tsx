@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Fragment, lazy, Suspense, useId, useMemo, type ComponentType, type ReactNode } from 'react';
+import { Fragment, Suspense, useId, useMemo, type ComponentType, type ReactNode } from 'react';
 import {
   CreateBase,
   EditBase,
@@ -21,7 +21,6 @@ import { createData, createDefaults, formInputs, updateData } from './formInputs
 import { useScreenLang } from './ScreenLanguage';
 import { EntriesTable, Timeline } from './FieldDisplay';
 import { liveRecordQuery } from './live';
-import { recordPanels } from '../recordPanels';
 import {
   type DialogProps,
   formProps,
@@ -85,15 +84,9 @@ function RecordNotes({ resource }: { resource: string }) {
   ) : null;
 }
 
-/** Each resource's panel (screens.ts), its code loaded when a dialog first shows it. */
-const panels: Partial<Record<string, ComponentType<{ record: RaRecord }>>> = Object.fromEntries(
-  Object.entries(recordPanels).map(([resource, load]) => [resource, lazy(load)]),
-);
-
-/** What the resource's dialog shows under its inputs. */
-function RecordPanel({ resource }: { resource: string }) {
+/** What the resource's dialog shows under its inputs (recordPanels.ts), its code loaded when first shown. */
+function RecordPanel({ panel: Panel }: { panel?: ComponentType<{ record: RaRecord }> }) {
   const record = useRecordContext();
-  const Panel = panels[resource];
   if (!Panel || !record) return null;
   return (
     <Suspense fallback={null}>
@@ -110,9 +103,12 @@ export function EditDialog({
   onClose,
   form = {},
   representation = (shown: RaRecord) => recordTitle(resource, shown),
+  panel,
 }: Omit<DialogProps, 'children'> & {
   record: RaRecord;
   form?: FormCustomization;
+  /** What the dialog shows under its inputs (a client's charts). */
+  panel?: ComponentType<{ record: RaRecord }>;
   /** How the record is named in its actions' toasts. */
   representation?: (record: RaRecord) => string;
 }) {
@@ -163,7 +159,7 @@ export function EditDialog({
         >
           <RecordNotes resource={resource} />
           <FormInputs resource={resource} mode="edit" inputs={inputs} additional={form.additionalInputs} />
-          <RecordPanel resource={resource} />
+          <RecordPanel panel={panel} />
         </SimpleForm>
       </EditBase>
     </FormDialogFrame>

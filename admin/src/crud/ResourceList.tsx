@@ -4,6 +4,7 @@ import { ListBase, Title, useTranslate, type RaRecord } from 'react-admin';
 import { Navigate, useLocation } from 'react-router-dom';
 import { declarationOf, offers, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { AfterFirstPaint } from '../layout/firstPaint';
+import { recordPanels } from '../recordPanels';
 import { useFailureToast } from '../layout/useToast';
 import { dialogDetails, useColumns, useCsvExporter, type ColumnCustomization } from './columns';
 import { CreateDialog, DeleteRecordConfirm, dialogs, EditDialog, FilterChips, ShowDialog } from './deferred';
@@ -160,6 +161,7 @@ export function ResourceList({
               onClose={() => setEditing(null)}
               form={form}
               representation={name}
+              panel={recordPanels[resource]}
             />
           )}
           {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}
