@@ -4,6 +4,7 @@ import { UserResolver } from './graphql/resolvers/user.resolver';
 import { SyncResolver } from './graphql/resolvers/sync.resolver';
 import { OrderResolver } from './graphql/resolvers/order.resolver';
 import { LocationResolver } from './graphql/resolvers/location.resolver';
+import { ActivityResolver } from './graphql/resolvers/activity.resolver';
 import { genericResources } from './resources';
 
 type Resolvers = [typeof UserResolver, ...(new () => object)[]];
@@ -20,6 +21,7 @@ export function resolvers(): Resolvers {
     SyncResolver,
     OrderResolver,
     LocationResolver,
+    ActivityResolver,
     CallbackResolver,
   ]);
 }

@@ -5,6 +5,7 @@ import { loginRoutes, userRoutes } from './rest/routes/user.routes';
 import { syncRoutes } from './rest/routes/sync.routes';
 import { orderRoutes } from './rest/routes/order.routes';
 import { locationRoutes } from './rest/routes/location.routes';
+import { activityRoutes } from './rest/routes/activity.routes';
 import type { Route } from './rest/route';
 import { genericResources } from './resources';
 import type { Services } from './services';
@@ -18,6 +19,7 @@ export function restRoutes(services: Services): Route[] {
     ...syncRoutes(services.sync),
     ...orderRoutes(services.orders),
     ...locationRoutes(services.locations),
+    ...activityRoutes(services.activity),
     ...callbackRoutes(services.callback),
     ...webhookRoutes(services.webhooks),
   ];

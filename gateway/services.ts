@@ -32,6 +32,7 @@ import { LocationService } from './locations/location.service';
 import { locationResource } from './locations/location.resource';
 import { HealthCheck } from './health/health-check';
 import { HealthAlerts } from './health/health-alerts';
+import { DailyActivity } from './health/daily-activity';
 
 /** The one service layer both adapters (REST routes and GraphQL resolvers) call. */
 export interface Services {
@@ -51,6 +52,8 @@ export interface Services {
   health: HealthCheck;
   /** The alerts, recoveries and digests the clients' health calls for. */
   healthAlerts: HealthAlerts;
+  /** What happened per day: the dashboard's and a client's charts. */
+  activity: DailyActivity;
   mailer: Mailer;
   jobs: JobQueue;
   /** Every queue with its handler, for the workers this process (or `npm run worker`) starts. */
@@ -99,6 +102,7 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
     webhooks: new WebhookService(orm, rows, jobs, limits, config),
     health: healthCheck,
     healthAlerts,
+    activity: new DailyActivity(orm),
     mailer,
     jobs,
     queues: queueDefinitions({

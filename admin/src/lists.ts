@@ -1,4 +1,5 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
+import type { RaRecord } from 'react-admin';
 import { declarations, type ResourceName } from './dataProvider/resourceTypes';
 import { loadLabels } from './labels';
 import { customScreens, type ScreenModule } from './screens';
@@ -43,3 +44,11 @@ export const listScreensLoaded = (): Promise<unknown> => Promise.allSettled([...
 
 /** The list screen, if its code has already loaded. */
 export const loadedListScreen = (name: ListScreenName): Screen | undefined => loaded[name];
+
+/**
+ * What a record's dialog shows under its inputs, by resource (its definition's `options.recordPanel`, resources.ts),
+ * its code loaded when a dialog first shows it: a client's last 30 days in charts.
+ */
+export const recordPanels: Partial<Record<ResourceName, ComponentType<{ record: RaRecord }>>> = {
+  clientes: lazy(() => import('./dashboard/ActivityCharts').then((module) => ({ default: module.ClientActivity }))),
+};

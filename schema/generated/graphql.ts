@@ -52,6 +52,14 @@ export type RegistrationQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type RegistrationQuery = { registration: Registration };
 
+export type ActivityChartsQueryVariables = Exact<{
+  client_id?: string | null | undefined;
+  days?: number | null | undefined;
+}>;
+
+
+export type ActivityChartsQuery = { dailyActivity: { days: Array<{ day: string, products_written: number, rate_limited: number, runs: { queued: number, running: number, succeeded: number, partial: number, failed: number }, orders: { received: number, held: number, sending: number, sent: number, processed: number, rejected: number, invoiced: number, shipped: number, cancelled: number, uncertain: number } }> } };
+
 export type DashboardCountsQueryVariables = Exact<{
   superuser: boolean;
 }>;
@@ -128,6 +136,36 @@ export const RegistrationDocument = new TypedDocumentString(`
   registration
 }
     `) as unknown as TypedDocumentString<RegistrationQuery, RegistrationQueryVariables>;
+export const ActivityChartsDocument = new TypedDocumentString(`
+    query ActivityCharts($client_id: ID, $days: Int) {
+  dailyActivity(client_id: $client_id, days: $days) {
+    days {
+      day
+      runs {
+        queued
+        running
+        succeeded
+        partial
+        failed
+      }
+      products_written
+      orders {
+        received
+        held
+        sending
+        sent
+        processed
+        rejected
+        invoiced
+        shipped
+        cancelled
+        uncertain
+      }
+      rate_limited
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ActivityChartsQuery, ActivityChartsQueryVariables>;
 export const DashboardCountsDocument = new TypedDocumentString(`
     query DashboardCounts($superuser: Boolean!) {
   healthCritical: _allClientHealthsMeta(filter: {health: critical}) {

@@ -42,6 +42,8 @@ const CONTRACT_ROUTES = [
   'get /api/v1/sync-runs/{id}',
   'get /api/v1/client-health/',
   'get /api/v1/client-health/{id}',
+  // What happened per day: the dashboard's and a client's charts.
+  'get /api/v1/activity/',
   'get /api/v1/product-links/',
   'get /api/v1/product-links/{id}',
   // The mail outbox, a read-only resource: no create, update or delete.

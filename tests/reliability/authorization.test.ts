@@ -350,6 +350,7 @@ const REST: Record<string, Build<RestCall>> = {
   'GET /sync-runs/': (f) => ({ method: 'GET', path: `/sync-runs/?client_id=${f.victim.clientId}` }),
   'GET /sync-runs/{id}': async (f) => ({ method: 'GET', path: `/sync-runs/${await syncRunId(f)}` }),
   'GET /client-health/': (f) => ({ method: 'GET', path: `/client-health/?client_id=${f.victim.clientId}` }),
+  'GET /activity/': (f) => ({ method: 'GET', path: `/activity/?client_id=${f.victim.clientId}&days=7` }),
   'GET /client-health/{id}': async (f) => ({ method: 'GET', path: `/client-health/${await healthId(f)}` }),
   'GET /orders/': (f) => ({ method: 'GET', path: `/orders/?client_id=${f.victim.clientId}` }),
   'GET /orders/{id}': async (f) => ({ method: 'GET', path: `/orders/${await orderId(f)}` }),
@@ -459,6 +460,10 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   }),
   'query allClientHealths': (f) => ({
     query: 'query ($id: ID) { allClientHealths(filter: { client_id: $id }) { id health reasons } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query dailyActivity': (f) => ({
+    query: 'query ($id: ID) { dailyActivity(client_id: $id, days: 7) { days { day rate_limited } } }',
     variables: { id: f.victim.clientId },
   }),
   'query _allClientHealthsMeta': () => ({ query: '{ _allClientHealthsMeta { count } }' }),

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { Fragment, useId, useMemo, type ReactNode } from 'react';
+import { Fragment, Suspense, useId, useMemo, type ComponentType, type ReactNode } from 'react';
 import {
   CreateBase,
   EditBase,
@@ -84,6 +84,17 @@ function RecordNotes({ resource }: { resource: string }) {
   ) : null;
 }
 
+/** What the resource's dialog shows under its inputs (recordPanels.ts), its code loaded when first shown. */
+function RecordPanel({ panel: Panel }: { panel?: ComponentType<{ record: RaRecord }> }) {
+  const record = useRecordContext();
+  if (!Panel || !record) return null;
+  return (
+    <Suspense fallback={null}>
+      <Panel record={record} />
+    </Suspense>
+  );
+}
+
 /** Edits a record: the update mutation's arguments as inputs; only what changed is sent. */
 export function EditDialog({
   resource,
@@ -92,9 +103,12 @@ export function EditDialog({
   onClose,
   form = {},
   representation = (shown: RaRecord) => recordTitle(resource, shown),
+  panel,
 }: Omit<DialogProps, 'children'> & {
   record: RaRecord;
   form?: FormCustomization;
+  /** What the dialog shows under its inputs (a client's charts). */
+  panel?: ComponentType<{ record: RaRecord }>;
   /** How the record is named in its actions' toasts. */
   representation?: (record: RaRecord) => string;
 }) {
@@ -145,6 +159,7 @@ export function EditDialog({
         >
           <RecordNotes resource={resource} />
           <FormInputs resource={resource} mode="edit" inputs={inputs} additional={form.additionalInputs} />
+          <RecordPanel panel={panel} />
         </SimpleForm>
       </EditBase>
     </FormDialogFrame>

@@ -1,6 +1,6 @@
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
-import { Suspense, useState, type ReactNode } from 'react';
-import { ListBase, Title, useTranslate, type RaRecord } from 'react-admin';
+import { Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { ListBase, Title, useResourceDefinition, useTranslate, type RaRecord } from 'react-admin';
 import { Navigate, useLocation } from 'react-router-dom';
 import { declarationOf, offers, typeOfResource, type ResourceName } from '../dataProvider/resourceTypes';
 import { AfterFirstPaint } from '../layout/firstPaint';
@@ -70,6 +70,8 @@ export function ResourceList({
   const [editing, setEditing] = useState<RaRecord | null>(null);
   const [deleting, setDeleting] = useState<RaRecord | null>(null);
   dialogs.usePreload();
+  // What the record's dialog shows under its inputs, as its definition says (resources.ts): a client's charts.
+  const definition = useResourceDefinition<{ recordPanel?: ComponentType<{ record: RaRecord }> }>({ resource });
   const searchable = Object.values(fieldsOf(typeOfResource(resource))).some((field) => field.searchable);
   const title = translate(`resources.${resource}.title`);
 
@@ -160,6 +162,7 @@ export function ResourceList({
               onClose={() => setEditing(null)}
               form={form}
               representation={name}
+              panel={definition.options?.recordPanel}
             />
           )}
           {/* Always there once the page has been painted (its module loads then): it closes with a transition. */}

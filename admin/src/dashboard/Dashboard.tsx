@@ -1,11 +1,14 @@
 import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Title, useGetIdentity, useLogoutIfAccessDenied } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { DashboardCountsDocument, type DashboardCountsQuery } from '../../../schema/generated/graphql';
 import { graphql } from '../api';
 import { HealthCard } from './HealthCard';
+
+// The charts and their library come after the counts, in a chunk of their own.
+const ActivityCharts = lazy(() => import('./ActivityCharts'));
 
 /** A count that leads to its list. */
 function CountCard({ label, count, to }: { label: string; count: number; to: string }) {
@@ -157,13 +160,16 @@ function Counts({ superuser }: { superuser: boolean }) {
         cancelRefused={data.cancelRefusedOrders.count}
       />
       {data.failedMail && <FailedMail count={data.failedMail.count} />}
+      <Suspense fallback={null}>
+        <ActivityCharts />
+      </Suspense>
     </>
   );
 }
 
 /**
  * /: the greeting, every client's health (the worst first), how many clients, items and (for superusers) users there are, the clients and orders that wait for
- * a person, and the failed mail.
+ * a person, the failed mail, and the last 30 days in charts.
  */
 export default function Dashboard() {
   const { identity } = useGetIdentity();
