@@ -4,6 +4,7 @@ import { UserResolver } from './graphql/resolvers/user.resolver';
 import { SyncResolver } from './graphql/resolvers/sync.resolver';
 import { OrderResolver } from './graphql/resolvers/order.resolver';
 import { LocationResolver } from './graphql/resolvers/location.resolver';
+import { AuditResolver } from './graphql/resolvers/audit.resolver';
 import { genericResources } from './resources';
 
 type Resolvers = [typeof UserResolver, ...(new () => object)[]];
@@ -21,5 +22,6 @@ export function resolvers(): Resolvers {
     OrderResolver,
     LocationResolver,
     CallbackResolver,
+    AuditResolver,
   ]);
 }
