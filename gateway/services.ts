@@ -91,7 +91,11 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   resources[locationResource.name] = locations.operations();
   const healthCheck = new HealthCheck(orm, config);
   const healthAlerts = new HealthAlerts(orm, config, jobs);
-  const audit = new AuditLog(orm, () => declaredResources().map((resource) => resource.name).concat('User'));
+  const audit = new AuditLog(orm, () =>
+    declaredResources()
+      .map((resource) => resource.name)
+      .concat('User'),
+  );
   return {
     auth,
     users,

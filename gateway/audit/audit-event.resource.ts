@@ -21,7 +21,13 @@ export const auditEventResource = new Resource(
       filterable: true,
       description: 'Who did it: their account’s id (kept after the account is deleted)',
     }),
-    user_email: text({ max: 255, readOnly: true, nullable: true, listed: true, description: 'Who did it: their e-mail' }),
+    user_email: text({
+      max: 255,
+      readOnly: true,
+      nullable: true,
+      listed: true,
+      description: 'Who did it: their e-mail',
+    }),
     address: text({ max: 64, readOnly: true, nullable: true, listed: true, description: 'The address it came from' }),
     action: state(AUDIT_ACTIONS, {
       readOnly: true,

@@ -88,12 +88,9 @@ export function pruneQueue({
         `created_at < now() - make_interval(days => ?)`,
         [config.HISTORY_RETENTION_DAYS],
       );
-      const auditEvents = await deleteInBatches(
-        'audit_events',
-        'id',
-        `created_at < now() - make_interval(days => ?)`,
-        [config.AUDIT_RETENTION_DAYS],
-      );
+      const auditEvents = await deleteInBatches('audit_events', 'id', `created_at < now() - make_interval(days => ?)`, [
+        config.AUDIT_RETENTION_DAYS,
+      ]);
       const pruned = {
         rateLimits,
         authorizationCodes,

@@ -267,7 +267,11 @@ export class ResourceService implements ResourceOperations {
       await this.flush(em);
       for (const { queue, data, singletonKey } of queues?.(row, before) ?? [])
         await this.jobs!.send(queue as QueueName, data as JobPayloads[QueueName], { em, singletonKey });
-      await recordAudit(em, caller, action === 'delete' ? this.audited(action, before, null) : this.audited(action, before, row));
+      await recordAudit(
+        em,
+        caller,
+        action === 'delete' ? this.audited(action, before, null) : this.audited(action, before, row),
+      );
       await em.commit();
     } catch (error) {
       await em.rollback();

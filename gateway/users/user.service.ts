@@ -325,7 +325,8 @@ export class UserService {
   ): () => { actor: AuditActor; entry: AuditEntry } {
     return () => {
       const changes = changesOf(userResource.fields, before, toUserPublic(user));
-      if (password) changes.password = before ? { before: CHANGED_SECRET, after: CHANGED_SECRET } : { after: CHANGED_SECRET };
+      if (password)
+        changes.password = before ? { before: CHANGED_SECRET, after: CHANGED_SECRET } : { after: CHANGED_SECRET };
       return { actor, entry: { action, resource: 'User', recordId: user.id, changes } };
     };
   }

@@ -28,7 +28,8 @@ const eventsOf = async (query: string) => {
 };
 
 const recordEvents = async (id: string) => (await eventsOf(`record_id=${id}`)).data;
-const total = async () => Number((await suite.t.sql<{ n: number }>('select count(*)::int as n from audit_events'))[0].n);
+const total = async () =>
+  Number((await suite.t.sql<{ n: number }>('select count(*)::int as n from audit_events'))[0].n);
 const superuserId = async () =>
   (await suite.t.request('GET', '/api/v1/users/me', { token: suite.su })).body.id as string;
 
@@ -50,7 +51,9 @@ describe('the audit log', () => {
     expect(created.changes.hiper_token).toEqual({ after: 'alterado' });
     expect(created.changes.nuvemshop_token).toEqual({ after: 'alterado' });
     // Neither secret's value is anywhere in the row.
-    const [row] = await suite.t.sql<{ changes: unknown }>('select changes from audit_events where id = $1', [created.id]);
+    const [row] = await suite.t.sql<{ changes: unknown }>('select changes from audit_events where id = $1', [
+      created.id,
+    ]);
     expect(JSON.stringify(row.changes)).not.toContain(c.account.key);
     expect(JSON.stringify(row.changes)).not.toContain(c.store.token);
   });
@@ -96,7 +99,11 @@ describe('the audit log', () => {
     expect(answer.body.errors).toBeUndefined();
     await suite.tools.waitForRun(answer.body.data!.syncClient.id);
     const [graphql] = await recordEvents(c.id);
-    expect(graphql).toMatchObject({ action: 'sync', user_email: SUPERUSER.email, changes: { kind: { after: 'catalogue' } } });
+    expect(graphql).toMatchObject({
+      action: 'sync',
+      user_email: SUPERUSER.email,
+      changes: { kind: { after: 'catalogue' } },
+    });
   });
 
   it('records a user’s role and activation changed, and a password changed as alterado, never a hash', async () => {
@@ -208,9 +215,9 @@ describe('the audit log', () => {
     const user = await suite.t.createUser();
     const c = await suite.tools.connectedClient({ name: 'Filtrada' });
     for (const name of ['Um', 'Dois', 'Três'])
-      expect((await suite.t.request('PUT', `/api/v1/clients/${c.id}`, { token: suite.su, json: { name } })).status).toBe(
-        200,
-      );
+      expect(
+        (await suite.t.request('PUT', `/api/v1/clients/${c.id}`, { token: suite.su, json: { name } })).status,
+      ).toBe(200);
     const mine = await eventsOf(`user_id=${user.id}`);
     expect(mine.count).toBe(1);
     expect(mine.data[0].action).toBe('signup');
@@ -240,7 +247,10 @@ describe('the audit log', () => {
     expect(graphql.body.errors).toBeUndefined();
     expect(graphql.body.data._allAuditEventsMeta.count).toBe(4);
     expect(graphql.body.data.allAuditEvents).toHaveLength(2);
-    expect(graphql.body.data.allAuditEvents[0]).toMatchObject({ action: 'update', changes: { name: { after: 'Três' } } });
+    expect(graphql.body.data.allAuditEvents[0]).toMatchObject({
+      action: 'update',
+      changes: { name: { after: 'Três' } },
+    });
 
     const one = await suite.t.request('GET', `/api/v1/audit-events/${page.data[0].id}`, { token: suite.su });
     expect(one.status).toBe(200);

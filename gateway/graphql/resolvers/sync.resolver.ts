@@ -23,7 +23,12 @@ export class SyncResolver {
   })
   async syncClient(@Args() { id, kind }: SyncClientArgs, @Ctx() ctx: Context) {
     const user = await ctx.user();
-    const entry = { action: 'sync', resource: 'Client', recordId: id, changes: { kind: { after: kind ?? 'catalogue' } } } as const;
+    const entry = {
+      action: 'sync',
+      resource: 'Client',
+      recordId: id,
+      changes: { kind: { after: kind ?? 'catalogue' } },
+    } as const;
     return ctx.services.audit.action(user, entry, () => ctx.services.sync.start(user, id, kind ?? 'catalogue'));
   }
 }

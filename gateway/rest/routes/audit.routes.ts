@@ -20,7 +20,8 @@ export function auditRoutes(audit: AuditLog) {
       query: AuditListQuery,
       response: listOf(auditEventResource.public, 'AuditEventsPublic'),
       errors: { 403: messages.notEnoughPrivileges },
-      handler: ({ user, query: { skip, limit, ...filters } }) => audit.list(user, { skip, limit }, audit.checked(filters)),
+      handler: ({ user, query: { skip, limit, ...filters } }) =>
+        audit.list(user, { skip, limit }, audit.checked(filters)),
     }),
     route({
       method: 'get',

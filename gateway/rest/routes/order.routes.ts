@@ -31,7 +31,9 @@ export function orderRoutes(orders: OrderService, audit: AuditLog) {
         502: REJECTED_CANCEL_UNREACHABLE,
       },
       handler: ({ params, user }) =>
-        audit.action(user, { action: 'resend', resource: 'Order', recordId: params.id }, () => orders.resend(params.id)),
+        audit.action(user, { action: 'resend', resource: 'Order', recordId: params.id }, () =>
+          orders.resend(params.id),
+        ),
     }),
     route({
       method: 'post',

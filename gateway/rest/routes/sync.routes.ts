@@ -28,8 +28,10 @@ export function syncRoutes(sync: SyncService, audit: AuditLog) {
         429: messages.tooManySyncRuns,
       },
       handler: ({ params, body, user }) =>
-        audit.action(user, { action: 'sync', resource: 'Client', recordId: params.id, changes: { kind: { after: body.kind } } }, () =>
-          sync.start(user, params.id, body.kind),
+        audit.action(
+          user,
+          { action: 'sync', resource: 'Client', recordId: params.id, changes: { kind: { after: body.kind } } },
+          () => sync.start(user, params.id, body.kind),
         ),
     }),
   ];
