@@ -1,4 +1,5 @@
 import { Box, Button, MenuItem, TextField } from '@mui/material';
+import { useEffect, useRef } from 'react';
 import { useGetList, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import type { ColumnCustomization } from '../crud/columns';
 import { ResourceList } from '../crud/ResourceList';
@@ -63,9 +64,16 @@ function AuditFilters() {
     pagination: { page: 1, perPage: 200 },
     sort: { field: 'email', order: 'ASC' },
   });
+  // Two filters set one right after the other (a date, then the next) both stay: each starts from the last one set,
+  // not from the list's filters, which follow the address a moment later.
+  const latest = useRef(values);
+  useEffect(() => {
+    latest.current = values;
+  }, [values]);
   const set = (name: string, value: string | undefined) => {
-    const { [name]: _dropped, ...others } = values;
-    setFilters(value ? { ...others, [name]: value } : others);
+    const { [name]: _dropped, ...others } = latest.current;
+    latest.current = value ? { ...others, [name]: value } : others;
+    setFilters(latest.current);
   };
   const t = (key: string) => translate(`resources.auditoria.filters.${key}`);
   const field = { size: 'small' as const, slotProps: { inputLabel: { shrink: true } } };
@@ -138,7 +146,13 @@ function AuditFilters() {
         sx={sx}
       />
       {Object.keys(values).length > 0 && (
-        <Button size="small" onClick={() => setFilters({})}>
+        <Button
+          size="small"
+          onClick={() => {
+            latest.current = {};
+            setFilters({});
+          }}
+        >
           {t('clear')}
         </Button>
       )}
