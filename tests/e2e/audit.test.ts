@@ -75,6 +75,7 @@ describe('the Auditoria screen', () => {
         const filter = JSON.parse(url.searchParams.get('filter') ?? '{}');
         return filter.record_id === id && filter.resource === 'Client' && !!filter.user_id && !!filter.since;
       });
+      await page.getByRole('listbox').waitFor({ state: 'detached' });
       const main = page.getByRole('main');
       await main.getByText('Alterou').first().waitFor();
       await main.getByText('Criou').first().waitFor();
@@ -89,9 +90,13 @@ describe('the Auditoria screen', () => {
       await main.getByText('Alterou').first().click();
       const shown = page.getByRole('dialog', { name: 'Ver evento' });
       await shown.waitFor();
+      // Drawn once its opening transition is over.
+      await page.waitForFunction(() =>
+        Array.from(document.querySelectorAll('.MuiDialog-container')).every((c) => getComputedStyle(c).opacity === '1'),
+      );
       await shown.getByText(before, { exact: true }).waitFor();
       await shown.getByText(after, { exact: true }).waitFor();
-      await shown.getByText('name', { exact: true }).waitFor();
+      await shown.getByText('Nome da loja', { exact: true }).waitFor();
       expect(await shown.getByRole('button', { name: /Salvar|Excluir|Deletar/ }).count()).toBe(0);
       expect(await scrollsSideways(page)).toBe(false);
       await page.screenshot({ path: `/tmp/audit-event-${size}-${theme}.png`, fullPage: true });

@@ -5,7 +5,7 @@ import type { ColumnCustomization } from '../crud/columns';
 import { ResourceList } from '../crud/ResourceList';
 import { ScreenLanguage } from '../crud/ScreenLanguage';
 import { Truncated } from '../crud/values';
-import type { ResourceName } from '../dataProvider/resourceTypes';
+import { screenOfType, type ResourceName } from '../dataProvider/resourceTypes';
 import { portugueseI18nProvider } from '../i18n';
 import labels from '../labels/auditoria';
 
@@ -28,6 +28,9 @@ function Changes({ record }: { record: RaRecord }) {
   const translate = useTranslate();
   const changes = changesOf(record);
   const empty = translate('resources.auditoria.changes.empty');
+  // Each field as its own screen names it (once the sidebar has loaded that screen's texts), else as the API does.
+  const screen = record.resource === 'User' ? 'admin' : screenOfType(String(record.resource));
+  const label = (field: string) => (screen ? translate(`resources.${screen}.fields.${field}`, { _: field }) : field);
   if (!changes.length) return <>{translate('resources.auditoria.changes.none')}</>;
   return (
     <Box
@@ -38,7 +41,7 @@ function Changes({ record }: { record: RaRecord }) {
       {changes.map(([field, change]) => (
         <li key={field}>
           <Box component="span" sx={{ display: 'block', fontWeight: 600, overflowWrap: 'anywhere' }}>
-            {field}
+            {label(field)}
           </Box>
           <Box component="span" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
             {'before' in change && (
@@ -53,6 +56,16 @@ function Changes({ record }: { record: RaRecord }) {
       ))}
     </Box>
   );
+}
+
+/** The fields an event changed, in a line: the first three, then how many more (a creation sets them all). */
+function fieldsText(record: RaRecord, translate: (key: string, options?: object) => string): string {
+  const fields = changesOf(record).map(([field]) => field);
+  if (fields.length <= 3) return fields.join(', ');
+  return translate('resources.auditoria.changes.more', {
+    fields: fields.slice(0, 3).join(', '),
+    count: fields.length - 3,
+  });
 }
 
 /** Who, which resource, which record and when: the filters the gateway takes, the dates as whole days. */
@@ -170,14 +183,15 @@ export default function AuditList({ resource }: { resource: ResourceName }) {
     { source: 'user_email', render: (record) => <Truncated text={String(record.user_email ?? '—')} /> },
     'address',
     'action',
-    { source: 'resource', text: (record) => resourceName(record.resource) },
+    {
+      source: 'resource',
+      text: (record) => resourceName(record.resource),
+      dialog: (record) => resourceName(record.resource),
+    },
     { source: 'record_id', render: (record) => <Truncated text={String(record.record_id)} /> },
     {
       source: 'changes',
-      text: (record) =>
-        changesOf(record)
-          .map(([field]) => field)
-          .join(', '),
+      text: (record, translate) => fieldsText(record, translate),
       dialog: (record) => <Changes record={record} />,
     },
   ];

@@ -63,6 +63,7 @@ export default {
     after: 'Depois',
     none: 'Nenhum campo alterado',
     empty: '(vazio)',
+    more: '%{fields} e mais %{count}',
   },
   title: 'Auditoria',
   table: 'Eventos de auditoria, do mais recente ao mais antigo',
