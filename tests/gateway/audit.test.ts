@@ -58,6 +58,31 @@ describe('the audit log', () => {
     expect(JSON.stringify(row.changes)).not.toContain(c.store.token);
   });
 
+  it('records a create through GraphQL as through REST, and nothing for one the unique index refuses', async () => {
+    const create = (url: string) =>
+      suite.t.graphql(
+        'mutation ($url: String!) { createClient(url: $url, name: "Pela GraphQL", hiper_token: "uma-chave-hiper-secreta") { id } }',
+        { url },
+        suite.su,
+      );
+    const url = `https://graphql-${Date.now()}.example.com`;
+    const created = await create(url);
+    expect(created.body.errors).toBeUndefined();
+    const id = created.body.data!.createClient.id as string;
+    const [event] = await recordEvents(id);
+    expect(event).toMatchObject({
+      action: 'create',
+      resource: 'Client',
+      user_email: SUPERUSER.email,
+      changes: { name: { after: 'Pela GraphQL' }, hiper_token: { after: 'alterado' } },
+    });
+    expect(event.address).toMatch(/127\.0\.0\.1/);
+    const before = await total();
+    const again = await create(url);
+    expect(again.body.errors?.[0]?.extensions?.status).toBe(409);
+    expect(await total()).toBe(before);
+  });
+
   it('records only the fields an update changed, before and after; a new token as alterado', async () => {
     const c = await suite.tools.connectedClient({ name: 'Antes' });
     const changed = await suite.t.request('PUT', `/api/v1/clients/${c.id}`, {

@@ -1,5 +1,5 @@
 import { Box, Button, MenuItem, TextField } from '@mui/material';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useGetList, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import type { ColumnCustomization } from '../crud/columns';
 import { ResourceList } from '../crud/ResourceList';
@@ -7,6 +7,7 @@ import { ScreenLanguage } from '../crud/ScreenLanguage';
 import { Truncated } from '../crud/values';
 import { screenOfType, type ResourceName } from '../dataProvider/resourceTypes';
 import { portugueseI18nProvider } from '../i18n';
+import { loadAllLabels } from '../labels';
 import labels from '../labels/auditoria';
 
 type Change = { before?: unknown; after?: unknown };
@@ -28,9 +29,7 @@ function Changes({ record }: { record: RaRecord }) {
   const translate = useTranslate();
   const changes = changesOf(record);
   const empty = translate('resources.auditoria.changes.empty');
-  // Each field as its own screen names it (once the sidebar has loaded that screen's texts), else as the API does.
-  const screen = record.resource === 'User' ? 'admin' : screenOfType(String(record.resource));
-  const label = (field: string) => (screen ? translate(`resources.${screen}.fields.${field}`, { _: field }) : field);
+  const label = (field: string) => fieldLabel(translate, record, field);
   if (!changes.length) return <>{translate('resources.auditoria.changes.none')}</>;
   return (
     <Box
@@ -58,9 +57,17 @@ function Changes({ record }: { record: RaRecord }) {
   );
 }
 
+type Translate = (key: string, options?: object) => string;
+
+/** A field as its own screen names it (its texts loaded with the Auditoria's), else as the API does. */
+function fieldLabel(translate: Translate, record: RaRecord, field: string): string {
+  const screen = record.resource === 'User' ? 'admin' : screenOfType(String(record.resource));
+  return screen ? translate(`resources.${screen}.fields.${field}`, { _: field }) : field;
+}
+
 /** The fields an event changed, in a line: the first three, then how many more (a creation sets them all). */
-function fieldsText(record: RaRecord, translate: (key: string, options?: object) => string): string {
-  const fields = changesOf(record).map(([field]) => field);
+function fieldsText(record: RaRecord, translate: Translate): string {
+  const fields = changesOf(record).map(([field]) => fieldLabel(translate, record, field));
   if (fields.length <= 3) return fields.join(', ');
   return translate('resources.auditoria.changes.more', {
     fields: fields.slice(0, 3).join(', '),
@@ -178,6 +185,15 @@ function AuditFilters() {
  * record), filtered by user, resource, record and dates; an event opens read-only with its fields before → after.
  */
 export default function AuditList({ resource }: { resource: ResourceName }) {
+  // Every screen's texts, which name the fields an event changed: drawn again once they are loaded.
+  const [, setLabelsLoaded] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void loadAllLabels().then(() => live && setLabelsLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, []);
   const columns: (string | ColumnCustomization)[] = [
     'created_at',
     { source: 'user_email', render: (record) => <Truncated text={String(record.user_email ?? '—')} /> },
