@@ -84,6 +84,7 @@ describe('the Auditoria screen', () => {
       await main.getByText(SUPERUSER.email).first().waitFor();
       await main.getByText('127.0.0.1').first().waitFor();
       expect(await scrollsSideways(page)).toBe(false);
+      await page.waitForLoadState('networkidle');
       await page.screenshot({ path: `/tmp/audit-list-${size}-${theme}.png`, fullPage: true });
 
       // The event, read-only: its fields before → after, a secret as alterado on the creation.

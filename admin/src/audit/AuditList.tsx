@@ -84,12 +84,10 @@ function AuditFilters() {
     pagination: { page: 1, perPage: 200 },
     sort: { field: 'email', order: 'ASC' },
   });
-  // Two filters set one right after the other (a date, then the next) both stay: each starts from the last one set,
-  // not from the list's filters, which follow the address a moment later.
+  // Two filters set one right after the other (a date, then the next) both stay: each starts from the last one set
+  // here (only these inputs change the screen's filters once it is open), not from the list's filters, which follow
+  // the address a moment later.
   const latest = useRef(values);
-  useEffect(() => {
-    latest.current = values;
-  }, [values]);
   const set = (name: string, value: string | undefined) => {
     const { [name]: _dropped, ...others } = latest.current;
     latest.current = value ? { ...others, [name]: value } : others;
