@@ -75,7 +75,8 @@ describe('the Auditoria screen', () => {
         const filter = JSON.parse(url.searchParams.get('filter') ?? '{}');
         return filter.record_id === id && filter.resource === 'Client' && !!filter.user_id && !!filter.since;
       });
-      await page.getByRole('listbox').waitFor({ state: 'detached' });
+      // The user's select closed, its menu faded out.
+      await expect.poll(() => page.locator('.MuiPopover-root').count()).toBe(0);
       const main = page.getByRole('main');
       await main.getByText('Alterou').first().waitFor();
       await main.getByText('Criou').first().waitFor();
