@@ -275,6 +275,8 @@ const schema = z.object({
   AUTHORIZATION_CODE_RETENTION_DAYS: int(1, 3650).default(30),
   /** How long history is kept (webhooks received, sync runs, finished jobs) before the prune job deletes it. */
   HISTORY_RETENTION_DAYS: int(1, 3650).default(90),
+  /** How long the audit log (every write a person made) is kept before the prune job deletes it. */
+  AUDIT_RETENTION_DAYS: int(1, 3650).default(365),
 
   /** When every client's health is worked out again (the Saúde screen, REST `/client-health/`). */
   HEALTH_CRON: cron.default('* * * * *'),

@@ -5,6 +5,7 @@ import { SyncResolver } from './graphql/resolvers/sync.resolver';
 import { OrderResolver } from './graphql/resolvers/order.resolver';
 import { LocationResolver } from './graphql/resolvers/location.resolver';
 import { ActivityResolver } from './graphql/resolvers/activity.resolver';
+import { AuditResolver } from './graphql/resolvers/audit.resolver';
 import { genericResources } from './resources';
 
 type Resolvers = [typeof UserResolver, ...(new () => object)[]];
@@ -23,5 +24,6 @@ export function resolvers(): Resolvers {
     LocationResolver,
     ActivityResolver,
     CallbackResolver,
+    AuditResolver,
   ]);
 }

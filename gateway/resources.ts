@@ -1,3 +1,4 @@
+import { auditEventResource } from './audit/audit-event.resource';
 import { archivedClientResource } from './clients/archived-client.resource';
 import { clientResource } from './clients/client.resource';
 import { clientHealthResource } from './health/client-health.resource';
@@ -28,6 +29,7 @@ const RESOURCES: readonly Resource[] = [
   itemResource,
   webhookEventResource,
   webhookDayResource,
+  auditEventResource,
   mailJobResource,
 ];
 

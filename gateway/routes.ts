@@ -6,6 +6,7 @@ import { syncRoutes } from './rest/routes/sync.routes';
 import { orderRoutes } from './rest/routes/order.routes';
 import { locationRoutes } from './rest/routes/location.routes';
 import { activityRoutes } from './rest/routes/activity.routes';
+import { auditRoutes } from './rest/routes/audit.routes';
 import type { Route } from './rest/route';
 import { genericResources } from './resources';
 import type { Services } from './services';
@@ -16,11 +17,12 @@ export function restRoutes(services: Services): Route[] {
     ...loginRoutes(services.auth),
     ...userRoutes(services.users),
     ...genericResources().flatMap((resource) => resourceRoutes(resource, services.resources[resource.name])),
-    ...syncRoutes(services.sync),
-    ...orderRoutes(services.orders),
-    ...locationRoutes(services.locations),
+    ...syncRoutes(services.sync, services.audit),
+    ...orderRoutes(services.orders, services.audit),
+    ...locationRoutes(services.locations, services.audit),
     ...activityRoutes(services.activity),
     ...callbackRoutes(services.callback),
     ...webhookRoutes(services.webhooks),
+    ...auditRoutes(services.audit),
   ];
 }

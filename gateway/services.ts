@@ -17,7 +17,8 @@ import { SyncService } from './sync/sync.service';
 import { StoreLife } from './webhooks/store-life';
 import { StoreUnhook } from './webhooks/store-unhook';
 import { WebhookService } from './webhooks/webhook.service';
-import { genericResources } from './resources';
+import { declaredResources, genericResources } from './resources';
+import { AuditLog } from './audit/audit-log';
 import { entityFor } from './kit/entity';
 import { ResourceService, type ResourceOperations } from './kit/service';
 import { NuvemshopClient } from './platforms/nuvemshop.client';
@@ -58,6 +59,8 @@ export interface Services {
   jobs: JobQueue;
   /** Every queue with its handler, for the workers this process (or `npm run worker`) starts. */
   queues: QueueDefinition[];
+  /** The audit log: every write a person made, for superusers. */
+  audit: AuditLog;
 }
 
 export function createServices(orm: MikroORM, config: Config, log: Logger, jobs: JobQueue): Services {
@@ -91,10 +94,16 @@ export function createServices(orm: MikroORM, config: Config, log: Logger, jobs:
   resources[locationResource.name] = locations.operations();
   const healthCheck = new HealthCheck(orm, config);
   const healthAlerts = new HealthAlerts(orm, config, jobs);
+  const audit = new AuditLog(orm, () =>
+    declaredResources()
+      .map((resource) => resource.name)
+      .concat('User'),
+  );
   return {
     auth,
     users,
     resources,
+    audit,
     callback: new CallbackService(orm, rows, config, limits, jobs),
     sync,
     orders: new OrderService(orm, jobs, orderSender, orderSweep, config),

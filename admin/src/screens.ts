@@ -10,6 +10,7 @@ export type ScreenModule = { default: ComponentType<{ resource: ResourceName }> 
  */
 export const customScreens: Partial<Record<ResourceName, () => Promise<ScreenModule>>> = {
   saude: () => import('./health/HealthList'),
+  auditoria: () => import('./audit/AuditList'),
   admin: () => import('./users/UserList'),
   sincronizacoes: () => import('./syncRuns/SyncRunList'),
   pedidos: () => import('./orders/OrderList'),

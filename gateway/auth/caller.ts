@@ -9,6 +9,9 @@ export interface Caller {
 export interface Actor {
   id: string;
   isSuperuser: boolean;
+  /** Their e-mail and the address the request came from, as the audit log records who wrote. */
+  email?: string;
+  address?: string;
 }
 
 /** A 403 unless the caller is a superuser. */

@@ -31,7 +31,7 @@ export function buildContext(req: ContextRequest, services: Services): Context {
   return {
     services,
     caller: { ip: req.ip ?? 'unknown' },
-    user: () => (user ??= services.auth.authenticate(authorization)),
+    user: () => (user ??= services.auth.authenticate(authorization, req.ip)),
     once: <T>(key: string, load: () => Promise<T>) => {
       if (!results.has(key)) results.set(key, load());
       return results.get(key) as Promise<T>;

@@ -13,7 +13,7 @@ const BATCH = 5_000;
  * be reset on their next use anyway), exchanged authorization codes older than AUTHORIZATION_CODE_RETENTION_DAYS
  * (a code is spent within minutes; its stored answer only serves a browser posting it twice), and history older than
  * HISTORY_RETENTION_DAYS: webhooks received (not one still waiting for its job), the stores' days of them, finished
- * sync runs and the stock movements written. Signed bodies seen go once their delivery window is over. Finished jobs are pg-boss's own to delete,
+ * sync runs and the stock movements written, and the audit log older than AUDIT_RETENTION_DAYS. Signed bodies seen go once their delivery window is over. Finished jobs are pg-boss's own to delete,
  * after the same number of days (gateway/queue/queue.ts).
  */
 export function pruneQueue({
@@ -88,6 +88,9 @@ export function pruneQueue({
         `created_at < now() - make_interval(days => ?)`,
         [config.HISTORY_RETENTION_DAYS],
       );
+      const auditEvents = await deleteInBatches('audit_events', 'id', `created_at < now() - make_interval(days => ?)`, [
+        config.AUDIT_RETENTION_DAYS,
+      ]);
       const pruned = {
         rateLimits,
         authorizationCodes,
@@ -96,6 +99,7 @@ export function pruneQueue({
         webhookDeliveries,
         syncRuns,
         stockMovements,
+        auditEvents,
       };
       log.info(pruned, 'old rows pruned');
       return pruned;

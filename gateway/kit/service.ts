@@ -12,6 +12,7 @@ import type { JobQueue } from '../queue/queue';
 import { requireSuperuser, type Actor } from '../auth/caller';
 import { recordId } from '../validation';
 import type { EntityRow } from './entity';
+import { changesOf, recordAudit, type AuditAction } from './audit';
 
 type Em = ReturnType<MikroORM['em']['fork']>;
 type Row = Record<string, unknown>;
@@ -145,7 +146,7 @@ export class ResourceService implements ResourceOperations {
     if (this.owner) values[this.owner] = caller.id;
     const created = em.create(this.entity, values);
     this.resource.options.settle?.(created, null);
-    await this.write(em, created, null);
+    await this.write(em, created, null, caller, 'create');
     return this.answer(created, caller);
   }
 
@@ -159,7 +160,7 @@ export class ResourceService implements ResourceOperations {
     const before: EntityRow = { ...found };
     em.assign(found, this.resource.toEntity(input, 'update'));
     this.resource.options.settle?.(found, before);
-    await this.write(em, found, before);
+    await this.write(em, found, before, caller, 'update');
     return this.answer(found, caller);
   }
 
@@ -172,11 +173,20 @@ export class ResourceService implements ResourceOperations {
       if (found[this.archived]) throw new ApiError(404, this.resource.messages.notFound);
       const before: EntityRow = { ...found };
       found[this.archived] = new Date();
-      await this.write(em, found, before);
+      await this.write(em, found, before, caller, 'delete');
       return this.answer(found, caller);
     }
     const deleted = this.answer(found, caller);
-    await em.remove(found).flush();
+    const entry = this.audited('delete', found, null);
+    await em.begin();
+    try {
+      await em.remove(found).flush();
+      await recordAudit(em, caller, entry);
+      await em.commit();
+    } catch (error) {
+      await em.rollback();
+      throw error;
+    }
     return deleted;
   }
 
@@ -186,7 +196,7 @@ export class ResourceService implements ResourceOperations {
     const before: EntityRow = { ...found };
     found[this.archived!] = null;
     // A live record took its unique values meanwhile (a new client of the same store): a 409 naming them.
-    await this.write(em, found, before);
+    await this.write(em, found, before, caller, 'restore');
     return this.answer(found, caller);
   }
 
@@ -199,6 +209,7 @@ export class ResourceService implements ResourceOperations {
       for (const { table, column } of this.resource.options.archive!.history)
         await tx.execute(`delete from "${table}" where "${column}" = ?`, [found.id]);
       await tx.execute(`delete from "${this.resource.table}" where id = ?`, [found.id]);
+      await recordAudit(tx, caller, this.audited('purge', found, null));
     });
     return purged;
   }
@@ -225,17 +236,42 @@ export class ResourceService implements ResourceOperations {
   }
 
   /**
-   * Writes the record, with the work its declaration queues for this change in the same transaction (asked once the
-   * record is written: a new one has its id then).
+   * The audit log's entry of a write: the fields it changed, from the record before (null on create) and after (null
+   * on delete), secrets as `alterado`.
    */
-  private async write(em: Em, row: EntityRow, before: EntityRow | null): Promise<void> {
-    const queues = this.resource.options.queues;
-    if (!queues || !this.jobs) return this.flush(em);
+  private audited(action: AuditAction, before: EntityRow | null, after: EntityRow | null) {
+    const { fields } = this.resource;
+    const answered = (r: EntityRow | null) => (r ? this.resource.full.toPublic(r, true) : null);
+    const changes = changesOf(fields, answered(before), answered(after), {
+      before,
+      after,
+      secret: (name) => propertyOf(name, fields[name]),
+    });
+    return { action, resource: this.resource.name, recordId: String((after ?? before)!.id), changes };
+  }
+
+  /**
+   * Writes the record, with the work its declaration queues for this change and the person's audit row in the same
+   * transaction (both asked once the record is written: a new one has its id then).
+   */
+  private async write(
+    em: Em,
+    row: EntityRow,
+    before: EntityRow | null,
+    caller: Actor,
+    action: AuditAction,
+  ): Promise<void> {
+    const queues = this.jobs ? this.resource.options.queues : undefined;
     await em.begin();
     try {
       await this.flush(em);
-      for (const { queue, data, singletonKey } of queues(row, before))
+      for (const { queue, data, singletonKey } of queues?.(row, before) ?? [])
         await this.jobs!.send(queue as QueueName, data as JobPayloads[QueueName], { em, singletonKey });
+      await recordAudit(
+        em,
+        caller,
+        action === 'delete' ? this.audited(action, before, null) : this.audited(action, before, row),
+      );
       await em.commit();
     } catch (error) {
       await em.rollback();

@@ -188,7 +188,7 @@ export function endpoints(routes: Route[], auth: AuthService, registry: OpenAPIR
       rawBody: r.rawBody,
       admit: r.admit,
       answer: async (request) => {
-        const user = r.auth ? await auth.authenticate(request.headers.authorization) : undefined;
+        const user = r.auth ? await auth.authenticate(request.headers.authorization, request.ip) : undefined;
         const input = {
           params: r.params ? validate(r.params as Schema, request.params, 'path') : undefined,
           query: r.query ? validate(r.query as Schema, request.query(), 'query') : undefined,

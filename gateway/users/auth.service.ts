@@ -42,7 +42,7 @@ export class AuthService {
   ) {}
 
   /** The user behind an `Authorization` header, with the contract's statuses for every way it can fail. */
-  async authenticate(authorization: string | undefined): Promise<SignedInUser> {
+  async authenticate(authorization: string | undefined, address?: string): Promise<SignedInUser> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw notAuthenticated();
     const claims = this.tokens.readAccess(match[1]);
@@ -55,7 +55,7 @@ export class AuthService {
     const session = { id: claims.sid, version: claims.ver };
     if (!sessionIsCurrent(user, session)) throw invalidCredentials();
     if (!user.isActive) throw sessionOfInactiveUser();
-    return { ...user, session };
+    return { ...user, session, address };
   }
 
   async login(form: LoginForm, caller: Caller): Promise<{ access_token: string; token_type: 'bearer' }> {

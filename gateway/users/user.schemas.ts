@@ -21,7 +21,11 @@ export interface Session {
   version: number;
 }
 
-export type SignedInUser = Pick<User, (typeof SIGNED_IN_PROPS)[number]> & { session?: Session };
+export type SignedInUser = Pick<User, (typeof SIGNED_IN_PROPS)[number]> & {
+  session?: Session;
+  /** The address the request came from (as the proxy settings derive it): the audit log's. */
+  address?: string;
+};
 
 /** True when a token of `session` is still valid for `user`: issued since the last revocation, or the kept one. */
 export function sessionIsCurrent(

@@ -13,6 +13,7 @@ import type { PlainRows } from '../database/plain-rows';
 import { DeletedUser, User } from './user.entity';
 import { messages } from '../messages';
 import { recordId } from '../validation';
+import { CHANGED_SECRET, changesOf, recordAudit, type AuditActor, type AuditEntry } from '../kit/audit';
 import { USER_PUBLIC_PROPS, toUserPublic, type Session, type SignedInUser } from './user.schemas';
 import {
   userResource,
@@ -73,7 +74,7 @@ export class UserService {
   /** A superuser creates an account (POST /users/). */
   async create(caller: SignedInUser, input: UserCreate): Promise<UserPublic> {
     requireSuperuser(caller);
-    return this.insert(input, messages.emailTakenOnCreate, { welcome: true });
+    return this.insert(input, messages.emailTakenOnCreate, { welcome: true, actor: caller, action: 'create' });
   }
 
   /**
@@ -85,9 +86,11 @@ export class UserService {
       throw new ApiError(403, messages.registrationClosed);
     }
     await this.limits.consume('signup', caller.ip);
+    // Whoever opens an account is its new owner: recorded as them, from their address.
     return this.insert(
       { ...input, is_active: this.registration === 'open', is_superuser: false },
       messages.emailTakenOnSignup,
+      { actor: { address: caller.ip }, action: 'signup' },
     );
   }
 
@@ -109,6 +112,7 @@ export class UserService {
     const em = this.orm.em.fork();
     const user = await em.findOne(User, { id: recordId(id) });
     if (!user) throw new ApiError(404, messages.userIdNotFound);
+    const before = toUserPublic(user);
     const previousEmail = user.email;
     if (input.email !== undefined && input.email !== user.email) {
       if (await em.count(User, { email: input.email })) throw emailTakenOnUpdate();
@@ -126,7 +130,12 @@ export class UserService {
       user.isActive = input.is_active;
       if (!input.is_active) endSessions(user);
     }
-    await this.save(em, emailTakenOnUpdate, emailChangeNotice(previousEmail, user.email));
+    await this.save(
+      em,
+      emailTakenOnUpdate,
+      emailChangeNotice(previousEmail, user.email),
+      this.audit(caller, 'update', user, before, input.password !== undefined),
+    );
     return toUserPublic(user);
   }
 
@@ -136,13 +145,14 @@ export class UserService {
     const user = await em.findOne(User, { id: recordId(id) });
     if (!user) throw userNotFound();
     if (user.id === caller.id) throw new ApiError(403, messages.noSelfDeletion);
-    await this.remove(em, user);
+    await this.remove(em, user, caller);
     return toUserPublic(user);
   }
 
   async updateMe(caller: SignedInUser, input: UserUpdateMe): Promise<UserPublic> {
     const em = this.orm.em.fork();
     const user = await em.findOneOrFail(User, { id: caller.id });
+    const before = toUserPublic(user);
     const previousEmail = user.email;
     if (input.email !== undefined && input.email !== user.email) {
       if (await em.count(User, { email: input.email })) throw emailTakenOnUpdate();
@@ -150,7 +160,12 @@ export class UserService {
     }
     if (input.full_name !== undefined) user.fullName = input.full_name;
     if (input.receives_alerts !== undefined) user.receivesAlerts = input.receives_alerts;
-    await this.save(em, emailTakenOnUpdate, emailChangeNotice(previousEmail, user.email));
+    await this.save(
+      em,
+      emailTakenOnUpdate,
+      emailChangeNotice(previousEmail, user.email),
+      this.audit(caller, 'update', user, before),
+    );
     return toUserPublic(user);
   }
 
@@ -167,8 +182,9 @@ export class UserService {
     // ended it, and then this one is refused like any ended session.
     const session = caller.session ?? { version: caller.tokenVersion };
     const kept = session.id ?? null;
-    const changed = await this.orm.em
-      .fork()
+    const em = this.orm.em.fork();
+    await em.begin();
+    const changed = await em
       .createQueryBuilder(User)
       .update({
         hashedPassword: hashed,
@@ -184,14 +200,33 @@ export class UserService {
           ...(kept ? [{ keptSessionId: kept, keptSessionVersion: session.version }] : []),
         ],
       })
-      .execute('run');
-    if (!changed.affectedRows) throw invalidCredentials();
+      .execute('run')
+      .catch(async (error: unknown) => {
+        await em.rollback();
+        throw error;
+      });
+    if (!changed.affectedRows) {
+      await em.rollback();
+      throw invalidCredentials();
+    }
+    try {
+      await recordAudit(em, caller, {
+        action: 'password',
+        resource: 'User',
+        recordId: caller.id,
+        changes: { password: { before: CHANGED_SECRET, after: CHANGED_SECRET } },
+      });
+      await em.commit();
+    } catch (error) {
+      await em.rollback().catch(() => undefined);
+      throw error;
+    }
   }
 
   async deleteMe(caller: SignedInUser): Promise<void> {
     if (caller.isSuperuser) throw new ApiError(403, messages.noSelfDeletion);
     const em = this.orm.em.fork();
-    await this.remove(em, em.getReference(User, caller.id));
+    await this.remove(em, em.getReference(User, caller.id), caller, toUserPublic(caller));
   }
 
   /** Set a new password and revoke every token issued before it. */
@@ -227,7 +262,15 @@ export class UserService {
     }
   }
 
-  private async insert(input: UserCreate, takenDetail: string, { welcome = false } = {}): Promise<UserPublic> {
+  private async insert(
+    input: UserCreate,
+    takenDetail: string,
+    {
+      welcome = false,
+      actor,
+      action = 'create',
+    }: { welcome?: boolean; actor?: Omit<AuditActor, 'id'> & { id?: string }; action?: 'create' | 'signup' } = {},
+  ): Promise<UserPublic> {
     const em = this.orm.em.fork();
     if (await em.count(User, { email: input.email })) throw new ApiError(400, takenDetail);
     const user = em.create(User, {
@@ -241,20 +284,51 @@ export class UserService {
       em,
       () => new ApiError(400, takenDetail),
       welcome ? { kind: 'new-account', email: user.email } : undefined,
+      actor && (() => this.audit({ id: user.id, email: user.email, ...actor }, action, user, null, true)()),
     );
     return toUserPublic(user);
   }
 
-  private async remove(em: ReturnType<MikroORM['em']['fork']>, user: User): Promise<void> {
+  private async remove(
+    em: ReturnType<MikroORM['em']['fork']>,
+    user: User,
+    actor: SignedInUser,
+    was: UserPublic = toUserPublic(user),
+  ): Promise<void> {
     try {
       await em.transactional(async (tx) => {
         // Items go with their owner through the foreign key's ON DELETE CASCADE.
         await tx.nativeDelete(User, { id: user.id });
         await tx.upsert(DeletedUser, { id: user.id, deletedAt: new Date() });
+        await recordAudit(tx, actor, {
+          action: 'delete',
+          resource: 'User',
+          recordId: user.id,
+          changes: changesOf(userResource.fields, was, null),
+        });
       });
     } catch (error) {
       throw lastSuperuserRefusal(error);
     }
+  }
+
+  /**
+   * The audit row of a change to an account, worked out once it is written: the fields changed (its password as
+   * `alterado` when it changed, never a hash).
+   */
+  private audit(
+    actor: AuditActor,
+    action: 'create' | 'update' | 'signup',
+    user: User,
+    before: UserPublic | null,
+    password = false,
+  ): () => { actor: AuditActor; entry: AuditEntry } {
+    return () => {
+      const changes = changesOf(userResource.fields, before, toUserPublic(user));
+      if (password)
+        changes.password = before ? { before: CHANGED_SECRET, after: CHANGED_SECRET } : { after: CHANGED_SECRET };
+      return { actor, entry: { action, resource: 'User', recordId: user.id, changes } };
+    };
   }
 
   /**
@@ -265,11 +339,18 @@ export class UserService {
     em: ReturnType<MikroORM['em']['fork']>,
     onConflict: () => ApiError,
     mail?: MailJob,
+    /** The person's audit row, asked once the change is written (a new account has its id then). */
+    audit?: () => { actor: AuditActor; entry: AuditEntry },
   ): Promise<void> {
     try {
       await em.begin();
       try {
         if (mail) await this.jobs.send('mail', mail, { em });
+        if (audit) {
+          await em.flush();
+          const { actor, entry } = audit();
+          await recordAudit(em, actor, entry);
+        }
         await em.commit(); // flushes the changes inside the transaction, then commits
       } catch (error) {
         // The error that made it roll back is the one to report, even if the rollback fails too.

@@ -24,6 +24,66 @@ export const types = {
       }
     }
   },
+  "AuditEvent": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "created_at": {
+        "type": "DateTime",
+        "listed": true,
+        "sortable": true
+      },
+      "user_id": {
+        "type": "String",
+        "nullable": true,
+        "filterable": true
+      },
+      "user_email": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "address": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "action": {
+        "type": "AuditEventAction",
+        "listed": true,
+        "values": [
+          "create",
+          "update",
+          "delete",
+          "restore",
+          "purge",
+          "sync",
+          "resend",
+          "mark_sent",
+          "sweep",
+          "read_locations",
+          "priorities",
+          "default_location",
+          "password",
+          "signup"
+        ]
+      },
+      "resource": {
+        "type": "String",
+        "listed": true,
+        "filterable": true
+      },
+      "record_id": {
+        "type": "String",
+        "listed": true,
+        "filterable": true
+      },
+      "changes": {
+        "type": "JSON"
+      }
+    }
+  },
   "Client": {
     "fields": {
       "id": {
@@ -1125,6 +1185,17 @@ export const resources = {
     "menu": 41,
     "icon": "List"
   },
+  "AuditEvent": {
+    "screen": "auditoria",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "superuser",
+    "title": "record_id",
+    "menu": 45,
+    "icon": "History"
+  },
   "MailJob": {
     "screen": "emails",
     "operations": [
@@ -1165,6 +1236,16 @@ export const resources = {
 
 export const queries = {
   "ArchivedClient": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
+  "AuditEvent": {
     "args": {
       "id": {
         "type": "ID",
@@ -1324,6 +1405,40 @@ export const queries = {
         "type": "ArchivedClientFilter",
         "list": false,
         "sdl": "ArchivedClientFilter",
+        "required": false
+      }
+    }
+  },
+  "_allAuditEventsMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "AuditEventFilter",
+        "list": false,
+        "sdl": "AuditEventFilter",
         "required": false
       }
     }
@@ -1766,6 +1881,40 @@ export const queries = {
         "type": "ArchivedClientFilter",
         "list": false,
         "sdl": "ArchivedClientFilter",
+        "required": false
+      }
+    }
+  },
+  "allAuditEvents": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "AuditEventFilter",
+        "list": false,
+        "sdl": "AuditEventFilter",
         "required": false
       }
     }

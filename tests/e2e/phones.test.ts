@@ -28,6 +28,7 @@ const SCREENS = [
   ['/produtos-vinculados', 'Produtos vinculados'],
   ['/webhooks', 'Webhooks recebidos'],
   ['/emails', 'E-mails'],
+  ['/auditoria', 'Auditoria'],
   ['/items', 'Items Management'],
   ['/admin', 'Users Management'],
 ] as const;

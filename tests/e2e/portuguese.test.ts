@@ -40,6 +40,7 @@ const SCREENS = [
   ['/webhooks-por-dia', 'Webhooks assinados por loja e dia'],
   ['/emails', 'E-mails'],
   ['/clientes-arquivados', 'Clientes arquivados'],
+  ['/auditoria', 'Auditoria'],
 ] as const;
 
 /** What a person and a screen reader read on the page: its text, every tooltip and every accessible label. */

@@ -471,6 +471,7 @@ describe('icons and alignment', () => {
         'Admin',
         'Webhooks',
         'Webhooks por dia',
+        'Auditoria',
         'E-mails',
         'Logout',
       ]);

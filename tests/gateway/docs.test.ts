@@ -44,6 +44,9 @@ const CONTRACT_ROUTES = [
   'get /api/v1/client-health/{id}',
   // What happened per day: the dashboard's and a client's charts.
   'get /api/v1/activity/',
+  // The audit log, read-only and the superusers'.
+  'get /api/v1/audit-events/',
+  'get /api/v1/audit-events/{id}',
   'get /api/v1/product-links/',
   'get /api/v1/product-links/{id}',
   // The mail outbox, a read-only resource: no create, update or delete.

@@ -234,6 +234,14 @@ async function webhookDayId(): Promise<string> {
   return row.id;
 }
 
+/** The audit event of the victim's client's creation, recorded by the gateway. */
+async function auditEventId(f: Fixture): Promise<string> {
+  const [row] = await t.sql<{ id: string }>(`select id from audit_events where record_id = $1 limit 1`, [
+    f.victim.clientId,
+  ]);
+  return row.id;
+}
+
 /** A received webhook's id, for the cells that read one. */
 async function webhookEventId(): Promise<string> {
   const [row] = await t.sql<{ id: string }>(
@@ -352,6 +360,8 @@ const REST: Record<string, Build<RestCall>> = {
   'GET /client-health/': (f) => ({ method: 'GET', path: `/client-health/?client_id=${f.victim.clientId}` }),
   'GET /activity/': (f) => ({ method: 'GET', path: `/activity/?client_id=${f.victim.clientId}&days=7` }),
   'GET /client-health/{id}': async (f) => ({ method: 'GET', path: `/client-health/${await healthId(f)}` }),
+  'GET /audit-events/': (f) => ({ method: 'GET', path: `/audit-events/?record_id=${f.victim.clientId}` }),
+  'GET /audit-events/{id}': async (f) => ({ method: 'GET', path: `/audit-events/${await auditEventId(f)}` }),
   'GET /orders/': (f) => ({ method: 'GET', path: `/orders/?client_id=${f.victim.clientId}` }),
   'GET /orders/{id}': async (f) => ({ method: 'GET', path: `/orders/${await orderId(f)}` }),
   'POST /orders/{id}/resend': async (f) => ({ method: 'POST', path: `/orders/${await orderId(f)}/resend` }),
@@ -470,6 +480,15 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query ClientHealth': async (f) => ({
     query: 'query ($id: ID!) { ClientHealth(id: $id) { id health } }',
     variables: { id: await healthId(f) },
+  }),
+  'query allAuditEvents': (f) => ({
+    query: 'query ($id: String) { allAuditEvents(filter: { record_id: $id }) { id action changes } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allAuditEventsMeta': () => ({ query: '{ _allAuditEventsMeta { count } }' }),
+  'query AuditEvent': async (f) => ({
+    query: 'query ($id: ID!) { AuditEvent(id: $id) { id action } }',
+    variables: { id: await auditEventId(f) },
   }),
   'query allProductLinks': (f) => ({
     query: 'query ($id: ID) { allProductLinks(filter: { client_id: $id, q: "Produto" }) { id sku state } }',

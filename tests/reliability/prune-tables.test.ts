@@ -109,8 +109,21 @@ beforeAll(async () => {
       [hash, ageSeconds],
     );
   }
+  // The audit log: events past AUDIT_RETENTION_DAYS (30 here) and within it.
+  for (const [record, ageDays] of [
+    ['audit-old', 31],
+    ['audit-young', 29],
+  ] as const) {
+    await sql(
+      database.url,
+      `insert into audit_events (id, created_at, user_email, action, resource, record_id, changes)
+       values (gen_random_uuid(), now() - make_interval(days => $2), 'admin@example.com', 'update', 'Client', $1, '{}')`,
+      [record, ageDays],
+    );
+  }
   t = await startTestGateway({
     HISTORY_RETENTION_DAYS: '90',
+    AUDIT_RETENTION_DAYS: '30',
     DATABASE_URL: database.url,
     MAINTENANCE_CRON: '* * * * *',
     JOBS_CRON_CHECK_SECONDS: '1',
@@ -143,7 +156,10 @@ describe('the prune-tables schedule', () => {
       webhookDeliveries: 1,
       syncRuns: 2,
       stockMovements: 1,
+      auditEvents: 1,
     });
+    const auditLeft = await t.sql<{ record_id: string }>('select record_id from audit_events');
+    expect(auditLeft).toEqual([{ record_id: 'audit-young' }]);
     const movements = await t.sql<{ sku: string }>('select sku from stock_movements');
     expect(movements.map((r) => r.sku)).toEqual(['young']);
 

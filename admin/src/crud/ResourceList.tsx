@@ -32,6 +32,8 @@ export interface ResourceListProps {
   lang?: string;
   /** What a read-only record's dialog shows under its fields. */
   dialogAfter?: (record: RaRecord) => ReactNode;
+  /** Filters the screen draws itself above the list, beyond its states and references (the Auditoria's dates). */
+  filterBar?: ReactNode;
 }
 
 const unlocked = () => false;
@@ -49,6 +51,7 @@ export function ResourceList({
   form,
   lang,
   dialogAfter,
+  filterBar,
 }: ResourceListProps) {
   const translate = useTranslate();
   const location = useLocation();
@@ -101,6 +104,7 @@ export function ResourceList({
           queryOptions={{ onError: failed, ...liveQuery }}
         >
           <Title title={title} preferenceKey={false} />
+          {filterBar}
           <ListPage
             search={searchable ? <SearchBox /> : null}
             actions={

@@ -84,6 +84,8 @@ export function operationsOf(type: TypeName): OperationTexts {
  * field the schema marks @filterable, and the ids (for getMany, or a link to some records). Only a field the schema
  * marks @sortable orders the list; anything else keeps the gateway's order.
  */
+const DATE_RANGE = { since: true, until: true };
+
 export function listVariables(type: TypeName, params: ListParams, many = false): Record<string, unknown> {
   const { page = 1, perPage = 5 } = params.pagination ?? {};
   const filter: Record<string, unknown> = {};
@@ -93,7 +95,8 @@ export function listVariables(type: TypeName, params: ListParams, many = false):
   if (!many && Array.isArray(given.ids)) filter.ids = given.ids;
   const fields = fieldsOf(type);
   for (const [name, value] of Object.entries(given)) {
-    if (!fields[name]?.filterable) continue;
+    // `since` and `until`: the date range a list of events takes (the Auditoria's), beside its fields.
+    if (!fields[name]?.filterable && !(name in DATE_RANGE)) continue;
     if ((typeof value === 'string' && value) || typeof value === 'boolean') filter[name] = value;
   }
   const variables: Record<string, unknown> = {

@@ -5,6 +5,7 @@ import InventoryIcon from '@mui/icons-material/Inventory2';
 import ListIcon from '@mui/icons-material/List';
 import MailIcon from '@mui/icons-material/MailOutline';
 import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
+import HistoryIcon from '@mui/icons-material/History';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /** The icons a declaration may name (`icon`), for its sidebar entry; any other name gets a list's. */
@@ -16,6 +17,7 @@ const icons: Record<string, SvgIconComponent> = {
   List: ListIcon,
   Archive: ArchiveIcon,
   MonitorHeart: MonitorHeartIcon,
+  History: HistoryIcon,
 };
 
 export const iconNamed = (name: string | undefined): SvgIconComponent =>

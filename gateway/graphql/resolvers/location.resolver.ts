@@ -26,7 +26,10 @@ export class LocationResolver {
       'and the default refreshed, those the store no longer lists marked deleted); answers the client',
   })
   async readStoreLocations(@Args() { id }: RecordIdArgs, @Ctx() ctx: Context) {
-    return ctx.services.locations.requestRead(await ctx.user(), id);
+    const user = await ctx.user();
+    return ctx.services.audit.action(user, { action: 'read_locations', resource: 'Client', recordId: id }, () =>
+      ctx.services.locations.requestRead(user, id),
+    );
   }
 
   @Authorized()
@@ -36,8 +39,15 @@ export class LocationResolver {
       'otherwise); answers the client’s locations in their order',
   })
   async setLocationPriorities(@Args() { id, location_ids }: LocationPrioritiesArgs, @Ctx() ctx: Context) {
-    await ctx.user();
-    return ctx.services.locations.setPriorities(id, location_ids);
+    const entry = {
+      action: 'priorities',
+      resource: 'Client',
+      recordId: id,
+      changes: { location_ids: { after: location_ids } },
+    } as const;
+    return ctx.services.audit.action(await ctx.user(), entry, () =>
+      ctx.services.locations.setPriorities(id, location_ids),
+    );
   }
 
   @Authorized()
@@ -46,7 +56,10 @@ export class LocationResolver {
       'Tornar padrão: the location made the store’s default, and its client’s only default once the store took it',
   })
   async setDefaultLocation(@Args() { id }: RecordIdArgs, @Ctx() ctx: Context) {
-    await ctx.user();
-    return ctx.services.locations.setDefault(id);
+    return ctx.services.audit.action(
+      await ctx.user(),
+      { action: 'default_location', resource: 'Location', recordId: id },
+      () => ctx.services.locations.setDefault(id),
+    );
   }
 }

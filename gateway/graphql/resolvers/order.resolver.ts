@@ -27,8 +27,9 @@ export class OrderResolver {
     description: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read again from the store, mapped again, queued to send (409 in any other state); a rejected order's sales order is cancelled in Hiper first, and nothing is resent if Hiper refuses (409) or cannot be reached (502)`,
   })
   async resendOrder(@Args() { id }: OrderIdArgs, @Ctx() ctx: Context) {
-    await ctx.user();
-    return ctx.services.orders.resend(id);
+    return ctx.services.audit.action(await ctx.user(), { action: 'resend', resource: 'Order', recordId: id }, () =>
+      ctx.services.orders.resend(id),
+    );
   }
 
   @Authorized()
@@ -36,15 +37,23 @@ export class OrderResolver {
     description: `Já está no Hiper: from ${statesText(MARKABLE_SENT_STATES)}, the order is taken as sent with Hiper’s id of its sales order, required (422 without it, 409 in any other state)`,
   })
   async markOrderSent(@Args() { id, hiper_order_id }: MarkOrderSentArgs, @Ctx() ctx: Context) {
-    await ctx.user();
-    return ctx.services.orders.markSent(id, hiper_order_id);
+    const entry = {
+      action: 'mark_sent',
+      resource: 'Order',
+      recordId: id,
+      changes: { hiper_order_id: { after: hiper_order_id } },
+    } as const;
+    return ctx.services.audit.action(await ctx.user(), entry, () => ctx.services.orders.markSent(id, hiper_order_id));
   }
 
   @Authorized()
   @Mutation(() => Boolean, { description: 'Queues a sweep of the client’s store orders now' })
   async sweepOrders(@Args() { client_id }: SweepOrdersArgs, @Ctx() ctx: Context) {
-    await ctx.user();
-    await ctx.services.orders.sweep(client_id);
+    await ctx.services.audit.action(
+      await ctx.user(),
+      { action: 'sweep', resource: 'Client', recordId: client_id },
+      () => ctx.services.orders.sweep(client_id),
+    );
     return true;
   }
 }

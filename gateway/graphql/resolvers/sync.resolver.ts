@@ -22,6 +22,13 @@ export class SyncResolver {
     description: 'Queues a run of the client now, or answers the one already queued or running',
   })
   async syncClient(@Args() { id, kind }: SyncClientArgs, @Ctx() ctx: Context) {
-    return ctx.services.sync.start(await ctx.user(), id, kind ?? 'catalogue');
+    const user = await ctx.user();
+    const entry = {
+      action: 'sync',
+      resource: 'Client',
+      recordId: id,
+      changes: { kind: { after: kind ?? 'catalogue' } },
+    } as const;
+    return ctx.services.audit.action(user, entry, () => ctx.services.sync.start(user, id, kind ?? 'catalogue'));
   }
 }

@@ -11,6 +11,7 @@ import {
 } from '../../locations/location.service';
 import { locationResource } from '../../locations/location.resource';
 import { IdParams } from '../../validation';
+import type { AuditLog } from '../../audit/audit-log';
 import { route } from '../route';
 
 const notConnected = `Missing … naming what the client lacks to call its store, or ${STORE_STOPPED}`;
@@ -19,7 +20,7 @@ const notConnected = `Missing … naming what the client lacks to call its store
  * What staff do with a client's locations beyond the declared resource's routes: read them from the store now, send
  * their order and the default to the store.
  */
-export function locationRoutes(locations: LocationService) {
+export function locationRoutes(locations: LocationService, audit: AuditLog) {
   return [
     route({
       method: 'post',
@@ -33,7 +34,10 @@ export function locationRoutes(locations: LocationService) {
       response: clientResource.public,
       status: 202,
       errors: { 404: clientResource.messages.notFound, 409: notConnected },
-      handler: ({ params, user }) => locations.requestRead(user, params.id),
+      handler: ({ params, user }) =>
+        audit.action(user, { action: 'read_locations', resource: 'Client', recordId: params.id }, () =>
+          locations.requestRead(user, params.id),
+        ),
     }),
     route({
       method: 'put',
@@ -52,7 +56,12 @@ export function locationRoutes(locations: LocationService) {
         422: `${PRIORITIES_REFUSED}: … its reason (nothing was changed); or an id that is not one of the client's live locations, one given twice, or one left out`,
         502: STORE_UNREACHABLE,
       },
-      handler: ({ params, body }) => locations.setPriorities(params.id, body),
+      handler: ({ params, body, user }) =>
+        audit.action(
+          user,
+          { action: 'priorities', resource: 'Client', recordId: params.id, changes: { location_ids: { after: body } } },
+          () => locations.setPriorities(params.id, body),
+        ),
     }),
     route({
       method: 'post',
@@ -70,7 +79,10 @@ export function locationRoutes(locations: LocationService) {
         422: `${DEFAULT_REFUSED}: … its reason (nothing was changed)`,
         502: STORE_UNREACHABLE,
       },
-      handler: ({ params }) => locations.setDefault(params.id),
+      handler: ({ params, user }) =>
+        audit.action(user, { action: 'default_location', resource: 'Location', recordId: params.id }, () =>
+          locations.setDefault(params.id),
+        ),
     }),
   ];
 }

@@ -10,10 +10,11 @@ import {
   type OrderService,
 } from '../../orders/order.service';
 import { IdParams, Message } from '../../validation';
+import type { AuditLog } from '../../audit/audit-log';
 import { route } from '../route';
 
 /** What staff do with an order beyond reading it (the declared resource's routes): resend, mark sent, sweep now. */
-export function orderRoutes(orders: OrderService) {
+export function orderRoutes(orders: OrderService, audit: AuditLog) {
   return [
     route({
       method: 'post',
@@ -29,7 +30,10 @@ export function orderRoutes(orders: OrderService) {
         409: `${ORDER_NOT_SENDABLE}, or ${REJECTED_CANCEL_REFUSED}`,
         502: REJECTED_CANCEL_UNREACHABLE,
       },
-      handler: ({ params }) => orders.resend(params.id),
+      handler: ({ params, user }) =>
+        audit.action(user, { action: 'resend', resource: 'Order', recordId: params.id }, () =>
+          orders.resend(params.id),
+        ),
     }),
     route({
       method: 'post',
@@ -42,7 +46,17 @@ export function orderRoutes(orders: OrderService) {
       body: z.preprocess((body) => body ?? {}, MarkSentFormat),
       response: orderResource.public,
       errors: { 404: orderResource.messages.notFound, 409: ORDER_NOT_UNCERTAIN },
-      handler: ({ params, body }) => orders.markSent(params.id, body.hiper_order_id),
+      handler: ({ params, body, user }) =>
+        audit.action(
+          user,
+          {
+            action: 'mark_sent',
+            resource: 'Order',
+            recordId: params.id,
+            changes: { hiper_order_id: { after: body.hiper_order_id } },
+          },
+          () => orders.markSent(params.id, body.hiper_order_id),
+        ),
     }),
     route({
       method: 'post',
@@ -57,7 +71,8 @@ export function orderRoutes(orders: OrderService) {
         404: clientResource.messages.notFound,
         409: `Missing … naming what the client lacks to be swept, or ${NOT_CONNECTED}`,
       },
-      handler: ({ params }) => orders.sweep(params.id),
+      handler: ({ params, user }) =>
+        audit.action(user, { action: 'sweep', resource: 'Client', recordId: params.id }, () => orders.sweep(params.id)),
     }),
   ];
 }

@@ -5,10 +5,11 @@ import type { SyncService } from '../../sync/sync.service';
 import { SyncRequest } from '../../sync/sync.schemas';
 import { messages } from '../../messages';
 import { IdParams } from '../../validation';
+import type { AuditLog } from '../../audit/audit-log';
 import { route } from '../route';
 
 /** Starting a client's synchronisation now: 202 with the run queued (or the one already queued or running). */
-export function syncRoutes(sync: SyncService) {
+export function syncRoutes(sync: SyncService, audit: AuditLog) {
   return [
     route({
       method: 'post',
@@ -26,7 +27,12 @@ export function syncRoutes(sync: SyncService) {
         409: `Missing … naming what the client lacks to be synced, or ${NOT_CONNECTED}`,
         429: messages.tooManySyncRuns,
       },
-      handler: ({ params, body, user }) => sync.start(user, params.id, body.kind),
+      handler: ({ params, body, user }) =>
+        audit.action(
+          user,
+          { action: 'sync', resource: 'Client', recordId: params.id, changes: { kind: { after: body.kind } } },
+          () => sync.start(user, params.id, body.kind),
+        ),
     }),
   ];
 }
