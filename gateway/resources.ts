@@ -1,6 +1,7 @@
 import { archivedClientResource } from './clients/archived-client.resource';
 import { clientResource } from './clients/client.resource';
 import { clientHealthResource } from './health/client-health.resource';
+import { divergenceResource } from './reconcile/divergence.resource';
 import { mailJobResource } from './email/mail-job.resource';
 import { itemResource } from './items/item.resource';
 import { locationResource } from './locations/location.resource';
@@ -18,6 +19,7 @@ import { webhookEventResource } from './webhooks/webhook-event.resource';
  */
 const RESOURCES: readonly Resource[] = [
   clientHealthResource,
+  divergenceResource,
   clientResource,
   archivedClientResource,
   locationResource,
