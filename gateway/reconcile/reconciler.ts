@@ -83,7 +83,13 @@ export async function reconcile(
         const sku = v.sku;
         const hiperSide = sku ? bySku.get(sku) : undefined;
         if (!hiperSide) {
-          found.push({ sku: sku || `#${v.id}`, location: null, kind: 'only_in_store', store: holding.name, hiper: null });
+          found.push({
+            sku: sku || `#${v.id}`,
+            location: null,
+            kind: 'only_in_store',
+            store: holding.name,
+            hiper: null,
+          });
           continue;
         }
         seen.add(sku);
@@ -137,7 +143,9 @@ export async function reconcile(
   const failed = await repair(root, store, client, tally, cache, locations, repairs);
   const after = new Map<string, SyncProduct>();
   if (repairs.length)
-    for (const row of await root.fork().find(SyncProduct, { client: client.id, hiperId: { $in: repairs.map((p) => p.id) } }))
+    for (const row of await root
+      .fork()
+      .find(SyncProduct, { client: client.id, hiperId: { $in: repairs.map((p) => p.id) } }))
       after.set(row.hiperId, row);
   for (const f of found) {
     if (!f.repairs) continue;
@@ -155,7 +163,7 @@ export async function reconcile(
 /** Every product of the client's own Hiper account, read from cursor 0 (grade children belong to their parent). */
 async function hiperCatalogue(hiper: HiperClient): Promise<Map<string, HiperProduct>> {
   const products = new Map<string, HiperProduct>();
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const page = await hiper.page(from);
     if (page.cursor === null) return products;
     if (page.cursor <= from) throw new HiperCursorStuck(from, page.cursor);
@@ -198,7 +206,13 @@ async function repair(
  * Saves what was found: a difference seen before keeps its first sighting; `repaired` when written, `open` otherwise;
  * an open one not found again is `resolved`.
  */
-async function save(root: Em, clientId: string, found: Found[], failed: Set<string>, read: number): Promise<Reconciled> {
+async function save(
+  root: Em,
+  clientId: string,
+  found: Found[],
+  failed: Set<string>,
+  read: number,
+): Promise<Reconciled> {
   const em = root.fork();
   const entity = entityFor(divergenceResource);
   const now = new Date();

@@ -31,7 +31,10 @@ describe('reconciliation', () => {
     expect(variantOf(String(a.codigo)).stock).toBe(7);
     expect(tools.writes(storeId, before)).toEqual(['PATCH /products/stock-price']);
     // The cost: the catalogue in one page of 200, the store's record, one write.
-    const reads = suite.nuvemshop.requestsOf(storeId).slice(before).filter((r) => r.route === 'GET /products');
+    const reads = suite.nuvemshop
+      .requestsOf(storeId)
+      .slice(before)
+      .filter((r) => r.route === 'GET /products');
     expect(reads.every((r) => r.query.per_page === '200' && !!r.query.fields)).toBe(true);
     expect(run.requests).toBeLessThanOrEqual(Math.ceil(3 / 150) + 1 + 3);
 
@@ -45,8 +48,16 @@ describe('reconciliation', () => {
       store_value: 'false',
       hiper_value: 'true',
     });
-    expect(bySku('LOJA-1', 'only_in_store')).toMatchObject({ state: 'open', store_value: 'Só da loja', hiper_value: null });
-    expect(bySku(String(c.codigo), 'only_in_hiper')).toMatchObject({ state: 'open', store_value: null, hiper_value: 'Boné' });
+    expect(bySku('LOJA-1', 'only_in_store')).toMatchObject({
+      state: 'open',
+      store_value: 'Só da loja',
+      hiper_value: null,
+    });
+    expect(bySku(String(c.codigo), 'only_in_hiper')).toMatchObject({
+      state: 'open',
+      store_value: null,
+      hiper_value: 'Boné',
+    });
 
     const open = await t.request('GET', `/api/v1/divergences/?client_id=${id}&state=open`, { token: su });
     expect(open.body.count).toBe(3);
