@@ -1,7 +1,7 @@
 import { archivedClientResource } from './clients/archived-client.resource';
 import { clientResource } from './clients/client.resource';
 import { clientHealthResource } from './health/client-health.resource';
-import { divergenceResource } from './reconcile/divergence.resource';
+import { divergenceResource } from './sync/divergence.resource';
 import { mailJobResource } from './email/mail-job.resource';
 import { itemResource } from './items/item.resource';
 import { locationResource } from './locations/location.resource';

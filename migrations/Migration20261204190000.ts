@@ -19,9 +19,6 @@ export class Migration20261204190000 extends Migration {
     );
     this.addSql(`create index "divergences_state_created_at_index" on "divergences" ("state", "created_at", "id");`);
     this.addSql(
-      `create index "divergences_client_sku_kind_index" on "divergences" ("client_id", "sku", "kind", "location_id");`,
-    );
-    this.addSql(
       `alter table "divergences" add constraint "divergences_client_id_foreign" foreign key ("client_id") references "clients" ("id") on update cascade on delete cascade;`,
     );
   }

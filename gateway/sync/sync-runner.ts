@@ -20,7 +20,7 @@ import type { SyncPosition } from '../queue/payloads';
 import { emptyTally, type Tally } from './run-tally';
 import { LevelSweep } from './level-sweep';
 import { LocationAccounts, markLocationsAfterRun, runLocations } from './location-accounts';
-import { reconcile } from '../reconcile/reconciler';
+import { reconcile } from './reconciler';
 
 /** What one job of a run does next: nothing (the run is over), or the continuation to queue. */
 export type StepOutcome = { done: true } | { next: SyncPosition; delaySeconds?: number };

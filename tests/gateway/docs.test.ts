@@ -42,6 +42,8 @@ const CONTRACT_ROUTES = [
   'get /api/v1/sync-runs/{id}',
   'get /api/v1/client-health/',
   'get /api/v1/client-health/{id}',
+  'get /api/v1/divergences/',
+  'get /api/v1/divergences/{id}',
   'get /api/v1/product-links/',
   'get /api/v1/product-links/{id}',
   // The mail outbox, a read-only resource: no create, update or delete.

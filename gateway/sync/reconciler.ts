@@ -2,11 +2,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { entityFor } from '../kit/entity';
 import { HiperCursorStuck, isGradeChild, type HiperClient, type HiperProduct } from '../platforms/hiper.client';
 import { MAX_PER_PAGE, type NuvemshopStoreClient } from '../platforms/nuvemshop.client';
-import { PageWriter, type RunCache, type SyncedClient } from '../sync/page-writer';
-import { desiredOf, holdingOf } from '../sync/product-mapping';
-import { emptyTally, type Tally } from '../sync/run-tally';
-import type { RunLocation } from '../sync/stock-levels';
-import { SyncProduct } from '../sync/sync.entities';
+import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
+import { desiredOf, holdingOf } from './product-mapping';
+import { emptyTally, type Tally } from './run-tally';
+import type { RunLocation } from './stock-levels';
+import { SyncProduct } from './sync.entities';
 import { clientResource, storeConnectionOf } from '../clients/client.resource';
 import {
   divergenceResource,
@@ -217,8 +217,8 @@ async function save(
   const entity = entityFor(divergenceResource);
   const now = new Date();
   const known = new Map<string, DivergenceEntity>();
-  for (const row of await em.find(entity, { client: clientId, state: { $in: ['open', 'repaired'] } } as never))
-    known.set(keyOf({ sku: row.sku, location: row.locationId ?? null, kind: row.kind }), row as DivergenceEntity);
+  for (const row of await em.find(entity, { client: clientId, state: { $in: ['open', 'repaired'] } }))
+    known.set(keyOf({ sku: row.sku, location: row.locationId ?? null, kind: row.kind }), row);
   const result: Reconciled = { read, repaired: 0, open: 0, resolved: 0 };
   const kept = new Set<string>();
   for (const f of found) {
@@ -238,7 +238,7 @@ async function save(
         kind: f.kind,
         firstSeen: now,
         ...values,
-      } as never);
+      });
   }
   for (const [key, row] of known)
     if (!kept.has(key) && row.state === 'open') {

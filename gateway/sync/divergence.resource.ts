@@ -24,7 +24,7 @@ export type DivergenceState = (typeof DIVERGENCE_STATES)[number];
 
 /**
  * One difference the nightly reconciliation found between a client's store and Hiper, with what each side says:
- * kept up to date by each reconciliation (gateway/reconcile/reconciler.ts), read by staff.
+ * kept up to date by each reconciliation (gateway/sync/reconciler.ts), read by staff.
  */
 export const divergenceResource = new Resource(
   'Divergence',
