@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { levelsByName, placeLocations } from '../support/locations';
 import { syncSuite } from '../support/sync';
 
 /**
@@ -79,6 +80,62 @@ describe('reconciliation', () => {
     const resolved = await t.request('GET', `/api/v1/divergences/?client_id=${id}&state=resolved`, { token: su });
     expect(resolved.body.data.map((d: { kind: string }) => d.kind).sort()).toEqual(['only_in_hiper', 'published']);
   }, 120_000);
+
+  it('compares each location’s stock when the client has locations, and writes the typed one back there', async () => {
+    const { t, su, tools, hiper } = suite;
+    const c = await tools.connectedClient();
+    const mug = c.account.add({ nome: 'Caneca', preco: 20, quantidadeEmEstoque: 5 });
+    const places = await placeLocations(t, su, hiper, c, [
+      { name: 'Loja', feed: 'client' },
+      { name: 'Depósito', feed: 'own', stockOf: () => 7 },
+    ]);
+    expect((await tools.syncNow(c.id)).state).toBe('succeeded');
+    expect(levelsByName(c.store, mug.codigo)).toEqual({ Loja: 5, Depósito: 7 });
+    const warehouse = c.store.locations.find((l) => l.name === 'Depósito')!;
+    expect(places.some((p) => p.name === 'Depósito')).toBe(true);
+    const variant = c.store.variants.find((v) => v.sku === String(mug.codigo))!;
+    variant.inventory_levels.find((l) => l.location_id === warehouse.id)!.stock = 1;
+
+    const run = await tools.syncNow(c.id, 'reconcile');
+    expect(run.state).toBe('succeeded');
+    expect(levelsByName(c.store, mug.codigo)).toEqual({ Loja: 5, Depósito: 7 });
+    const listed = await t.request('GET', `/api/v1/divergences/?client_id=${c.id}`, { token: su });
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        sku: String(mug.codigo),
+        kind: 'stock',
+        location_id: warehouse.id,
+        store_value: '1',
+        hiper_value: '7',
+        state: 'repaired',
+      }),
+    ]);
+  }, 120_000);
+
+  it('reads a store of 2,000 products in at most one request per 150, plus the writes of what differed', async () => {
+    const { t, su, tools, nuvemshop } = suite;
+    const c = await tools.connectedClient({}, { size: 100_000, drainPerSecond: 100_000 });
+    const products = Array.from({ length: 2000 }, (_, i) =>
+      c.account.add({ nome: `Produto ${i}`, preco: 10 + (i % 50), quantidadeEmEstoque: i % 9 }),
+    );
+    expect((await tools.syncNow(c.id, 'catalogue', 300_000)).state).toBe('succeeded');
+    for (const p of products.slice(0, 3)) c.store.variants.find((v) => v.sku === String(p.codigo))!.stock = 99;
+    const before = nuvemshop.requestsOf(c.storeId).length;
+
+    const run = await tools.syncNow(c.id, 'reconcile', 300_000);
+    expect(run).toMatchObject({ state: 'succeeded', updated: 3, failed: 0 });
+    expect(run.updated + run.unchanged + run.failed).toBe(2000);
+    const made = nuvemshop.requestsOf(c.storeId).slice(before);
+    const writes = made.filter((r) => r.method !== 'GET').length;
+    expect(writes).toBe(1);
+    expect(run.requests).toBe(made.length);
+    // The store's own record, read first by every run, beside the catalogue's pages.
+    expect(run.requests - 1).toBeLessThanOrEqual(Math.ceil(2000 / 150) + writes);
+    for (const p of products.slice(0, 3))
+      expect(c.store.variants.find((v) => v.sku === String(p.codigo))!.stock).toBe(p.quantidadeEmEstoque);
+    const repaired = await t.request('GET', `/api/v1/divergences/?client_id=${c.id}&state=repaired`, { token: su });
+    expect(repaired.body.count).toBe(3);
+  }, 400_000);
 
   it('refuses bad filters with a 422 naming them', async () => {
     const { t, su } = suite;
