@@ -137,6 +137,30 @@ describe('reconciliation', () => {
     expect(repaired.body.count).toBe(3);
   }, 400_000);
 
+  it('puts open divergences among the client’s health reasons, and takes them out once gone', async () => {
+    const { t, su, tools } = suite;
+    const c = await tools.connectedClient();
+    c.account.add({ nome: 'Caneca', preco: 25, quantidadeEmEstoque: 7 });
+    expect((await tools.syncNow(c.id)).state).toBe('succeeded');
+    const extra = ['A-1', 'A-2'].map((sku) =>
+      c.store.seedProduct({ name: { pt: `Só da loja ${sku}` }, variants: [{ sku, price: '5.00', stock: 1 }] }),
+    );
+    expect((await tools.syncNow(c.id, 'reconcile')).state).toBe('succeeded');
+    const reasons = async () => {
+      await t.gateway.services.health.refresh();
+      const answer = await t.request('GET', `/api/v1/client-health/?client_id=${c.id}`, { token: su });
+      return answer.body.data[0].reasons as { code: string; health: string; text: string }[];
+    };
+    expect((await reasons()).find((r) => r.code === 'drift_open')).toMatchObject({
+      health: 'attention',
+      text: '2 divergências abertas entre a loja e o Hiper (veja o que cada lado diz)',
+    });
+    c.store.products.splice(c.store.products.indexOf(extra[0]), 1);
+    c.store.products.splice(c.store.products.indexOf(extra[1]), 1);
+    expect((await tools.syncNow(c.id, 'reconcile')).state).toBe('succeeded');
+    expect((await reasons()).map((r) => r.code)).not.toContain('drift_open');
+  }, 120_000);
+
   it('refuses bad filters with a 422 naming them', async () => {
     const { t, su } = suite;
     const bad = await t.request('GET', '/api/v1/divergences/?state=nope', { token: su });
