@@ -40,6 +40,8 @@ export interface Reconciled {
 }
 
 const money = (n: number) => n.toFixed(2);
+/** Whether a product is published, as staff read it beside the other side's. */
+const publishedText = (published: boolean) => (published ? 'publicado' : 'não publicado');
 const keyOf = (d: { sku: string; location: string | null; kind: string }) => `${d.sku}\n${d.location ?? ''}\n${d.kind}`;
 
 /**
@@ -98,8 +100,8 @@ export async function reconcile(
             sku,
             location: null,
             kind: 'published',
-            store: String(holding.published),
-            hiper: String(hiperSide.published),
+            store: publishedText(holding.published),
+            hiper: publishedText(hiperSide.published),
           });
         const promotional = Number(product.variants[i].promotional_price ?? 0);
         if (promotional > 0)

@@ -91,6 +91,12 @@ describe('the Divergências screen', () => {
       await page.getByText('Só na loja').first().waitFor();
       await page.getByText('Vela aromática da loja').first().waitFor();
       await page.getByText('Boné só no Hiper').first().waitFor();
+      // Each row names its client.
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: /Loja Divergente/ })
+        .first()
+        .waitFor();
       expect(await scrollsSideways(page)).toBe(false);
       await page.screenshot({ path: `/tmp/divergences-open-${size}-${theme}.png`, fullPage: true });
 
@@ -98,6 +104,13 @@ describe('the Divergências screen', () => {
       await page.goto('/divergencias');
       await page.getByText('Corrigida').first().waitFor();
       await page.getByText('Estoque', { exact: true }).first().waitFor();
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: /Loja Divergente/ })
+        .first()
+        .waitFor();
+      if (size === 'desktop')
+        await page.locator('.RaMenu-open').getByRole('menuitem', { name: 'Divergências' }).waitFor();
       expect(await scrollsSideways(page)).toBe(false);
       await page.screenshot({ path: `/tmp/divergences-all-${size}-${theme}.png`, fullPage: true });
       await page.context().close();

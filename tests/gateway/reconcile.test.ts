@@ -46,8 +46,8 @@ describe('reconciliation', () => {
     expect(bySku(String(a.codigo), 'stock')).toMatchObject({ state: 'repaired', store_value: '2', hiper_value: '7' });
     expect(bySku(String(b.codigo), 'published')).toMatchObject({
       state: 'open',
-      store_value: 'false',
-      hiper_value: 'true',
+      store_value: 'não publicado',
+      hiper_value: 'publicado',
     });
     expect(bySku('LOJA-1', 'only_in_store')).toMatchObject({
       state: 'open',
