@@ -29,6 +29,8 @@ interface Found {
   hiper: string | null;
   /** The Hiper product whose stock write repairs it (stock and price only). */
   repairs?: string;
+  /** What Hiper says before the write (shown if the write fails): its own figure, not the store's after holds. */
+  before?: string | null;
 }
 
 /** What a reconciliation did: products read in the store, and how many of its differences are open or repaired. */
@@ -60,11 +62,21 @@ export async function reconcile(
   locations: readonly RunLocation[],
 ): Promise<Reconciled> {
   const products = await hiperCatalogue(hiper);
-  const bySku = new Map<string, { product: HiperProduct; published: boolean; price: number; name: string }>();
+  const bySku = new Map<
+    string,
+    { product: HiperProduct; published: boolean; price: number; stock: number; name: string }
+  >();
   for (const product of products.values()) {
     const desired = desiredOf(product);
     for (const v of desired.variants)
-      if (v.sku) bySku.set(v.sku, { product, published: desired.published, price: v.price, name: desired.name });
+      if (v.sku)
+        bySku.set(v.sku, {
+          product,
+          published: desired.published,
+          price: v.price,
+          stock: v.stock,
+          name: desired.name,
+        });
   }
   const em = root.fork();
   const rows = new Map<string, SyncProduct>();
@@ -110,12 +122,28 @@ export async function reconcile(
         if (!row || !written) continue;
         const hiperId = hiperSide.product.id;
         if (v.price !== written.price || v.price !== hiperSide.price) {
-          found.push({ sku, location: null, kind: 'price', store: money(v.price), hiper: null, repairs: hiperId });
+          found.push({
+            sku,
+            location: null,
+            kind: 'price',
+            store: money(v.price),
+            hiper: null,
+            repairs: hiperId,
+            before: money(hiperSide.price),
+          });
           written.price = v.price;
         }
         if (!placed) {
           if (v.stock !== written.stock) {
-            found.push({ sku, location: null, kind: 'stock', store: String(v.stock), hiper: null, repairs: hiperId });
+            found.push({
+              sku,
+              location: null,
+              kind: 'stock',
+              store: String(v.stock),
+              hiper: null,
+              repairs: hiperId,
+              before: String(hiperSide.stock),
+            });
             written.stock = v.stock;
           }
           continue;
@@ -151,6 +179,11 @@ export async function reconcile(
       after.set(row.hiperId, row);
   for (const f of found) {
     if (!f.repairs) continue;
+    // Not written: what Hiper says, as its catalogue read said it.
+    if (failed.has(f.repairs)) {
+      f.hiper = f.before ?? null;
+      continue;
+    }
     const variant = after.get(f.repairs)?.written?.variants.find((w) => w.sku === f.sku);
     if (!variant) continue;
     const at = f.location === null ? null : locations.find((l) => l.nuvemshopLocationId === f.location)?.id;
@@ -158,7 +191,7 @@ export async function reconcile(
       f.kind === 'price' ? money(variant.price) : String(at ? (variant.levels?.[at] ?? variant.stock) : variant.stock);
   }
   // Nothing to repair after all: the store held what Hiper says (a write the product had not yet recorded).
-  const real = found.filter((f) => !f.repairs || f.store !== f.hiper);
+  const real = found.filter((f) => !f.repairs || failed.has(f.repairs) || f.store !== f.hiper);
   return save(root, client.id, real, failed, read);
 }
 

@@ -81,6 +81,24 @@ describe('reconciliation', () => {
     expect(resolved.body.data.map((d: { kind: string }) => d.kind).sort()).toEqual(['only_in_hiper', 'published']);
   }, 120_000);
 
+  it('keeps a difference the store refused to take open, with what Hiper says', async () => {
+    const { t, su, tools } = suite;
+    const c = await tools.connectedClient();
+    const mug = c.account.add({ nome: 'Caneca', preco: 25, quantidadeEmEstoque: 7 });
+    expect((await tools.syncNow(c.id)).state).toBe('succeeded');
+    const variant = c.store.variants.find((v) => v.sku === String(mug.codigo))!;
+    variant.stock = 2;
+    c.store.refuseInStockPrice.set(variant.id, 'Variant is locked');
+
+    const run = await tools.syncNow(c.id, 'reconcile');
+    expect(run).toMatchObject({ state: 'partial', failed: 1 });
+    expect(variant.stock).toBe(2);
+    const listed = await t.request('GET', `/api/v1/divergences/?client_id=${c.id}`, { token: su });
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ kind: 'stock', store_value: '2', hiper_value: '7', state: 'open' }),
+    ]);
+  }, 120_000);
+
   it('compares each location’s stock when the client has locations, and writes the typed one back there', async () => {
     const { t, su, tools, hiper } = suite;
     const c = await tools.connectedClient();
