@@ -42,6 +42,8 @@ export interface Reconciled {
 }
 
 const money = (n: number) => n.toFixed(2);
+/** A side's value as its column keeps it (a product's name may be longer). */
+const clip = (text: string | null) => (text === null ? null : text.length > 255 ? `${text.slice(0, 254)}…` : text);
 /** Whether a product is published, as staff read it beside the other side's. */
 const publishedText = (published: boolean) => (published ? 'publicado' : 'não publicado');
 const keyOf = (d: { sku: string; location: string | null; kind: string }) => `${d.sku}\n${d.location ?? ''}\n${d.kind}`;
@@ -262,7 +264,7 @@ async function save(
     kept.add(key);
     const state: DivergenceState = f.repairs && !failed.has(f.repairs) ? 'repaired' : 'open';
     result[state]++;
-    const values = { storeValue: f.store, hiperValue: f.hiper, state, lastSeen: now };
+    const values = { storeValue: clip(f.store), hiperValue: clip(f.hiper), state, lastSeen: now };
     const row = known.get(key);
     if (row && row.state === 'open') Object.assign(row, values);
     else
