@@ -381,6 +381,44 @@ describe('the synchronisation at size', () => {
     );
   }, 1_800_000);
 
+  it('a nightly reconciliation of 2,000 products, 5 typed differently in the store: requests against ⌈products ÷ 150⌉ + writes', async () => {
+    const products = n(2000);
+    const c = await connected(fast);
+    seed(c.account, products, 0, 0);
+    expect(await run(c.id, 'catalogue')).toMatchObject({ state: 'succeeded', created: products });
+    const typed = c.account.products.slice(0, Math.min(5, products));
+    for (const p of typed) c.store.variants.find((v) => v.sku === String(p.codigo))!.stock = 1000;
+    const before = nuvemshop.requestsOf(c.storeId).length;
+    const started = performance.now();
+    const result = await run(c.id, 'reconcile');
+    const seconds = (performance.now() - started) / 1000;
+    expect(result).toMatchObject({ state: 'succeeded', updated: typed.length, failed: 0 });
+    const made = nuvemshop.requestsOf(c.storeId).slice(before);
+    const writes = made.filter((r) => r.method !== 'GET').length;
+    const read = result.updated + result.unchanged + result.failed;
+    // The store's own record, read first by every run, beside the catalogue's pages and the writes.
+    const limit = Math.ceil(read / 150) + writes + 1;
+    const figure = {
+      products: read,
+      divergent: typed.length,
+      requests: result.requests,
+      writes,
+      limit,
+      products_per_request: +(read / Math.max(1, result.requests - writes)).toFixed(1),
+      seconds: +seconds.toFixed(1),
+    };
+    results.reconciliation = figure;
+    lines.push(
+      `- Reconciliation of ${read} products, ${typed.length} typed differently in the store: ` +
+        `**${figure.requests} requests** (${writes} writes; limit ⌈${read} ÷ 150⌉ + writes + 1 = ${limit}), ` +
+        `**${figure.products_per_request} products per read**, in ${figure.seconds} s.`,
+    );
+    expect(result.requests).toBe(made.length);
+    expect(result.requests).toBeLessThanOrEqual(limit);
+    for (const p of typed)
+      expect(c.store.variants.find((v) => v.sku === String(p.codigo))!.stock).toBe(p.quantidadeEmEstoque);
+  }, 1_800_000);
+
   it('a stock-and-price pass over 10,000 changed variants: requests against ⌈variants ÷ 50⌉ + 5', async () => {
     const figure = await single();
     const limit = Math.ceil(figure.variants / 50) + 5;

@@ -166,6 +166,8 @@ const schema = z.object({
   SYNC_CATALOGUE_CRON: cron.default('0 * * * *'),
   SYNC_STOCK_INTERVAL_SECONDS: int(10, 86_400).default(600),
   SYNC_FULL_READ_CRON: cron.default('30 3 * * *'),
+  /** When every connected client's store is compared with Hiper (the nightly reconciliation). */
+  RECONCILE_CRON: cron.default('30 4 * * *'),
   SYNC_CONCURRENCY: int(1, 200).default(20),
   /** How often each suspended client's store is asked `GET /store`: a lapse of free days, or its payment, sends no webhook. */
   SYNC_SUSPENDED_CHECK_MINUTES: int(1, 1440).default(60),

@@ -2,6 +2,7 @@ import { auditEventResource } from './audit/audit-event.resource';
 import { archivedClientResource } from './clients/archived-client.resource';
 import { clientResource } from './clients/client.resource';
 import { clientHealthResource } from './health/client-health.resource';
+import { divergenceResource } from './sync/divergence.resource';
 import { mailJobResource } from './email/mail-job.resource';
 import { itemResource } from './items/item.resource';
 import { locationResource } from './locations/location.resource';
@@ -19,6 +20,7 @@ import { webhookEventResource } from './webhooks/webhook-event.resource';
  */
 const RESOURCES: readonly Resource[] = [
   clientHealthResource,
+  divergenceResource,
   clientResource,
   archivedClientResource,
   locationResource,

@@ -217,6 +217,8 @@ export const healthNotes = {
   rate_limited: (runs: number) =>
     `${counted(runs, 'sincronização', 'sincronizações')} nas últimas 24 h ` +
     `${runs === 1 ? 'parou' : 'pararam'} no limite de chamadas da Nuvemshop (429)`,
+  drift_open: (n: number) =>
+    `${counted(n, 'divergência aberta', 'divergências abertas')} entre a loja e o Hiper (veja o que cada lado diz)`,
   orders_held: (n: number, oldest: number) =>
     `${counted(n, 'pedido', 'pedidos')} aguardando pessoa; o mais antigo há ${spanText(oldest)}`,
   orders_rejected: (n: number, oldest: number) =>

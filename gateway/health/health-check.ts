@@ -23,6 +23,7 @@ const REASON_ORDER: readonly HealthReasonCode[] = [
   'run_late',
   'run_never',
   'rate_limited',
+  'drift_open',
   'scopes_missing',
   'not_connected',
   'store_uninstalled',
@@ -79,7 +80,7 @@ export function cronInterval(expression: string, from = new Date()): number {
 /**
  * Works out every live client's health from what the product already knows, and keeps it in `client_health`: the
  * store's state (a revoked token, a suspended store, the app uninstalled, a missing scope), a catalogue never written
- * to the store, each kind of run late against its schedule or failing, runs ended on Nuvemshop's 429s, and orders waiting for a person. A reason seen in
+ * to the store, each kind of run late against its schedule or failing, runs ended on Nuvemshop's 429s, orders waiting for a person, and divergences left open by the reconciliation. A reason seen in
  * the last check keeps its `since` (unless its own facts date it); a client keeps its `health_since` while its health
  * stays the same. Clients go in batches: one statement reads each kind of fact of a batch, one writes its rows.
  */
@@ -141,7 +142,7 @@ export class HealthCheck {
   ): Promise<void> {
     const connection = this.orm.em.getConnection();
     const ids = clients.map((client) => client.id);
-    const [runs, orders, previous] = await Promise.all([
+    const [runs, orders, previous, drift] = await Promise.all([
       connection.execute<RunFacts[]>(
         `select c.id as client_id, k.kind,
            (select max(r.finished_at) from (select finished_at from sync_runs r
@@ -172,13 +173,28 @@ export class HealthCheck {
         `select client_id, health, health_since, reasons from client_health where client_id = any(string_to_array(?, ',')::uuid[])`,
         [ids.join(',')],
       ),
+      // The store and Hiper differ where the product cannot write it: the last reconciliation's open divergences.
+      connection.execute<{ client_id: string; count: number; oldest: Date }[]>(
+        `select client_id, count(*)::int as count, min(first_seen) as oldest from divergences
+          where client_id = any(string_to_array(?, ',')::uuid[]) and state = 'open' group by client_id`,
+        [ids.join(',')],
+      ),
     ]);
+    const driftOf = new Map(drift.map((row) => [row.client_id, row]));
 
     const runsOf = groupBy(runs, (run) => run.client_id);
     const ordersOf = groupBy(orders, (order) => order.client_id);
     const before = new Map(previous.map((row) => [row.client_id, row]));
     const rows = clients.map((client) => {
       const found = this.reasonsOf(client, runsOf.get(client.id) ?? [], ordersOf.get(client.id) ?? [], intervals, now);
+      const open = driftOf.get(client.id);
+      if (open)
+        found.push({
+          code: 'drift_open',
+          health: 'attention',
+          text: healthNotes.drift_open(open.count),
+          dated: new Date(open.oldest),
+        });
       const last = before.get(client.id);
       const seen = new Map((last?.reasons ?? []).map((reason) => [reasonKey(reason), reason.since]));
       const reasons: HealthReason[] = found

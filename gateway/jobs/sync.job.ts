@@ -124,7 +124,7 @@ export function syncQueue({ orm, config, log, jobs, nuvemshop }: SyncJobDeps): Q
  */
 export function syncScheduleQueues({ config, sync, log }: SyncJobDeps): QueueDefinition[] {
   const schedule = (
-    name: 'sync-catalogue-schedule' | 'sync-stock-schedule' | 'sync-full-schedule',
+    name: 'sync-catalogue-schedule' | 'sync-stock-schedule' | 'sync-full-schedule' | 'reconcile',
     kind: SyncKind,
     when: { schedule?: string; everySeconds?: number },
   ): QueueDefinition =>
@@ -143,5 +143,7 @@ export function syncScheduleQueues({ config, sync, log }: SyncJobDeps): QueueDef
     schedule('sync-catalogue-schedule', 'catalogue', { schedule: config.SYNC_CATALOGUE_CRON }),
     schedule('sync-stock-schedule', 'stock', { everySeconds: config.SYNC_STOCK_INTERVAL_SECONDS }),
     schedule('sync-full-schedule', 'full', { schedule: config.SYNC_FULL_READ_CRON }),
+    // The nightly reconciliation: a run of kind `reconcile` per connected client, each client's runs one at a time.
+    schedule('reconcile', 'reconcile', { schedule: config.RECONCILE_CRON }),
   ];
 }

@@ -140,9 +140,11 @@ export class NuvemshopStoreClient {
    * Every product once, a page at a time, in windows of creation dates small enough for the 10,000-result limit
    * whether it counts matches or how far pages reach (see `byCreation`).
    */
-  products(perPage = MAX_PER_PAGE): AsyncGenerator<NuvemshopProduct[]> {
+  products(perPage = MAX_PER_PAGE, fields?: readonly string[]): AsyncGenerator<NuvemshopProduct[]> {
+    // Only the fields asked for (`fields`, as product.md lists it), plus what the windows need.
+    const only: Filters = fields ? { fields: [...new Set(['id', 'created_at', ...fields])].join(',') } : {};
     return byCreation<NuvemshopProduct>(
-      (filters, page) => this.windowPage('/products', page, perPage, filters),
+      (filters, page) => this.windowPage('/products', page, perPage, { ...filters, ...only }),
       Date.now(),
       this.windowOptions(perPage),
     );

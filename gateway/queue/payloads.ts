@@ -33,6 +33,8 @@ export interface JobPayloads {
   'sync-catalogue-schedule': Record<string, never>;
   'sync-stock-schedule': Record<string, never>;
   'sync-full-schedule': Record<string, never>;
+  /** Queue a reconciliation (a run of kind `reconcile`) for every connected client. */
+  reconcile: Record<string, never>;
   /** Ask every suspended client's store whether it works again. */
   'sync-suspended-check': Record<string, never>;
   /** A webhook Nuvemshop delivered, recorded in `webhook_events`, to act on. */

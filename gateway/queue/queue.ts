@@ -161,11 +161,16 @@ export class JobQueue {
    * Queues several jobs of one queue in one statement, each with its queue's settings; with `em`, on that transaction's
    * connection, as `send`.
    */
-  async sendMany<N extends QueueName>(name: N, data: JobPayloads[N][], options: { em?: EntityManager } = {}) {
+  async sendMany<N extends QueueName>(
+    name: N,
+    data: JobPayloads[N][],
+    options: { em?: EntityManager; expireInSeconds?: number } = {},
+  ) {
     if (!data.length) return;
     const db = options.em ? transactionDb(options.em) : undefined;
+    const expiry = options.expireInSeconds ? { expireInSeconds: options.expireInSeconds } : {};
     await this.boss.insert(
-      data.map((d) => ({ name, data: d })),
+      data.map((d) => ({ name, data: d, ...expiry })),
       db ? { db } : {},
     );
   }

@@ -4,7 +4,7 @@ import { Resource } from '../kit/resource';
 import type { PublicOf } from '../kit/field';
 import type { EntityOf } from '../kit/entity';
 
-export const SYNC_KINDS = ['catalogue', 'stock', 'full'] as const;
+export const SYNC_KINDS = ['catalogue', 'stock', 'full', 'reconcile'] as const;
 export const SYNC_TRIGGERS = ['schedule', 'manual', 'webhook'] as const;
 export const SYNC_RUN_STATES = ['queued', 'running', 'succeeded', 'partial', 'failed'] as const;
 
@@ -52,8 +52,8 @@ export const syncRunResource = new Resource(
     kind: state(SYNC_KINDS, {
       readOnly: true,
       listed: true,
-      description: 'catalogue, stock or full (from cursor 0)',
-      tones: { catalogue: 'neutral', stock: 'neutral', full: 'neutral' },
+      description: 'catalogue, stock, full (from cursor 0) or reconcile (the store compared with Hiper)',
+      tones: { catalogue: 'neutral', stock: 'neutral', full: 'neutral', reconcile: 'neutral' },
     }),
     trigger: state(SYNC_TRIGGERS, {
       readOnly: true,

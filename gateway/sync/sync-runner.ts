@@ -20,6 +20,7 @@ import type { SyncPosition } from '../queue/payloads';
 import { emptyTally, type Tally } from './run-tally';
 import { LevelSweep } from './level-sweep';
 import { LocationAccounts, markLocationsAfterRun, runLocations } from './location-accounts';
+import { reconcile } from './reconciler';
 
 /** What one job of a run does next: nothing (the run is over), or the continuation to queue. */
 export type StepOutcome = { done: true } | { next: SyncPosition; delaySeconds?: number };
@@ -142,6 +143,19 @@ export class SyncRunner {
     try {
       // A cheap authenticated read first: a wrong store token is found by every run, not only one with writes to make.
       if (first) await store.getStore();
+      if (kind === 'reconcile') {
+        // One step: the store's catalogue against Hiper's, what differs written back or kept as a divergence.
+        const hiper = HiperClient.fromConfig(
+          this.config,
+          connection.hiperKey!,
+          hiperTokenStore(this.orm, client.id, connection.hiperKey!, cursors),
+        );
+        const found = await reconcile(em, store, hiper, client, tally, cache, locations);
+        // Products read with nothing to write; the run's `requests` are the reconciliation's cost.
+        tally.unchanged += Math.max(0, found.read - tally.updated - tally.failed);
+        await this.finish(run.id, tally, store.requests, undefined, []);
+        return this.over(runId);
+      }
       if (stage === 'locations') {
         const reader = new LocationAccounts(this.orm, this.config, em);
         const at = await reader.read(
@@ -356,9 +370,9 @@ export class SyncRunner {
           where id = ? and state in ('queued', 'running') returning client_id, state, kind)
        update clients set sync_state = coalesce(?::text, case
              when run.state <> 'succeeded' then run.state
-             when run.kind <> 'stock' or clients.catalogue_synced_at is not null then 'idle'
+             when run.kind not in ('stock', 'reconcile') or clients.catalogue_synced_at is not null then 'idle'
              else 'never_synced' end),
-           catalogue_synced_at = case when run.kind <> 'stock' and run.state in ('succeeded', 'partial') then now()
+           catalogue_synced_at = case when run.kind not in ('stock', 'reconcile') and run.state in ('succeeded', 'partial') then now()
              else clients.catalogue_synced_at end,
            last_synced_at = now(), updated_at = now()
          from run where clients.id = run.client_id`,

@@ -128,13 +128,17 @@ export class SyncService {
       await this.jobs.sendMany(
         'sync',
         fresh.map((run) => ({ runId: run.id })),
-        { em },
+        // A reconciliation reads a whole store in one step: its job is not taken for dead while it reads.
+        { em, ...(kind === 'reconcile' ? { expireInSeconds: RECONCILE_EXPIRY_SECONDS } : {}) },
       );
       for (const run of fresh) answers.set(run.client_id, { runId: run.id });
       return answers;
     });
   }
 }
+
+/** How long a reconciliation's one step may take (a store of 100,000 products is about 500 reads at 2 a second). */
+export const RECONCILE_EXPIRY_SECONDS = 3600;
 
 /** Clients whose runs are queued in one transaction by the schedule. */
 const QUEUED_AT_ONCE = 100;

@@ -292,6 +292,74 @@ export const types = {
       }
     }
   },
+  "Divergence": {
+    "fields": {
+      "id": {
+        "type": "ID"
+      },
+      "client_id": {
+        "type": "ID",
+        "listed": true,
+        "filterable": true,
+        "references": "Client"
+      },
+      "sku": {
+        "type": "String",
+        "listed": true,
+        "sortable": true
+      },
+      "location_id": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "kind": {
+        "type": "DivergenceKind",
+        "listed": true,
+        "values": [
+          "stock",
+          "price",
+          "promotional_price",
+          "published",
+          "only_in_store",
+          "only_in_hiper"
+        ]
+      },
+      "store_value": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "hiper_value": {
+        "type": "String",
+        "nullable": true,
+        "listed": true
+      },
+      "state": {
+        "type": "DivergenceState",
+        "listed": true,
+        "filterable": true,
+        "values": [
+          "open",
+          "repaired",
+          "resolved"
+        ],
+        "tones": {
+          "open": "warning",
+          "repaired": "success"
+        }
+      },
+      "first_seen": {
+        "type": "DateTime",
+        "listed": true
+      },
+      "last_seen": {
+        "type": "DateTime",
+        "listed": true,
+        "sortable": true
+      }
+    }
+  },
   "Item": {
     "fields": {
       "id": {
@@ -802,7 +870,8 @@ export const types = {
         "values": [
           "catalogue",
           "stock",
-          "full"
+          "full",
+          "reconcile"
         ]
       },
       "trigger": {
@@ -1004,6 +1073,17 @@ export const resources = {
     "title": "client_name",
     "menu": 5,
     "icon": "MonitorHeart"
+  },
+  "Divergence": {
+    "screen": "divergencias",
+    "operations": [
+      "list",
+      "get"
+    ],
+    "read": "user",
+    "title": "sku",
+    "menu": 6,
+    "icon": "List"
   },
   "Client": {
     "screen": "clientes",
@@ -1275,6 +1355,16 @@ export const queries = {
       }
     }
   },
+  "Divergence": {
+    "args": {
+      "id": {
+        "type": "ID",
+        "list": false,
+        "sdl": "ID!",
+        "required": true
+      }
+    }
+  },
   "Item": {
     "args": {
       "id": {
@@ -1507,6 +1597,40 @@ export const queries = {
         "type": "ClientFilter",
         "list": false,
         "sdl": "ClientFilter",
+        "required": false
+      }
+    }
+  },
+  "_allDivergencesMeta": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "DivergenceFilter",
+        "list": false,
+        "sdl": "DivergenceFilter",
         "required": false
       }
     }
@@ -1983,6 +2107,40 @@ export const queries = {
         "type": "ClientFilter",
         "list": false,
         "sdl": "ClientFilter",
+        "required": false
+      }
+    }
+  },
+  "allDivergences": {
+    "args": {
+      "page": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "perPage": {
+        "type": "Int",
+        "list": false,
+        "sdl": "Int",
+        "required": false
+      },
+      "sortField": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "sortOrder": {
+        "type": "String",
+        "list": false,
+        "sdl": "String",
+        "required": false
+      },
+      "filter": {
+        "type": "DivergenceFilter",
+        "list": false,
+        "sdl": "DivergenceFilter",
         "required": false
       }
     }

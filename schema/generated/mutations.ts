@@ -486,7 +486,8 @@ export const mutations = {
         "values": [
           "catalogue",
           "stock",
-          "full"
+          "full",
+          "reconcile"
         ]
       }
     },

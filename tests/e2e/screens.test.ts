@@ -461,6 +461,7 @@ describe('icons and alignment', () => {
       expect(edges.map((entry) => entry.text)).toEqual([
         'Dashboard',
         'Saúde',
+        'Divergências',
         'Clientes',
         'Clientes arquivados',
         'Pedidos',

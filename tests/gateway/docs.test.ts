@@ -47,6 +47,8 @@ const CONTRACT_ROUTES = [
   // The audit log, read-only and the superusers'.
   'get /api/v1/audit-events/',
   'get /api/v1/audit-events/{id}',
+  'get /api/v1/divergences/',
+  'get /api/v1/divergences/{id}',
   'get /api/v1/product-links/',
   'get /api/v1/product-links/{id}',
   // The mail outbox, a read-only resource: no create, update or delete.

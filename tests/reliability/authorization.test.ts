@@ -176,6 +176,15 @@ async function healthId(f: Fixture): Promise<string> {
   const [row] = await t.sql<{ id: string }>(`select id from client_health where client_id = $1`, [f.victim.clientId]);
   return row.id;
 }
+/** A divergence the reconciliation found in the victim's store. */
+async function divergenceId(f: Fixture): Promise<string> {
+  const [row] = await t.sql<{ id: string }>(
+    `insert into divergences (id, client_id, sku, kind, store_value, state, first_seen, last_seen)
+      values (gen_random_uuid(), $1, 'LOJA-1', 'only_in_store', 'Só da loja', 'open', now(), now()) returning id`,
+    [f.victim.clientId],
+  );
+  return row.id;
+}
 /** An order of the victim's client, already sent to Hiper. */
 async function orderId(f: Fixture): Promise<string> {
   const [order] = await t.sql<{ id: string }>(
@@ -362,6 +371,8 @@ const REST: Record<string, Build<RestCall>> = {
   'GET /client-health/{id}': async (f) => ({ method: 'GET', path: `/client-health/${await healthId(f)}` }),
   'GET /audit-events/': (f) => ({ method: 'GET', path: `/audit-events/?record_id=${f.victim.clientId}` }),
   'GET /audit-events/{id}': async (f) => ({ method: 'GET', path: `/audit-events/${await auditEventId(f)}` }),
+  'GET /divergences/': (f) => ({ method: 'GET', path: `/divergences/?client_id=${f.victim.clientId}&state=open` }),
+  'GET /divergences/{id}': async (f) => ({ method: 'GET', path: `/divergences/${await divergenceId(f)}` }),
   'GET /orders/': (f) => ({ method: 'GET', path: `/orders/?client_id=${f.victim.clientId}` }),
   'GET /orders/{id}': async (f) => ({ method: 'GET', path: `/orders/${await orderId(f)}` }),
   'POST /orders/{id}/resend': async (f) => ({ method: 'POST', path: `/orders/${await orderId(f)}/resend` }),
@@ -489,6 +500,16 @@ const GRAPHQL: Record<string, Build<GraphqlCall>> = {
   'query AuditEvent': async (f) => ({
     query: 'query ($id: ID!) { AuditEvent(id: $id) { id action } }',
     variables: { id: await auditEventId(f) },
+  }),
+  'query allDivergences': (f) => ({
+    query:
+      'query ($id: ID) { allDivergences(filter: { client_id: $id, state: open }) { id sku store_value hiper_value } }',
+    variables: { id: f.victim.clientId },
+  }),
+  'query _allDivergencesMeta': () => ({ query: '{ _allDivergencesMeta { count } }' }),
+  'query Divergence': async (f) => ({
+    query: 'query ($id: ID!) { Divergence(id: $id) { id kind state } }',
+    variables: { id: await divergenceId(f) },
   }),
   'query allProductLinks': (f) => ({
     query: 'query ($id: ID) { allProductLinks(filter: { client_id: $id, q: "Produto" }) { id sku state } }',

@@ -11,6 +11,7 @@ export const syncEnv = (hiper: HiperStandIn, nuvemshop: NuvemshopApiStandIn): Re
   NUVEMSHOP_TOKEN_URL: nuvemshop.tokenUrl,
   SYNC_CATALOGUE_CRON: '0 0 1 1 *',
   SYNC_FULL_READ_CRON: '0 0 1 1 *',
+  RECONCILE_CRON: '0 0 1 1 *',
   SYNC_STOCK_INTERVAL_SECONDS: '86400',
   // A step that could not reach a platform is retried a second later, not ten.
   SYNC_RETRY_DELAY_SECONDS: '1',

@@ -8,7 +8,12 @@ export interface HealthReason {
 }
 
 /** What each kind of reason link reads, on the Saúde screen (its labels' `links`) and the dashboard's card alike. */
-export const LINK_LABELS = { client: 'Ver cliente', runs: 'Ver sincronizações', orders: 'Ver pedidos' } as const;
+export const LINK_LABELS = {
+  client: 'Ver cliente',
+  runs: 'Ver sincronizações',
+  orders: 'Ver pedidos',
+  divergences: 'Ver divergências',
+} as const;
 
 /** A reason's link: where the screens show what it says, and which of LINK_LABELS it reads. */
 export interface ReasonLink {
@@ -34,6 +39,8 @@ const ORDER_STATES: Record<string, string> = {
 export function reasonLink(clientId: string, reason: Pick<HealthReason, 'code'>): ReasonLink {
   if (reason.code in ORDER_STATES)
     return { to: list('pedidos', { client_id: clientId, state: ORDER_STATES[reason.code] }), label: 'orders' };
+  if (reason.code === 'drift_open')
+    return { to: list('divergencias', { client_id: clientId, state: 'open' }), label: 'divergences' };
   if (reason.code === 'run_failed')
     return { to: list('sincronizacoes', { client_id: clientId, state: 'failed' }), label: 'runs' };
   if (reason.code.startsWith('run_') || reason.code === 'rate_limited')

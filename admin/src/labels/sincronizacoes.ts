@@ -34,7 +34,12 @@ export default {
     at: '%{text}, às %{time}',
   },
   values: {
-    kind: { catalogue: 'Catálogo', stock: 'Estoque e preço', full: 'Leitura completa' },
+    kind: {
+      catalogue: 'Catálogo',
+      stock: 'Estoque e preço',
+      full: 'Leitura completa',
+      reconcile: 'Conferência com o Hiper',
+    },
     trigger: { schedule: 'Agendada', manual: 'Manual', webhook: 'Webhook' },
     state: {
       queued: 'Na fila',

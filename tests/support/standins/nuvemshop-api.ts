@@ -1690,7 +1690,12 @@ export async function startNuvemshopApi(options: NuvemshopApiOptions = {}): Prom
               within(p.updated_at, updatedMin, updatedMax),
           )
           .sort(sort);
-        return page(products, q, `/${s.id}/products`, (p) => s.productJson(p));
+        // `fields` keeps only the product's attributes it names (product.md), comma-separated.
+        const only = q.fields === undefined ? undefined : q.fields.split(',').map((f) => f.trim());
+        return page(products, q, `/${s.id}/products`, (p) => {
+          const json = s.productJson(p) as Record<string, unknown>;
+          return only ? Object.fromEntries(Object.entries(json).filter(([key]) => only.includes(key))) : json;
+        });
       },
     },
     {
