@@ -33,6 +33,23 @@ export const auditEventResource = new Resource(
       readOnly: true,
       listed: true,
       description: 'create, update, delete, or the action’s name',
+      // What adds reads as a success, what removes as an error, what staff should notice as a warning.
+      tones: {
+        create: 'success',
+        update: 'info',
+        delete: 'error',
+        restore: 'success',
+        purge: 'error',
+        sync: 'info',
+        resend: 'info',
+        mark_sent: 'warning',
+        sweep: 'info',
+        read_locations: 'info',
+        priorities: 'info',
+        default_location: 'info',
+        password: 'warning',
+        signup: 'success',
+      },
     }),
     resource: text({
       max: 64,

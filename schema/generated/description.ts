@@ -67,7 +67,23 @@ export const types = {
           "default_location",
           "password",
           "signup"
-        ]
+        ],
+        "tones": {
+          "create": "success",
+          "update": "info",
+          "delete": "error",
+          "restore": "success",
+          "purge": "error",
+          "sync": "info",
+          "resend": "info",
+          "mark_sent": "warning",
+          "sweep": "info",
+          "read_locations": "info",
+          "priorities": "info",
+          "default_location": "info",
+          "password": "warning",
+          "signup": "success"
+        }
       },
       "resource": {
         "type": "String",
