@@ -59,6 +59,11 @@ export function storePage({ store, notify }: StorePageOptions): http.RequestList
             p.published && (v.stock === null || v.stock > 0)
               ? `<form method="post" action="/orders"><input type="hidden" name="variant" value="${v.id}"><button aria-label="Comprar ${escape(label)}">Comprar</button></form>`
               : '<span class="muted">esgotado</span>';
+          // A stock typed in the store's own admin, not in Hiper: the nightly reconciliation finds it and puts Hiper's back.
+          const adjust =
+            v.stock === null
+              ? ''
+              : `<form method="post" action="/variants/${v.id}/stock"><input name="stock" type="number" min="0" step="1" value="${v.inventory_levels[0]?.stock ?? v.stock}" aria-label="Estoque de ${escape(label)} digitado na loja" style="width:5em"> <button aria-label="Ajustar o estoque de ${escape(label)} na loja">Ajustar</button></form>`;
           return `<tr>
   <td>${p.id}</td>
   <td>${src && /^https?:/.test(src) ? `<img src="${escape(src)}" alt="" width="40" height="40"> ` : ''}${escape(label)}</td>
@@ -69,6 +74,7 @@ export function storePage({ store, notify }: StorePageOptions): http.RequestList
   <td>${p.images.length}</td>
   <td class="muted">${escape(v.updated_at)}</td>
   <td>${buy}</td>
+  <td>${adjust}</td>
 </tr>`;
         }),
       )
@@ -97,14 +103,15 @@ export function storePage({ store, notify }: StorePageOptions): http.RequestList
       'Loja de demonstração (Nuvemshop)',
       `<h1>${escape(name(s.info.name as Record<string, string>))} (Nuvemshop de demonstração)</h1>
 <p class="muted">Os produtos que a integração escreveu nesta loja, uma linha por variante. "Comprar" faz um pedido pago
-como um comprador faria; ele segue para o Hiper de demonstração. A página se atualiza a cada 5 s. JSON:
+como um comprador faria; ele segue para o Hiper de demonstração. "Ajustar" muda o estoque como alguém o digitaria no
+painel da loja, sem passar pelo Hiper: a reconciliação o encontra e devolve o do Hiper (Divergências). A página se atualiza a cada 5 s. JSON:
 <a href="/products.json">/products.json</a>, <a href="/orders.json">/orders.json</a></p>
 ${note ? `<p class="note${error ? ' error' : ''}" role="status">${escape(note)}</p>` : ''}
 ${fromBothLocations(s)}
 ${
   rows
     ? `<div class="wrap"><table>
-<thead><tr><th>Produto</th><th>Nome</th><th>SKU</th><th>Preço (R$)</th><th>Estoque</th><th>Publicado</th><th>Imagens</th><th>Alterado em</th><th></th></tr></thead>
+<thead><tr><th>Produto</th><th>Nome</th><th>SKU</th><th>Preço (R$)</th><th>Estoque</th><th>Publicado</th><th>Imagens</th><th>Alterado em</th><th></th><th>Estoque digitado na loja</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table></div>`
@@ -161,6 +168,17 @@ ${orders}
         const order = s.seedOrder({ lines: variants.map((v) => ({ variant: v!.id, quantity: 1 })) });
         const status = await notify('order/paid', order.id).catch(() => 0);
         return done(res, `Pedido #${order.number} pago (${money(order.total)}): ${told(status)}`);
+      }
+      const adjusted = /^\/variants\/(\d+)\/stock$/.exec(url.pathname);
+      if (req.method === 'POST' && adjusted) {
+        const product = s.products.find((p) => p.variants.some((v) => v.id === Number(adjusted[1])));
+        const variant = product?.variants.find((v) => v.id === Number(adjusted[1]));
+        if (!product || !variant) return refused(res, `A loja não tem a variante ${adjusted[1]}`);
+        const typed = String((await formOf(req)).get('stock') ?? '').trim();
+        if (!/^\d{1,6}$/.test(typed)) return refused(res, 'O estoque é um número inteiro de 0 a 999999');
+        // Typed in the store's admin: its first location (the shop), as Nuvemshop's stock field does.
+        s.applyVariantFields(product, variant, { stock: Number(typed) });
+        return done(res, `Estoque de ${name(product.name)} na loja: ${typed}, digitado na loja e não no Hiper`);
       }
       const cancel = /^\/orders\/(\d+)\/cancel$/.exec(url.pathname);
       if (req.method === 'POST' && cancel) {

@@ -130,6 +130,8 @@ current = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     JOBS_CRON_CHECK_SECONDS: process.env.JOBS_CRON_CHECK_SECONDS || '5',
     // ...and its alert goes at that check, to the superuser (the E-mails screen; without SMTP_HOST, the log).
     ALERT_AFTER_MINUTES: process.env.ALERT_AFTER_MINUTES || '0',
+    // The nightly reconciliation every two minutes: a stock typed in the demo store is found and put right soon.
+    RECONCILE_CRON: process.env.RECONCILE_CRON || '*/2 * * * *',
     RUN_WORKERS: 'true',
     FIRST_SUPERUSER: superuser.email,
     FIRST_SUPERUSER_PASSWORD: superuser.password,
@@ -215,6 +217,9 @@ async function connect(url) {
       `                "Alerta de saúde" sent to ${superuser.email} about it, and "Cliente de volta" once it is back.`,
       `                its row menu, "Estoques": "${DEMO_DEPOT.shop}" (this ERP) and "${DEMO_DEPOT.name}" (a second ERP account,`,
       "                with the black running shoe in size 42 the shop has sold out): each one's stock in the store.",
+      `  Divergências: ${url}/divergencias  the reconciliation (nightly; every 2 minutes here) compares the store with`,
+      '                Hiper: "Ajustar" a stock in the demo store, as if typed in its own admin, and the next one writes',
+      '                Hiper\'s back and lists it as "Corrigida", with what each side said.',
       `  Demo ERP:     ${standIns.erpUrl}  (Hiper stand-in) change a price or a stock, add a product`,
       `  Demo store:   ${standIns.storeUrl}  (Nuvemshop stand-in) its products; JSON at ${standIns.storeUrl}products.json`,
       `  Stock runs every ${stockInterval} s carry price and stock changes; a new product comes with the next`,

@@ -41,6 +41,8 @@ const SCREENS = [
   ['/emails', 'E-mails'],
   ['/clientes-arquivados', 'Clientes arquivados'],
   ['/auditoria', 'Auditoria'],
+  ['/saude', 'Saúde dos clientes'],
+  ['/divergencias', 'Divergências entre a loja e o Hiper'],
 ] as const;
 
 /** What a person and a screen reader read on the page: its text, every tooltip and every accessible label. */

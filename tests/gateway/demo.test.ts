@@ -372,6 +372,50 @@ describe('npm run demo', () => {
       );
       expect(await (await fetch(erp)).text()).toContain('cancelado');
 
+      // "Ajustar" in the demo store: a stock typed in the store's own admin. The reconciliation (started here as the
+      // demo's two-minute schedule would) writes Hiper's figure back and lists the difference as repaired.
+      const shirtInStore = (await storeProducts()).find((p) => p.name.pt === 'Camiseta Básica Branca')!;
+      const shirtVariant = (
+        (await (await fetch(`${store}products.json`)).json()) as { id: number; variants: { id: number }[] }[]
+      ).find((p) => p.id === shirtInStore.id)!.variants[0].id;
+      const shopStock = shirtInStore.variants[0].inventory_levels[0].stock;
+      const typed = (shopStock ?? 0) + 7;
+      const adjusted = await fetch(`${store}variants/${shirtVariant}/stock`, {
+        method: 'POST',
+        body: new URLSearchParams({ stock: String(typed) }),
+        redirect: 'manual',
+      });
+      expect(adjusted.status).toBe(303);
+      expect((await storeProducts()).find((p) => p.id === shirtInStore.id)!.variants[0].inventory_levels[0].stock).toBe(
+        typed,
+      );
+      const reconciled = await until(
+        demo,
+        'the reconciliation',
+        async () => {
+          const started = await call(api, 'POST', `/api/v1/clients/${client.id}/sync`, {
+            token,
+            json: { kind: 'reconcile' },
+          });
+          expect(started.status).toBe(202);
+          let answer = started;
+          while (['queued', 'running'].includes(answer.body.state)) {
+            await new Promise((r) => setTimeout(r, 250));
+            answer = await call(api, 'GET', `/api/v1/sync-runs/${started.body.id}`, { token });
+          }
+          return answer.body.kind === 'reconcile' ? answer.body : undefined;
+        },
+        60_000,
+      );
+      expect(reconciled.state).toBe('succeeded');
+      const repaired = await call(api, 'GET', `/api/v1/divergences/?client_id=${client.id}&state=repaired`, { token });
+      expect(repaired.body.data).toContainEqual(
+        expect.objectContaining({ sku: shirtInStore.variants[0].sku, kind: 'stock', store_value: String(typed) }),
+      );
+      expect(
+        (await storeProducts()).find((p) => p.id === shirtInStore.id)!.variants[0].inventory_levels[0].stock,
+      ).not.toBe(typed);
+
       // Ctrl-C: the gateway drains and stops its database, then the stand-ins close.
       demo.child.kill('SIGINT');
       expect(await demo.exited).toEqual({ code: 0, signal: null });

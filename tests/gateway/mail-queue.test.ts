@@ -281,6 +281,7 @@ describe('npm run worker', () => {
         'client-health',
         'health-digest',
         'prune-tables',
+        'reconcile',
         'sync-catalogue-schedule',
         'sync-full-schedule',
       ]);
