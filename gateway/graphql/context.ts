@@ -26,12 +26,14 @@ export interface ContextRequest {
  */
 export function buildContext(req: ContextRequest, services: Services): Context {
   const { authorization } = req.headers;
+  // The address as a string of its own: a closure over `req` would keep the whole request alive with the context.
+  const address = req.ip;
   let user: Promise<SignedInUser> | undefined;
   const results = new Map<string, Promise<unknown>>();
   return {
     services,
-    caller: { ip: req.ip ?? 'unknown' },
-    user: () => (user ??= services.auth.authenticate(authorization, req.ip)),
+    caller: { ip: address ?? 'unknown' },
+    user: () => (user ??= services.auth.authenticate(authorization, address)),
     once: <T>(key: string, load: () => Promise<T>) => {
       if (!results.has(key)) results.set(key, load());
       return results.get(key) as Promise<T>;
