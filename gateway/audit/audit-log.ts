@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { requireSuperuser, type Actor } from '../auth/caller';
 import { ApiError, ValidationFailed } from '../errors';
 import { ListQuery, noNul, NUL_MESSAGE, recordId, validate } from '../validation';
-import { recordAudit, type AuditAction, type AuditActor, type AuditEntry } from '../kit/audit';
+import { recordAudit, type AuditAction, type AuditActor, type AuditEntry, type InTransaction } from '../kit/audit';
 import type { AuditEventPublic } from './audit-event.resource';
 
 type Row = Record<string, unknown>;
@@ -117,12 +117,17 @@ export class AuditLog {
   }
 
   /**
-   * An action that is not one write of the record's (a sync queued, an order resent): recorded once it succeeded, in
-   * a transaction of its own, so a refused or failed action records nothing.
+   * An action that is not one write of the record's (a sync queued, an order resent). `run` is handed what records
+   * it, to call inside the action's own transaction once its change is made; an action with no transaction of its
+   * own (a sweep asked for) is recorded once it succeeded. Either way a refused or failed action records nothing.
    */
-  async action<T>(actor: AuditActor, entry: AuditEntry, run: () => Promise<T>): Promise<T> {
-    const done = await run();
-    await recordAudit(this.orm.em.fork(), actor, entry);
+  async action<T>(actor: AuditActor, entry: AuditEntry, run: (within: InTransaction) => Promise<T>): Promise<T> {
+    let recorded = false;
+    const done = await run(async (em) => {
+      await recordAudit(em, actor, entry);
+      recorded = true;
+    });
+    if (!recorded) await recordAudit(this.orm.em.fork(), actor, entry);
     return done;
   }
 }

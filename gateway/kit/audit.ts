@@ -32,6 +32,12 @@ export type AuditChange = { before?: unknown; after?: unknown };
 type Em = ReturnType<MikroORM['em']['fork']>;
 type Row = Record<string, unknown>;
 
+/**
+ * What an action runs inside its own transaction once its change is made: the action's audit row, so that the row
+ * and the change commit together or not at all.
+ */
+export type InTransaction = (em: Em) => Promise<void>;
+
 /** How a secret or a password appears in the audit log, whatever its value. */
 export const CHANGED_SECRET = 'alterado';
 

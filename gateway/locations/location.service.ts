@@ -1,3 +1,4 @@
+import type { InTransaction } from '../kit/audit';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Actor } from '../auth/caller';
@@ -84,15 +85,18 @@ export class LocationService {
   ) {}
 
   /** "Ler estoques da loja": a read of the store's locations queued (one at a time per client); answers the client. */
-  async requestRead(caller: Actor, clientId: string): Promise<ClientPublic> {
+  async requestRead(caller: Actor, clientId: string, within?: InTransaction): Promise<ClientPublic> {
     const em = this.orm.em.fork();
     const client = await this.client(em, recordId(clientId));
     this.storeOf(client);
-    await this.jobs.send(
-      'locations-read',
-      { clientId: client.id, trigger: 'staff' },
-      { singletonKey: `${client.id} staff` },
-    );
+    await em.transactional(async (tx) => {
+      await this.jobs.send(
+        'locations-read',
+        { clientId: client.id, trigger: 'staff' },
+        { em: tx, singletonKey: `${client.id} staff` },
+      );
+      await within?.(tx);
+    });
     return clientResource.toPublic(client, caller.isSuperuser);
   }
 
@@ -100,7 +104,7 @@ export class LocationService {
    * A new order of the client's live locations, every one of them once (else a 422 naming what is wrong), sent to the
    * store (`PATCH /locations/priorities`) and mirrored once it took it. Answers the client's locations in their order.
    */
-  async setPriorities(clientId: string, given: unknown): Promise<LocationPublic[]> {
+  async setPriorities(clientId: string, given: unknown, within?: InTransaction): Promise<LocationPublic[]> {
     const ids = validate(LocationPriorities, given, 'body');
     const id = recordId(clientId);
     return this.orm.em.fork().transactional(async (em) => {
@@ -120,6 +124,7 @@ export class LocationService {
       ids.forEach((locationId, priority) => (byId.get(locationId)!.priority = priority));
       await em.flush();
       await mirrored(em, id);
+      await within?.(em);
       return rows.sort(byPriority).map((row) => locationResource.toPublic(row));
     });
   }
@@ -128,7 +133,7 @@ export class LocationService {
    * A location made the store's default (`PATCH /locations/{id}/chosen-as-default`) and mirrored once the store took
    * it: it alone of its client's is the default. Answers it.
    */
-  async setDefault(locationId: string): Promise<LocationPublic> {
+  async setDefault(locationId: string, within?: InTransaction): Promise<LocationPublic> {
     const id = recordId(locationId);
     return this.orm.em.fork().transactional(async (em) => {
       const location = await em.findOne(entityFor(locationResource), { id });
@@ -148,6 +153,7 @@ export class LocationService {
         row.isDefault = row.id === location.id;
       await em.flush();
       await mirrored(em, clientId);
+      await within?.(em);
       return locationResource.toPublic(location);
     });
   }

@@ -1,3 +1,4 @@
+import type { InTransaction } from '../kit/audit';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Config } from '../config';
@@ -69,7 +70,7 @@ export class OrderService {
    * order's sales order is cancelled in Hiper first, and nothing is resent unless Hiper took the cancel. Answers the
    * order as it then stands.
    */
-  async resend(id: string): Promise<OrderPublic> {
+  async resend(id: string, within?: InTransaction): Promise<OrderPublic> {
     const orderId = recordId(id);
     const before = await orderRow(this.orm.em.fork(), orderId);
     if (!before) throw new ApiError(404, orderResource.messages.notFound);
@@ -93,6 +94,7 @@ export class OrderService {
         cancelled ? orderNotes.resent_after_cancel(cancelled) : orderNotes.resent(row.state),
         cancelled ? ['rejected'] : RESENDABLE,
       );
+      await within?.(em);
     });
     try {
       await this.sender.process(orderId, { send: false });
@@ -151,7 +153,7 @@ export class OrderService {
    * "Já está no Hiper": an uncertain order is taken as sent with Hiper's id of its sales order, never sent again, and
    * read for its events from then on.
    */
-  async markSent(id: string, given?: string | null): Promise<OrderPublic> {
+  async markSent(id: string, given?: string | null, within?: InTransaction): Promise<OrderPublic> {
     // An id that is not one is refused first; a missing one once the order's state would take it (409 otherwise).
     const hiperOrderId = validate(MarkSentFormat, { hiper_order_id: given }, 'body').hiper_order_id;
     const orderId = recordId(id);
@@ -169,6 +171,7 @@ export class OrderService {
       );
       // The store is read again: an order it cancelled meanwhile is then cancelled in Hiper, as any sent order is.
       await this.jobs.send('order', { orderId }, { em, singletonKey: orderId });
+      await within?.(em);
     });
     return this.answer(orderId);
   }

@@ -1,3 +1,4 @@
+import type { InTransaction } from '../kit/audit';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../auth/rate-limits';
@@ -32,9 +33,15 @@ export class SyncService {
   }
 
   /** A user starts a run: within their RATE_LIMIT_SYNC budget, or 429, before anything is looked up. */
-  async start(user: { id: string }, clientId: string, kind: SyncKind = 'catalogue'): Promise<SyncRunPublic> {
+  /** A person's "Sincronizar agora"; `within` runs in the transaction that queues the run (its audit row). */
+  async start(
+    user: { id: string },
+    clientId: string,
+    kind: SyncKind = 'catalogue',
+    within?: InTransaction,
+  ): Promise<SyncRunPublic> {
     await this.limits.consume('sync', user.id);
-    return this.requestRun(clientId, kind, 'manual');
+    return this.requestRun(clientId, kind, 'manual', within);
   }
 
   /**
@@ -45,9 +52,10 @@ export class SyncService {
     clientId: string,
     kind: SyncKind = 'catalogue',
     trigger: SyncTrigger = 'manual',
+    within?: InTransaction,
   ): Promise<SyncRunPublic> {
     const id = recordId(clientId);
-    const answer = (await this.queueRuns([id], kind, trigger)).get(id);
+    const answer = (await this.queueRuns([id], kind, trigger, within)).get(id);
     if (!answer) throw new ApiError(404, clientResource.messages.notFound);
     if ('missing' in answer) {
       throw new ApiError(409, notConnectedMessage(answer.missing));
@@ -88,6 +96,7 @@ export class SyncService {
     ids: string[],
     kind: SyncKind,
     trigger: SyncTrigger,
+    within?: InTransaction,
   ): Promise<Map<string, { runId: string } | { missing: ReturnType<typeof missingConnection> }>> {
     const list = JSON.stringify(ids);
     return this.orm.em.fork().transactional(async (em) => {
@@ -112,7 +121,11 @@ export class SyncService {
         if (!isConnected(client)) answers.set(client.id, { missing: missingConnection(client) });
         else if (!answers.has(client.id)) fresh.push({ id: randomUUID(), client_id: client.id });
       }
-      if (!fresh.length) return answers;
+      if (!fresh.length) {
+        // A run already queued or running answers the request: asked for all the same.
+        if (within && [...answers.values()].some((answer) => 'runId' in answer)) await within(em);
+        return answers;
+      }
       await em.execute(
         `insert into sync_runs (id, client_id, kind, trigger, state, queued_at, errors, created_at, updated_at)
          select v.id, v.client_id, ?, ?, 'queued', now(), '[]'::jsonb, now(), now()
@@ -132,6 +145,7 @@ export class SyncService {
         { em, ...(kind === 'reconcile' ? { expireInSeconds: RECONCILE_EXPIRY_SECONDS } : {}) },
       );
       for (const run of fresh) answers.set(run.client_id, { runId: run.id });
+      await within?.(em);
       return answers;
     });
   }

@@ -131,6 +131,33 @@ describe('the audit log', () => {
     });
   });
 
+  it('commits an action with its audit row or not at all: a row the database refuses undoes the action', async () => {
+    const c = await suite.tools.connectedClient();
+    const runs = async () =>
+      Number(
+        (await suite.t.sql<{ n: number }>('select count(*)::int as n from sync_runs where client_id = $1', [c.id]))[0]
+          .n,
+      );
+    const before = await runs();
+    await suite.t.sql(
+      `create function refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`,
+    );
+    await suite.t.sql('create trigger refuse_audit before insert on audit_events execute function refuse_audit()');
+    try {
+      const answer = await suite.t.request('POST', `/api/v1/clients/${c.id}/sync`, { token: suite.su, json: {} });
+      expect(answer.status).toBeGreaterThanOrEqual(500);
+      // No run was queued: the action and its record went together.
+      expect(await runs()).toBe(before);
+    } finally {
+      await suite.t.sql('drop trigger refuse_audit on audit_events');
+      await suite.t.sql('drop function refuse_audit()');
+    }
+    const answer = await suite.t.request('POST', `/api/v1/clients/${c.id}/sync`, { token: suite.su, json: {} });
+    expect(answer.status).toBe(202);
+    expect(await runs()).toBe(before + 1);
+    await suite.tools.waitForRun(answer.body.id);
+  });
+
   it('records a user’s role and activation changed, and a password changed as alterado, never a hash', async () => {
     const user = await suite.t.createUser();
     const [signup] = await recordEvents(user.id);

@@ -27,8 +27,8 @@ export class LocationResolver {
   })
   async readStoreLocations(@Args() { id }: RecordIdArgs, @Ctx() ctx: Context) {
     const user = await ctx.user();
-    return ctx.services.audit.action(user, { action: 'read_locations', resource: 'Client', recordId: id }, () =>
-      ctx.services.locations.requestRead(user, id),
+    return ctx.services.audit.action(user, { action: 'read_locations', resource: 'Client', recordId: id }, (within) =>
+      ctx.services.locations.requestRead(user, id, within),
     );
   }
 
@@ -45,8 +45,8 @@ export class LocationResolver {
       recordId: id,
       changes: { location_ids: { after: location_ids } },
     } as const;
-    return ctx.services.audit.action(await ctx.user(), entry, () =>
-      ctx.services.locations.setPriorities(id, location_ids),
+    return ctx.services.audit.action(await ctx.user(), entry, (within) =>
+      ctx.services.locations.setPriorities(id, location_ids, within),
     );
   }
 
@@ -59,7 +59,7 @@ export class LocationResolver {
     return ctx.services.audit.action(
       await ctx.user(),
       { action: 'default_location', resource: 'Location', recordId: id },
-      () => ctx.services.locations.setDefault(id),
+      (within) => ctx.services.locations.setDefault(id, within),
     );
   }
 }

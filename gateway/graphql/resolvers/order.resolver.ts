@@ -27,8 +27,10 @@ export class OrderResolver {
     description: `Reenviar: from ${statesText(RESENDABLE_STATES)}, read again from the store, mapped again, queued to send (409 in any other state); a rejected order's sales order is cancelled in Hiper first, and nothing is resent if Hiper refuses (409) or cannot be reached (502)`,
   })
   async resendOrder(@Args() { id }: OrderIdArgs, @Ctx() ctx: Context) {
-    return ctx.services.audit.action(await ctx.user(), { action: 'resend', resource: 'Order', recordId: id }, () =>
-      ctx.services.orders.resend(id),
+    return ctx.services.audit.action(
+      await ctx.user(),
+      { action: 'resend', resource: 'Order', recordId: id },
+      (within) => ctx.services.orders.resend(id, within),
     );
   }
 
@@ -43,7 +45,9 @@ export class OrderResolver {
       recordId: id,
       changes: { hiper_order_id: { after: hiper_order_id } },
     } as const;
-    return ctx.services.audit.action(await ctx.user(), entry, () => ctx.services.orders.markSent(id, hiper_order_id));
+    return ctx.services.audit.action(await ctx.user(), entry, (within) =>
+      ctx.services.orders.markSent(id, hiper_order_id, within),
+    );
   }
 
   @Authorized()

@@ -29,6 +29,8 @@ export class SyncResolver {
       recordId: id,
       changes: { kind: { after: kind ?? 'catalogue' } },
     } as const;
-    return ctx.services.audit.action(user, entry, () => ctx.services.sync.start(user, id, kind ?? 'catalogue'));
+    return ctx.services.audit.action(user, entry, (within) =>
+      ctx.services.sync.start(user, id, kind ?? 'catalogue', within),
+    );
   }
 }

@@ -35,8 +35,8 @@ export function locationRoutes(locations: LocationService, audit: AuditLog) {
       status: 202,
       errors: { 404: clientResource.messages.notFound, 409: notConnected },
       handler: ({ params, user }) =>
-        audit.action(user, { action: 'read_locations', resource: 'Client', recordId: params.id }, () =>
-          locations.requestRead(user, params.id),
+        audit.action(user, { action: 'read_locations', resource: 'Client', recordId: params.id }, (within) =>
+          locations.requestRead(user, params.id, within),
         ),
     }),
     route({
@@ -60,7 +60,7 @@ export function locationRoutes(locations: LocationService, audit: AuditLog) {
         audit.action(
           user,
           { action: 'priorities', resource: 'Client', recordId: params.id, changes: { location_ids: { after: body } } },
-          () => locations.setPriorities(params.id, body),
+          (within) => locations.setPriorities(params.id, body, within),
         ),
     }),
     route({
@@ -80,8 +80,8 @@ export function locationRoutes(locations: LocationService, audit: AuditLog) {
         502: STORE_UNREACHABLE,
       },
       handler: ({ params, user }) =>
-        audit.action(user, { action: 'default_location', resource: 'Location', recordId: params.id }, () =>
-          locations.setDefault(params.id),
+        audit.action(user, { action: 'default_location', resource: 'Location', recordId: params.id }, (within) =>
+          locations.setDefault(params.id, within),
         ),
     }),
   ];

@@ -31,8 +31,8 @@ export function orderRoutes(orders: OrderService, audit: AuditLog) {
         502: REJECTED_CANCEL_UNREACHABLE,
       },
       handler: ({ params, user }) =>
-        audit.action(user, { action: 'resend', resource: 'Order', recordId: params.id }, () =>
-          orders.resend(params.id),
+        audit.action(user, { action: 'resend', resource: 'Order', recordId: params.id }, (within) =>
+          orders.resend(params.id, within),
         ),
     }),
     route({
@@ -55,7 +55,7 @@ export function orderRoutes(orders: OrderService, audit: AuditLog) {
             recordId: params.id,
             changes: { hiper_order_id: { after: body.hiper_order_id } },
           },
-          () => orders.markSent(params.id, body.hiper_order_id),
+          (within) => orders.markSent(params.id, body.hiper_order_id, within),
         ),
     }),
     route({

@@ -31,7 +31,7 @@ export function syncRoutes(sync: SyncService, audit: AuditLog) {
         audit.action(
           user,
           { action: 'sync', resource: 'Client', recordId: params.id, changes: { kind: { after: body.kind } } },
-          () => sync.start(user, params.id, body.kind),
+          (within) => sync.start(user, params.id, body.kind, within),
         ),
     }),
   ];
