@@ -15,7 +15,6 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedde
 import { migrate, openDatabase } from './orm';
 import { setTokenEncryptionKey } from './database/token-cipher';
 import { JobQueue, jobQueueOptions } from './queue/queue';
-import { GatewayMetrics } from './metrics/gateway-metrics';
 import { createApolloServer } from './graphql/server';
 import { compiledExecution } from './graphql/compiled-executor';
 import { graphqlSchema } from './graphql/schema';
@@ -82,8 +81,12 @@ export async function startGateway(config: Config, log: Logger = createLogger(co
       { document: config.PUBLIC_API_DOCS },
     );
     const assets = adminAssets(path.join(adminDist, 'assets'), config.ADMIN_FILE_CACHE_BYTES);
+    // prom-client is loaded only for a gateway that serves /metrics: the others keep its memory.
     const metrics = config.METRICS_TOKEN
-      ? new GatewayMetrics((statement) => db.em.getConnection().execute(statement), log)
+      ? new (await import('./metrics/gateway-metrics.js')).GatewayMetrics(
+          (statement) => db.em.getConnection().execute(statement),
+          log,
+        )
       : undefined;
     const app = createApp({ config, log, services, apollo, rest, assets, metrics });
     const server = expressServer(

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { ABORTED, UNMATCHED_ROUTE, type GatewayMetrics } from '../metrics/gateway-metrics';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { ABORTED, UNMATCHED_ROUTE } from '../metrics/request-labels';
 import { messages } from '../messages';
 import { sendBody } from './send';
 

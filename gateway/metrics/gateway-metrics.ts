@@ -3,11 +3,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 import { nuvemshopBucketWaits } from './bucket-waits';
 import { registerTallies, type Sql } from './tallies';
 
-/** The route of a request no route answered (an unknown address, a refusal before routing). */
-export const UNMATCHED_ROUTE = 'unmatched';
-
-/** What a request's status reads as when its client went away before the answer was written. */
-export const ABORTED = 'aborted';
+import { ABORTED } from './request-labels';
 
 /**
  * One gateway's metrics, in Prometheus' text format: its own registry (not prom-client's global one, so that gateways
@@ -33,7 +29,18 @@ export class GatewayMetrics {
 
   constructor(sql: Sql, log: Logger) {
     collectDefaultMetrics({ register: this.registry });
-    this.registry.registerMetric(nuvemshopBucketWaits);
+    this.registry.registerMetric(
+      nuvemshopBucketWaits(
+        () =>
+          new Histogram({
+            name: 'nuvemshop_bucket_wait_seconds',
+            help: "Seconds a call to a Nuvemshop store waited for its store's request bucket: for room (bucket) or after a 429",
+            labelNames: ['reason'] as const,
+            buckets: [0.005, 0.05, 0.25, 1, 2.5, 5, 10, 30, 60],
+            registers: [],
+          }),
+      ),
+    );
     registerTallies(this.registry, sql, log);
   }
 

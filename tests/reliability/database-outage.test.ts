@@ -1,3 +1,4 @@
+import { steadyPort } from '../support/net';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +41,7 @@ let gateway: GatewayProcess;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'integracao-outage-pg-'));
   chmodSync(dir, 0o755);
-  port = 40000 + Math.floor(Math.random() * 20000);
+  port = await steadyPort();
   postgres = await startEmbeddedPostgres(path.join(dir, 'data'), port, log);
   gateway = await startGatewayProcess({
     DATABASE_URL: postgres.url,

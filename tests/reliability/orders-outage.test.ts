@@ -1,3 +1,4 @@
+import { steadyPort } from '../support/net';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +29,7 @@ let t: TestGateway;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'integracao-orders-outage-'));
   chmodSync(dir, 0o755);
-  port = 40000 + Math.floor(Math.random() * 20000);
+  port = await steadyPort();
   postgres = await startEmbeddedPostgres(path.join(dir, 'data'), port, log);
   [hiper, nuvemshop] = await Promise.all([
     startHiper(),

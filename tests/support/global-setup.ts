@@ -1,3 +1,4 @@
+import { steadyPort } from './net';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,7 @@ export default async function setup(project: TestProject) {
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'integracao-test-pg-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as its own user when we are root: it must reach the folder
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await steadyPort();
   const embedded = await startEmbeddedPostgres(path.join(dir, 'data'), port, pino({ level: 'silent' }));
   project.provide('postgresUrl', embedded.url);
   return async () => {
