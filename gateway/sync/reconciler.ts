@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { entityFor } from '../kit/entity';
-import { HiperCursorStuck, isGradeChild, type HiperClient, type HiperProduct } from '../platforms/hiper.client';
+import { isGradeChild, type HiperClient, type HiperProduct } from '../platforms/hiper.client';
 import { MAX_PER_PAGE, type NuvemshopStoreClient } from '../platforms/nuvemshop.client';
 import { PageWriter, type RunCache, type SyncedClient } from './page-writer';
 import { desiredOf, holdingOf } from './product-mapping';
@@ -199,14 +199,8 @@ export async function reconcile(
 
 /** Every product of the client's own Hiper account, read from cursor 0 (grade children belong to their parent). */
 async function hiperCatalogue(hiper: HiperClient): Promise<Map<string, HiperProduct>> {
-  const products = new Map<string, HiperProduct>();
-  for (let from = 0; ;) {
-    const page = await hiper.page(from);
-    if (page.cursor === null) return products;
-    if (page.cursor <= from) throw new HiperCursorStuck(from, page.cursor);
-    for (const product of page.products) if (!isGradeChild(product)) products.set(product.id, product);
-    from = page.cursor;
-  }
+  const { products } = await hiper.readAll(0);
+  return new Map(products.filter((product) => !isGradeChild(product)).map((product) => [product.id, product]));
 }
 
 /** The differing products written as a stock run writes them: which Hiper products failed. */

@@ -9,6 +9,7 @@ import { orderStateNames } from '../../../schema/staff-notes';
 import { graphql } from '../api';
 import { fieldsOf, type Tone } from '../crud/description';
 import runLabels from '../labels/sincronizacoes';
+import { unseen } from '../layout/unseen';
 
 type Day = ActivityChartsQuery['dailyActivity']['days'][number];
 const DAYS = 30;
@@ -23,19 +24,6 @@ interface Series {
 
 /** 2026-12-04 as 04/12. */
 const dayMonth = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
-
-/** Read by a screen reader, seen by no one. */
-const unseen = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  padding: 0,
-  margin: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 /**
  * Each state in its declared tone's colour, from the theme (so dark mode has its own); states sharing a tone get

@@ -29,23 +29,11 @@ import { fieldsOf } from '../crud/description';
 import { useToast } from '../layout/useToast';
 import { LocationDialog } from './LocationDialog';
 import { refusalText } from './storeRefusals';
+import { unseen } from '../layout/unseen';
 
 const SCREEN = 'estoques';
 const t = (name: string) => `resources.${SCREEN}.${name}`;
 const STATE = fieldsOf('Location').stock_state;
-
-/** Read by a screen reader, seen by no one: where a move is told. */
-const unseen = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  padding: 0,
-  margin: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 const byPriority = (a: RaRecord, b: RaRecord) => Number(a.priority) - Number(b.priority);
 
